@@ -1,0 +1,1 @@
+"""Benchmarks (``make bench``): figures to compare with the targets, not pass/fail tests."""

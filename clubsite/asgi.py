@@ -1,0 +1,9 @@
+"""ASGI entry point: exposes ``application`` for an async server (live sheets may stream)."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubsite.settings")
+
+application = get_asgi_application()

@@ -1,0 +1,1 @@
+"""Admin registrations for the scoring app (tariffs and seasons, once they exist)."""

@@ -1,0 +1,138 @@
+"""What one payer pays in a Boston deal, with the arithmetic that explains it.
+
+Two systems (boston.md §1 and §2): the payment tariff prices asks and independences by
+tricks over or short; the value card prices a row of the card in a suit column. Who pays
+whom is the table's business (``table.py``); here is only the amount per payer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scoring.engine.boston.deals import Ask, Card, Independence
+from scoring.engine.boston.rules import MISERE_ROWS, TRICK_ROWS, BostonRules
+
+
+@dataclass(frozen=True, slots=True)
+class Amount:
+    """The chips each payer pays: ``won`` says which side pays (the opponents when the
+    declaring side won); ``rule`` is a short key, ``arithmetic`` the sum in words."""
+
+    won: bool
+    chips: int
+    rule: str
+    arithmetic: str
+
+
+def tariff_amount(rules: BostonRules, deal: Ask | Independence, double: bool) -> Amount:
+    """The payment tariff's amount per payer for an ask or an independence (§1)."""
+    required, base, rate, no_trick_count = rules.ask_terms(deal.contract)
+    tricks = deal.tricks
+    slam = rules.slam_multiplier
+    if tricks == 13:
+        # Slam: everything doubles, consolation and every overtrick alike.
+        outcome, over = "slam", 13 - required
+        chips = slam * base + over * slam * rate
+        sum_text = f"slam ×{slam}: {slam * base} + {over} × {slam * rate} = {chips}"
+    elif tricks >= required:
+        outcome, over = "won", tricks - required
+        chips = base + rate * over
+        sum_text = f"{base} + {rate} × {over} = {chips}"
+    elif tricks == 0:
+        # The seed counts S tricks here (13, or 5 for the unsupported ask), not the
+        # tricks actually short.
+        outcome = "no-trick"
+        chips = slam * base + no_trick_count * slam * rate
+        sum_text = f"no trick ×{slam}: {slam * base} + {no_trick_count} × {slam * rate} = {chips}"
+    else:
+        outcome, short = "lost", required - tricks
+        chips = base + rate * short
+        sum_text = f"{base} + {rate} × {short} = {chips}"
+    if deal.suit == "major":
+        chips *= rules.major_multiplier
+        sum_text += f", major ×{rules.major_multiplier} = {chips}"
+    chips, sum_text = _tour(rules, double, chips, sum_text)
+    won = outcome in ("won", "slam")
+    return Amount(won, chips, f"{deal.contract}-{outcome}", sum_text)
+
+
+def card_amount(rules: BostonRules, deal: Card, double: bool) -> Amount:
+    """The value card's amount per payer for a contract row in a column (§2)."""
+    multiplier = rules.column_multiplier(deal.column)
+    if deal.contract in TRICK_ROWS:
+        amount = _trick_row(rules, deal, multiplier)
+    else:
+        amount = _fixed_row(rules, deal, multiplier)
+    chips, sum_text = _tour(rules, double, amount.chips, amount.arithmetic)
+    return Amount(amount.won, chips, amount.rule, sum_text)
+
+
+def card_required(rules: BostonRules, deal: Card) -> int:
+    """Tricks the declaring side needs for a value-card row (misères: the most it may
+    take)."""
+    if deal.contract == "5" and deal.partner is not None:
+        return rules.together_required
+    if deal.contract in TRICK_ROWS:
+        return int(deal.contract)
+    if deal.contract == "piccolissimo":
+        return rules.piccolissimo_tricks
+    if deal.contract in MISERE_ROWS:
+        return 0
+    return 13
+
+
+def _trick_row(rules: BostonRules, deal: Card, multiplier: int) -> Amount:
+    """A trick contract 5–12: cell + honours + overtricks when made, cell + undertricks
+    when failed."""
+    row = TRICK_ROWS.index(deal.contract)
+    required = card_required(rules, deal)
+    cell = rules.contract_units[row] * multiplier
+    per_trick = rules.overtrick_units[row] * multiplier
+    parts = [f"{_row_label(rules, deal)} ({deal.column}) {cell}"]
+    chips = cell
+    won = deal.tricks >= required
+    if won:
+        honours = _honours_cell(rules, deal, row, multiplier)
+        if honours:
+            chips += honours
+            parts.append(f"{'three' if deal.honours == 3 else 'four'} honours {honours}")
+        extra, counted, word = deal.tricks - required, rules.card_pays_overtricks, "overtrick"
+    else:
+        extra, counted, word = required - deal.tricks, rules.card_pays_undertricks, "undertrick"
+    if extra and counted:
+        chips += extra * per_trick
+        parts.append(f"{extra} {word}{'s' if extra > 1 else ''} × {per_trick}")
+    rule = "card-made" if won else "card-failed"
+    return Amount(won, chips, rule, " + ".join(parts) + f" = {chips}")
+
+
+def _honours_cell(rules: BostonRules, deal: Card, row: int, multiplier: int) -> int:
+    if not rules.card_pays_honours or not deal.honours:
+        return 0
+    units = rules.three_honours_units if deal.honours == 3 else rules.four_honours_units
+    return units[row] * multiplier
+
+
+def _fixed_row(rules: BostonRules, deal: Card, multiplier: int) -> Amount:
+    """Slam by two, a misère or a Boston: the cell, made or failed."""
+    cell = rules.special_unit(deal.contract) * multiplier
+    if deal.contract in MISERE_ROWS:
+        won, kind = deal.tricks == card_required(rules, deal), "misere"
+    else:
+        won, kind = deal.tricks == 13, deal.contract.removeprefix("open-")
+    rule = f"{kind}-{'made' if won else 'failed'}"
+    label = deal.contract.replace("-", " ")
+    return Amount(won, cell, rule, f"{label} {deal.column} = {cell}")
+
+
+def _row_label(rules: BostonRules, deal: Card) -> str:
+    if deal.contract == "5" and deal.partner is not None:
+        return f"{rules.together_required} together"
+    return f"{deal.contract} tricks"
+
+
+def _tour(rules: BostonRules, double: bool, chips: int, sum_text: str) -> tuple[int, str]:
+    if not double:
+        return chips, sum_text
+    chips *= rules.double_tour_multiplier
+    return chips, sum_text + f", double tour ×{rules.double_tour_multiplier} = {chips}"

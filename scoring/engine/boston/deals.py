@@ -1,0 +1,165 @@
+"""Boston deals as the engine takes them (boston.md §3): seats 0–3, clockwise.
+
+Each deal checks itself when it is built, so an impossible deal never reaches a table;
+the messages name the game record's field, and the table adds the deal number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scoring.engine.boston.rules import CARD_ROWS, SUITS, TRICK_ROWS
+from scoring.engine.errors import RuleError
+
+SEATS = 4
+SUIT_CLASSES = ("minor", "major")
+TOURS = ("simple", "double")
+HONOURS = (0, 3, 4)
+
+Chips = tuple[int, int, int]
+"""An adjustment's transfer: (payer seat, payee seat, chips)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ask:
+    """A payment-tariff ask (прикуп): with a ``partner`` it is supported (8 together),
+    without one unsupported (5 alone). ``tricks``: taken by the declaring side."""
+
+    declarer: int
+    partner: int | None = None
+    suit: str
+    tour: str = "simple"
+    tricks: int
+
+    def __post_init__(self) -> None:
+        _check_players(self.declarer, self.partner)
+        _check_choice(self.suit, SUIT_CLASSES, "suit")
+        _check_choice(self.tour, TOURS, "tour")
+        _check_tricks(self.tricks)
+
+    @property
+    def contract(self) -> str:
+        """The tariff's contract: ``"supported"`` or ``"unsupported"``."""
+        return "unsupported" if self.partner is None else "supported"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Independence:
+    """A payment-tariff independence or solo (индепанданс): 8 tricks alone."""
+
+    declarer: int
+    suit: str
+    tour: str = "simple"
+    tricks: int
+
+    def __post_init__(self) -> None:
+        _check_players(self.declarer, None)
+        _check_choice(self.suit, SUIT_CLASSES, "suit")
+        _check_choice(self.tour, TOURS, "tour")
+        _check_tricks(self.tricks)
+
+    @property
+    def partner(self) -> None:
+        """Always ``None``: independence is played alone."""
+        return None
+
+    @property
+    def contract(self) -> str:
+        """The tariff's contract: ``"independence"``."""
+        return "independence"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Card:
+    """A value-card contract: a ``contract`` row of the card (``"5"``–``"12"``,
+    ``"slam-by-two"``, a misère, ``"boston"``, ``"open-boston"``) in a suit ``column``.
+
+    ``tricks`` are the declaring side's; ``honours`` (0, 3 or 4) the honours it held, which
+    count only on the trick rows 5–12.
+    """
+
+    declarer: int
+    partner: int | None = None
+    contract: str
+    column: str
+    tricks: int
+    honours: int = 0
+    tour: str = "simple"
+
+    def __post_init__(self) -> None:
+        _check_players(self.declarer, self.partner)
+        _check_choice(self.contract, CARD_ROWS, "contract")
+        _check_choice(self.column, SUITS, "column")
+        _check_choice(self.tour, TOURS, "tour")
+        _check_tricks(self.tricks)
+        self._check_partner()
+        self._check_honours()
+
+    def _check_partner(self) -> None:
+        # Only row 5 ("5 alone or 8 together") allows both; slam by two needs a partner.
+        if self.contract == "slam-by-two" and self.partner is None:
+            raise RuleError("slam by two is played with a partner", field="partner")
+        if self.contract not in ("5", "slam-by-two") and self.partner is not None:
+            raise RuleError(f"contract {self.contract} is played alone", field="partner")
+
+    def _check_honours(self) -> None:
+        if isinstance(self.honours, bool) or self.honours not in HONOURS:
+            raise RuleError(f"must be 0, 3 or 4, got {self.honours!r}", field="honours")
+        if self.honours and self.contract not in TRICK_ROWS:
+            raise RuleError("honours count only on the trick contracts 5–12", field="honours")
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """A round with no contract: nobody pays."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Adjustment:
+    """Chips moved between players by agreement, with the reason written down."""
+
+    reason: str
+    transfers: tuple[Chips, ...]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.reason, str) or not self.reason.strip():
+            raise RuleError("an adjustment needs a reason", field="reason")
+        if not self.transfers:
+            raise RuleError("an adjustment needs at least one transfer", field="transfers")
+        for payer, payee, chips in self.transfers:
+            _check_seat(payer, "transfers")
+            _check_seat(payee, "transfers")
+            if payer == payee:
+                raise RuleError("a player cannot pay himself", field="transfers")
+            if isinstance(chips, bool) or not isinstance(chips, int) or chips < 1:
+                raise RuleError("chips must be a whole number of at least 1", field="transfers")
+
+
+Contract = Ask | Independence | Card
+"""A deal somebody played and the table scores."""
+
+Deal = Ask | Independence | Card | Pass | Adjustment
+"""Anything a Boston table records."""
+
+
+def _check_players(declarer: int, partner: int | None) -> None:
+    _check_seat(declarer, "declarer")
+    if partner is not None:
+        _check_seat(partner, "partner")
+        if partner == declarer:
+            raise RuleError("must differ from the declarer", field="partner")
+
+
+def _check_seat(seat: int, field: str) -> None:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
+        raise RuleError(f"must be a seat 0–{SEATS - 1}, got {seat!r}", field=field)
+
+
+def _check_choice(value: str, choices: tuple[str, ...], field: str) -> None:
+    if not isinstance(value, str) or value not in choices:
+        raise RuleError("must be one of " + ", ".join(choices), field=field)
+
+
+def _check_tricks(tricks: int) -> None:
+    if isinstance(tricks, bool) or not isinstance(tricks, int) or not 0 <= tricks <= 13:
+        raise RuleError(f"must be 0–13, got {tricks!r}", field="tricks")

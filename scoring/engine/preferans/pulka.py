@@ -1,0 +1,719 @@
+"""Scoring a pulka deal by deal (preferans.md §4–§9).
+
+``Pulka`` holds the sheet as it stands and plays one deal at a time: it checks the whole
+deal first (a ``RuleError`` leaves the sheet unchanged), works out what the rules write,
+then writes it through the pool-closing rule of §8. ``score_pulka`` replays a record.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import NamedTuple
+
+from scoring.engine.errors import RuleError
+from scoring.engine.money import Payment, payments, to_cents
+from scoring.engine.preferans.deals import (
+    SUITS,
+    Adjustment,
+    Amount,
+    Deal,
+    Entry,
+    Game,
+    Misere,
+    Passout,
+)
+from scoring.engine.preferans.rules import SOCHI, PreferansRules
+
+MAX_POOL_TARGET = 10_000
+MAX_ADJUSTMENT = 1_000_000
+SAME_DEALER_PASSOUTS = 3
+"""Classic: the dealer deals again after a pass-out, up to this many in a row (§6)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PulkaSetup:
+    """The agreed conditions in the sheet's centre (seed fields 1–4) and the tariff."""
+
+    players: tuple[str, ...]
+    rules: PreferansRules = SOCHI
+    first_dealer: int = 0
+    pool_target: int = 20
+    whist_price: Decimal = Decimal(1)
+
+    def __post_init__(self) -> None:
+        if len(self.players) not in (3, 4):
+            raise RuleError("a pulka has 3 or 4 players", field="players")
+        if not 0 <= self.first_dealer < len(self.players):
+            raise RuleError("must be one of the players", field="first_dealer")
+        if not 0 < self.pool_target <= MAX_POOL_TARGET:
+            raise RuleError(f"must be from 1 to {MAX_POOL_TARGET}", field="pool_target")
+
+    @property
+    def size(self) -> int:
+        """The number of players, 3 or 4."""
+        return len(self.players)
+
+
+class DealResult(NamedTuple):
+    """What one deal wrote: ``dealer`` is ``None`` for an adjustment (not a deal).
+
+    A named tuple like ``Entry``: one is built per deal on the hot path."""
+
+    n: int
+    dealer: int | None
+    entries: tuple[Entry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PulkaResult:
+    """The sheet's totals and its settlement (§9)."""
+
+    setup: PulkaSetup
+    pool: tuple[Amount, ...]
+    mountain: tuple[Amount, ...]
+    whists: tuple[tuple[Amount, ...], ...]
+    """``whists[i][j]``: all whists ``i`` wrote on ``j``."""
+    balances: tuple[Fraction, ...]
+    money: tuple[Decimal, ...]
+    payments: tuple[Payment, ...]
+    complete: bool
+    deals: tuple[DealResult, ...]
+
+
+class Pulka:
+    """A pulka in play: the sheet plus what the next deal depends on (dealer, pass-out
+    series, dark row, bombs)."""
+
+    def __init__(self, setup: PulkaSetup) -> None:
+        self.setup = setup
+        self.rules = setup.rules
+        n = setup.size
+        self.pool: list[Amount] = [0] * n
+        self.mountain: list[Amount] = [0] * n
+        self.whists: list[list[Amount]] = [[0] * n for _ in range(n)]
+        self.dealer = setup.first_dealer
+        self.passouts_in_series = 0
+        self.dark_row = 0
+        self.same_dealer_passouts = 0
+        self.bombs: list[list[int]] = [[] for _ in range(n)]
+        self.closed = False
+        self.deals: list[DealResult] = []
+        # Looked up on every deal, so worked out once: seats by dealer, amounts by level.
+        self._active = [_active_seats(n, dealer) for dealer in range(n)]
+        self._defenders = [
+            [
+                tuple(s for s in _clockwise_after(n, declarer) if n == 3 or s != dealer)
+                for declarer in range(n)
+            ]
+            for dealer in range(n)
+        ]
+        self._rates = {level: _Rates.of(self.rules, level) for level in (6, 7, 8, 9, 10)}
+
+    # -- what the next deal may be -------------------------------------------------------
+
+    @property
+    def complete(self) -> bool:
+        """Every pool has reached the target (§8)."""
+        return min(self.pool) >= self.setup.pool_target
+
+    def active_seats(self) -> tuple[int, ...]:
+        """The seats that hold cards: everyone but the 4-player dealer (§1)."""
+        return self._active[self.dealer]
+
+    def defenders(self, declarer: int) -> tuple[int, ...]:
+        """The declarer's opponents in the order they speak: clockwise after him."""
+        return self._defenders[self.dealer][declarer]
+
+    def lowest_contract(self) -> int:
+        """The lowest level allowed now: the pass-out exit after a series (§6)."""
+        k = self.passouts_in_series
+        if k == 0:
+            return 6
+        ladder = self.rules.passout_exit
+        return ladder[min(k, len(ladder)) - 1]
+
+    def passout_price(self) -> int:
+        """The per-trick price ``p_k`` of the next pass-out of the series (§6)."""
+        ladder = self.rules.passout_ladder
+        return ladder[min(self.passouts_in_series + 1, len(ladder)) - 1]
+
+    def bomb(self, seat: int) -> int:
+        """The multiplier of the bomb ``seat`` would play next (1: none) (§7)."""
+        queue = self.bombs[seat]
+        return queue[0] if queue else 1
+
+    def close(self) -> None:
+        """Close the pulka early (an organiser at the control time): no more deals."""
+        self.closed = True
+
+    # -- playing ---------------------------------------------------------------------------
+
+    def play(self, deal: Deal) -> DealResult:
+        """Check ``deal``, write it on the sheet and move the game on.
+
+        Raises ``RuleError`` (naming the deal number and field) and changes nothing when
+        the deal breaks the rules.
+        """
+        n = len(self.deals) + 1
+        try:
+            self._check(deal)
+        except RuleError as error:
+            raise error.at_deal(n) from None
+        dealer: int | None = None if isinstance(deal, Adjustment) else self.dealer
+        entries = self._write(self._score(deal))
+        self._advance(deal)
+        result = DealResult(n=n, dealer=dealer, entries=tuple(entries))
+        self.deals.append(result)
+        return result
+
+    def result(self) -> PulkaResult:
+        """The sheet as it stands, settled."""
+        balances = settle(self.rules, self.pool, self.mountain, self.whists)
+        money = to_cents(balances, self.setup.whist_price)
+        return PulkaResult(
+            setup=self.setup,
+            pool=tuple(self.pool),
+            mountain=tuple(self.mountain),
+            whists=tuple(tuple(row) for row in self.whists),
+            balances=tuple(balances),
+            money=tuple(money),
+            payments=tuple(payments(money)),
+            complete=self.complete,
+            deals=tuple(self.deals),
+        )
+
+    # -- checking (§10) ----------------------------------------------------------------------
+
+    def _check(self, deal: Deal) -> None:
+        if isinstance(deal, Adjustment):
+            self._check_adjustment(deal)
+            return
+        if self.closed:
+            raise RuleError("the pulka was closed; only adjustments are allowed", field="kind")
+        if self.complete:
+            raise RuleError("the pulka is complete; only adjustments are allowed", field="kind")
+        if deal.dark and not self.rules.dark_games:
+            raise RuleError("dark games are not played under this tariff", field="dark")
+        if isinstance(deal, Game):
+            self._check_game(deal)
+        elif isinstance(deal, Misere):
+            self._check_declarer(deal.declarer)
+            if not 0 <= deal.tricks <= 10:
+                raise RuleError("must be from 0 to 10", field="tricks")
+        else:
+            self._check_passout(deal)
+
+    def _check_declarer(self, declarer: int) -> None:
+        if declarer not in self.active_seats():
+            raise RuleError(
+                "must be an active player (the 4-player dealer sits out)", field="declarer"
+            )
+
+    def _check_game(self, game: Game) -> None:
+        rules = self.rules
+        self._check_declarer(game.declarer)
+        if game.level not in (6, 7, 8, 9, 10):
+            raise RuleError("the level must be from 6 to 10", field="contract")
+        if game.suit not in SUITS:
+            raise RuleError("the suit must be S, C, D, H or N", field="contract")
+        lowest = self.lowest_contract()
+        if game.level < lowest:
+            raise RuleError(
+                f"after {self.passouts_in_series} pass-out(s) the lowest contract is {lowest}",
+                field="contract",
+            )
+        defenders = self.defenders(game.declarer)
+        answers = [game.answers.get(s) for s in defenders]
+        if len(game.answers) != len(defenders) or None in answers:
+            raise RuleError("give an answer for each defender and nobody else", field="answers")
+        if any(a not in ("whist", "pass", "half") for a in answers):
+            raise RuleError("each answer must be whist, pass or half", field="answers")
+        if "half" in answers:
+            if answers != ["pass", "half"]:
+                raise RuleError(
+                    "half-whist is said by the second defender after the first passed",
+                    field="answers",
+                )
+            if game.level not in rules.half_whist_levels:
+                raise RuleError(f"half-whist is not allowed on a {game.level}", field="answers")
+        if game.level == 10 and not rules.ten_is_whisted and answers != ["pass", "pass"]:
+            raise RuleError("a 10 is not whisted under this tariff", field="answers")
+        if "whist" in answers:
+            if game.tricks is None:
+                raise RuleError("give every active player's tricks", field="tricks")
+            self._check_tricks(game.tricks, self.active_seats(), 10)
+        elif game.tricks is not None:
+            raise RuleError("tricks are not entered when nobody whists", field="tricks")
+
+    def _check_passout(self, passout: Passout) -> None:
+        tricks, dealer_tricks = self._passout_tricks(passout)
+        if dealer_tricks is not None:
+            if self.setup.size != 4 or not self.rules.dealer_takes_widow_tricks:
+                raise RuleError(
+                    "only a 4-player dealer playing the widow takes tricks", field="dealer_tricks"
+                )
+            if not 0 <= dealer_tricks <= 2:
+                raise RuleError("the dealer takes 0–2 widow tricks", field="dealer_tricks")
+        self._check_tricks(tricks, self.active_seats(), 10 - (dealer_tricks or 0))
+        if passout.looked and not passout.dark:
+            raise RuleError("only a dark pass-out records who looked", field="looked")
+        if not set(passout.looked) <= set(self.active_seats()):
+            raise RuleError("must name active players", field="looked")
+
+    def _passout_tricks(self, passout: Passout) -> tuple[Mapping[int, int], int | None]:
+        """The active seats' tricks and the 4-player dealer's widow tricks, which a record
+        may give either in ``tricks`` or as ``dealer_tricks``."""
+        tricks, dealer_tricks = passout.tricks, passout.dealer_tricks
+        if self.setup.size == 4 and self.dealer in tricks:
+            in_tricks = tricks[self.dealer]
+            if dealer_tricks is not None and dealer_tricks != in_tricks:
+                raise RuleError(
+                    "the dealer's tricks are given twice, differently", field="dealer_tricks"
+                )
+            tricks = {s: t for s, t in tricks.items() if s != self.dealer}
+            dealer_tricks = in_tricks
+        return tricks, dealer_tricks
+
+    @staticmethod
+    def _check_tricks(tricks: Mapping[int, int], seats: Sequence[int], total: int) -> None:
+        if len(tricks) != len(seats) or any(s not in tricks for s in seats):
+            raise RuleError(
+                "give the tricks of every active player and nobody else", field="tricks"
+            )
+        if min(tricks.values()) < 0 or max(tricks.values()) > 10:
+            raise RuleError("each player's tricks must be from 0 to 10", field="tricks")
+        got = sum(tricks.values())
+        if got != total:
+            raise RuleError(f"must add up to {total}, got {got}", field="tricks")
+
+    def _check_adjustment(self, adjustment: Adjustment) -> None:
+        if not adjustment.reason.strip():
+            raise RuleError("an adjustment needs a reason", field="reason")
+        n = self.setup.size
+        amounts = [*adjustment.pool.values(), *adjustment.mountain.values()]
+        amounts += [amount for _, _, amount in adjustment.whists]
+        if any(abs(a) > MAX_ADJUSTMENT for a in amounts):
+            raise RuleError(f"amounts must be within ±{MAX_ADJUSTMENT}", field="amount")
+        for name, part in (("pool", adjustment.pool), ("mountain", adjustment.mountain)):
+            if any(not 0 <= s < n for s in part):
+                raise RuleError("must name players of this pulka", field=name)
+        for writer, on, _ in adjustment.whists:
+            if not (0 <= writer < n and 0 <= on < n) or writer == on:
+                raise RuleError("whists are written by one player on another", field="whists")
+
+    # -- what the rules write (§4–§7) ------------------------------------------------------
+
+    def _score(self, deal: Deal) -> list[Entry]:
+        if isinstance(deal, Game):
+            return self._multiplied(deal.declarer, deal.dark, self._score_game(deal))
+        if isinstance(deal, Misere):
+            return self._multiplied(deal.declarer, deal.dark, self._score_misere(deal))
+        if isinstance(deal, Passout):
+            return self._score_passout(deal)
+        return _score_adjustment(deal)
+
+    def _multiplied(self, declarer: int, dark: bool, entries: list[Entry]) -> list[Entry]:
+        """Every amount of a dark contract or one played on a bomb, multiplied (§7)."""
+        factors = []
+        if dark:
+            factors.append((self.rules.dark_multiplier, "dark"))
+        if self.rules.bombs and self.bombs[declarer]:
+            factors.append((self.bomb(declarer), "bomb"))
+        if not factors:
+            return entries
+        factor = math.prod(f for f, _ in factors)
+        label = " ".join(f"× {f} {why}" for f, why in factors)
+        return [
+            Entry(e.kind, e.player, e.amount * factor, e.rule, f"({e.calc}) {label}", e.on)
+            for e in entries
+        ]
+
+    def _score_game(self, game: Game) -> list[Entry]:
+        declarer = game.declarer
+        rates = self._rates[game.level]
+        defenders = self.defenders(declarer)
+        answers = [game.answers[s] for s in defenders]
+        if game.tricks is None:  # nobody whisted (checked): no play
+            entries = [Entry("pool", declarer, rates.value, "game-unplayed", f"{rates.value}")]
+            if "half" in answers:
+                half = Fraction(rates.obligation, 2)
+                amount = _exact(half * rates.whist)
+                calc = f"{half} × {rates.whist} = {amount}"
+                entries.append(Entry("whists", defenders[1], amount, "half-whist", calc, declarer))
+            return entries
+        return self._score_played(game, game.tricks, defenders, answers, rates)
+
+    def _score_played(
+        self,
+        game: Game,
+        tricks: Mapping[int, int],
+        defenders: tuple[int, ...],
+        answers: Sequence[str],
+        rates: _Rates,
+    ) -> list[Entry]:
+        declarer = game.declarer
+        defence = 10 - tricks[declarer]
+        under = max(0, game.level - tricks[declarer])
+        consolation = under * rates.consolation
+        whisters = [s for s, a in zip(defenders, answers, strict=True) if a == "whist"]
+        entries: list[Entry] = []
+        if under == 0:
+            entries.append(Entry("pool", declarer, rates.value, "game-made", f"{rates.value}"))
+        else:
+            entries.append(
+                Entry(
+                    "mountain",
+                    declarer,
+                    under * rates.remise,
+                    "remise",
+                    f"{under} × {rates.remise} = {under * rates.remise}",
+                )
+            )
+
+        def whist(writer: int, amount: Amount, rule: str, calc: str) -> None:
+            if amount:
+                entries.append(Entry("whists", writer, amount, rule, calc, declarer))
+
+        def console(writer: int, rule: str = "consolation") -> None:
+            whist(writer, consolation, rule, f"{under} × {rates.consolation} = {consolation}")
+
+        # Gentleman's whist: one whister on a remise shares everything with the passer.
+        split = under and len(whisters) == 1 and self.rules.lone_whist == "gentleman"
+        if split:
+            share = _exact(Fraction(defence * rates.whist + 2 * consolation, 2))
+            calc = f"({defence} × {rates.whist} + 2 × {consolation}) / 2 = {share}"
+            for s in defenders:
+                whist(s, share, "gentleman-split", calc)
+        elif len(whisters) == 2:
+            for w in whisters:
+                whist(
+                    w,
+                    tricks[w] * rates.whist,
+                    "whists-for-tricks",
+                    f"{tricks[w]} × {rates.whist} = {tricks[w] * rates.whist}",
+                )
+        else:  # a lone whister is paid for the passer's tricks too (greedy)
+            whist(
+                whisters[0],
+                defence * rates.whist,
+                "lone-whist",
+                f"{defence} × {rates.whist} = {defence * rates.whist}",
+            )
+        if under and not split:
+            for s in defenders:
+                console(s)
+        if under and self.setup.size == 4 and self.rules.consolation_by_dealer:
+            console(self.dealer, "consolation-dealer")
+        entries += self._whister_duty(rates, tricks, whisters, defence)
+        return entries
+
+    def _whister_duty(
+        self,
+        rates: _Rates,
+        tricks: Mapping[int, int],
+        whisters: list[int],
+        defence: int,
+    ) -> list[Entry]:
+        """Mountain for whisters who fell short of the defence obligation (§4.3 step 5)."""
+        obligation, rate = rates.obligation, rates.penalty
+        if self.rules.whister_duty == "none" or obligation == 0:
+            return []
+        shortfalls: list[tuple[int, int]] = []
+        if len(whisters) == 1:
+            shortfalls.append((whisters[0], obligation - defence))
+        elif self.rules.two_whister_duty == "pair":
+            first, second = whisters
+            weaker = first if tricks[first] < tricks[second] else second
+            shortfalls.append((weaker, obligation - defence))
+        elif obligation == 1:
+            shortfalls.append((whisters[1], 1 - defence))
+        else:
+            first, second = whisters
+            quota = obligation // 2
+            shortfalls.append((first, quota - tricks[first]))
+            shortfalls.append((second, obligation - quota - tricks[second]))
+        return [
+            Entry(
+                "mountain", seat, short * rate, "whister-duty", f"{short} × {rate} = {short * rate}"
+            )
+            for seat, short in shortfalls
+            if short > 0
+        ]
+
+    def _score_misere(self, misere: Misere) -> list[Entry]:
+        rules = self.rules
+        if misere.tricks == 0:
+            value = rules.misere_value
+            return [Entry("pool", misere.declarer, value, "misere-made", f"{value}")]
+        penalty = misere.tricks * rules.misere_penalty
+        calc = f"{misere.tricks} × {rules.misere_penalty} = {penalty}"
+        return [Entry("mountain", misere.declarer, penalty, "misere-failed", calc)]
+
+    def _score_passout(self, passout: Passout) -> list[Entry]:
+        rules = self.rules
+        tricks, dealer_tricks = self._passout_tricks(passout)
+        widow_dealer = None
+        if self.setup.size == 4 and rules.dealer_takes_widow_tricks:
+            widow_dealer = self.dealer
+            tricks = {**tricks, self.dealer: dealer_tricks or 0}
+        # A dark pass-out doubles everything written for tricks (seed 001: «удваиваются»).
+        dark = 2 if passout.dark else 1
+        price = self.passout_price() * dark
+        label = f"p{self.passouts_in_series + 1}" + (" × 2 dark" if passout.dark else "")
+        seats = sorted(tricks)
+        if rules.passout_mode == "whists":
+            return self._passout_whists(seats, tricks, price, dark, label, widow_dealer)
+        relief = min(tricks.values()) if rules.passout_amnesty else 0
+        entries = []
+        for s in seats:
+            counted = tricks[s] - relief
+            if counted:
+                entries.append(
+                    Entry(
+                        "mountain", s, counted * price, "passout", f"{counted} × {price} ({label})"
+                    )
+                )
+            if tricks[s] == 0 and rules.passout_zero_bonus and s != widow_dealer:
+                entries.append(Entry("pool", s, price, "passout-zero", f"{price} ({label})"))
+        return entries
+
+    def _passout_whists(
+        self,
+        seats: list[int],
+        tricks: Mapping[int, int],
+        price: int,
+        dark: int,
+        label: str,
+        widow_dealer: int | None,
+    ) -> list[Entry]:
+        """Rostov: the fewest-tricks players write whists on the others (§6)."""
+        fewest = min(tricks.values())
+        low = [s for s in seats if tricks[s] == fewest]
+        per_trick = self.rules.passout_whists * price
+        entries = []
+        for writer in low:
+            for s in seats:
+                if s not in low:
+                    amount = tricks[s] * per_trick
+                    calc = f"{tricks[s]} × {self.rules.passout_whists} × {price} ({label})"
+                    entries.append(Entry("whists", writer, amount, "passout-whists", calc, s))
+        for s in seats:
+            if tricks[s] == 0 and s != widow_dealer:
+                entries.append(Entry("pool", s, dark, "passout-zero", f"{dark}"))
+        return entries
+
+    # -- writing on the sheet (§8) ----------------------------------------------------------
+
+    def _write(self, entries: Iterable[Entry]) -> list[Entry]:
+        written: list[Entry] = []
+        for entry in entries:
+            if entry.kind == "pool" and entry.amount > 0:
+                self._write_pool(entry, written)
+                continue
+            if entry.kind == "pool":
+                self.pool[entry.player] += entry.amount
+            elif entry.kind == "mountain":
+                self.mountain[entry.player] += entry.amount
+            elif entry.on is not None:
+                self.whists[entry.player][entry.on] += entry.amount
+            written.append(entry)
+        return written
+
+    def _write_pool(self, entry: Entry, written: list[Entry]) -> None:
+        """Pool points up to the target; the rest helps open pools, then comes off the
+        player's own mountain (§8)."""
+        target = self.setup.pool_target
+        seat = entry.player
+        own = min(entry.amount, max(0, target - self.pool[seat]))
+        if own == entry.amount:
+            self.pool[seat] += own
+            written.append(entry)
+            return
+        if own:
+            self.pool[seat] += own
+            written.append(
+                Entry("pool", seat, own, entry.rule, f"{entry.calc}; {own} up to the target")
+            )
+        rest = entry.amount - own
+        per_point = self.rules.help_whists_per_point
+        while rest > 0:
+            helped = self._help_target(seat)
+            if helped is None:
+                break
+            given = min(rest, target - self.pool[helped])
+            self.pool[helped] += given
+            self.whists[seat][helped] += given * per_point
+            written.append(Entry("pool", helped, given, "help", f"{given}"))
+            written.append(
+                Entry(
+                    "whists",
+                    seat,
+                    given * per_point,
+                    "help",
+                    f"{given} × {per_point} = {given * per_point}",
+                    helped,
+                )
+            )
+            rest -= given
+        if rest > 0:
+            ratio = Fraction(self.rules.pool_weight, self.rules.mountain_weight)
+            off = _exact(rest * ratio)
+            self.mountain[seat] -= off
+            written.append(Entry("mountain", seat, -off, "overflow", f"−{rest} × {ratio}"))
+
+    def _help_target(self, helper: int) -> int | None:
+        """The opponent with the largest unclosed pool; ties: first clockwise."""
+        n = self.setup.size
+        target = self.setup.pool_target
+        best: int | None = None
+        for step in range(1, n):
+            seat = (helper + step) % n
+            if self.pool[seat] < target and (best is None or self.pool[seat] > self.pool[best]):
+                best = seat
+        return best
+
+    # -- moving the game on -----------------------------------------------------------------
+
+    def _advance(self, deal: Deal) -> None:
+        if isinstance(deal, Adjustment):
+            return
+        if isinstance(deal, Passout):
+            self._after_passout(deal)
+            return
+        made = _made(deal)
+        if self.rules.bombs and made and self.bombs[deal.declarer]:
+            self.bombs[deal.declarer].pop(0)
+        if isinstance(deal, Game) or self.rules.misere_ends_passouts:
+            self.passouts_in_series = 0
+        self.dark_row = 0
+        self.same_dealer_passouts = 0
+        self.dealer = (self.dealer + 1) % self.setup.size
+
+    def _after_passout(self, passout: Passout) -> None:
+        self.passouts_in_series += 1
+        self.dark_row = self.dark_row + 1 if passout.dark else 0
+        if passout.dark and self.rules.bombs:
+            self._draw_bombs(passout)
+        if self.rules.passout_same_dealer:
+            self.same_dealer_passouts += 1
+            if self.same_dealer_passouts < SAME_DEALER_PASSOUTS:
+                return
+        self.same_dealer_passouts = 0
+        self.dealer = (self.dealer + 1) % self.setup.size
+
+    def _draw_bombs(self, passout: Passout) -> None:
+        """Bombs for a dark pass-out: ×2, ×4, ×8 by the row, one rank lower for a player
+        who looked; the 4-player dealer one lower if anyone looked (§7)."""
+        rank = min(self.dark_row, 3)
+        ranks = {s: rank - (s in passout.looked) for s in self.active_seats()}
+        if self.setup.size == 4:
+            ranks[self.dealer] = rank - bool(passout.looked)
+        for seat in sorted(ranks):
+            if ranks[seat] > 0:
+                self.bombs[seat].append(2 ** ranks[seat])
+
+
+@dataclass(frozen=True, slots=True)
+class _Rates:
+    """A level's value, obligation and per-trick amounts (§3), worked out once."""
+
+    value: int
+    obligation: int
+    whist: Amount
+    remise: Amount
+    consolation: Amount
+    penalty: Amount
+
+    @classmethod
+    def of(cls, rules: PreferansRules, level: int) -> _Rates:
+        value = rules.value(level)
+        return cls(
+            value=value,
+            obligation=rules.obligation(level),
+            whist=_exact(rules.whist_rate * value),
+            remise=_exact(rules.remise_rate * value),
+            consolation=_exact(rules.consolation_rate * value),
+            penalty=_exact(rules.whister_penalty_rate * value),
+        )
+
+
+def _active_seats(n: int, dealer: int) -> tuple[int, ...]:
+    return tuple(s for s in range(n) if n == 3 or s != dealer)
+
+
+def _clockwise_after(n: int, seat: int) -> list[int]:
+    return [(seat + step) % n for step in range(1, n)]
+
+
+def _made(deal: Game | Misere) -> bool:
+    if isinstance(deal, Misere):
+        return deal.tricks == 0
+    return deal.tricks is None or deal.tricks[deal.declarer] >= deal.level
+
+
+def _score_adjustment(adjustment: Adjustment) -> list[Entry]:
+    entries = [
+        Entry("mountain", s, a, "adjustment", adjustment.reason)
+        for s, a in sorted(adjustment.mountain.items())
+        if a
+    ]
+    entries += [
+        Entry("pool", s, a, "adjustment", adjustment.reason)
+        for s, a in sorted(adjustment.pool.items())
+        if a
+    ]
+    entries += [
+        Entry("whists", w, a, "adjustment", adjustment.reason, on)
+        for w, on, a in adjustment.whists
+        if a
+    ]
+    return entries
+
+
+def _exact(value: Amount) -> Amount:
+    """An int where the amount is whole, so the sheet shows 8, not 8/1."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return value.numerator
+    return value
+
+
+def settle(
+    rules: PreferansRules,
+    pool: Sequence[Amount],
+    mountain: Sequence[Amount],
+    whists: Sequence[Sequence[Amount]],
+) -> list[Fraction]:
+    """Each player's balance in whists by the «средняя гора» method (§9); sums to 0."""
+    n = len(pool)
+    divisor = n if rules.settlement_divisor == "players" else n - 1
+    factor = Fraction(n, divisor)
+    avg_pool = Fraction(sum(pool), n)
+    avg_mountain = Fraction(sum(mountain), n)
+    return [
+        factor
+        * (
+            rules.pool_weight * (pool[i] - avg_pool)
+            - rules.mountain_weight * (mountain[i] - avg_mountain)
+        )
+        + sum(whists[i][j] - whists[j][i] for j in range(n))
+        for i in range(n)
+    ]
+
+
+def joining_player_entry(pool: Sequence[Amount], mountain: Sequence[Amount]) -> tuple[int, int]:
+    """What a player joining mid-game writes (Kodeks §3.1.2, §9): the others' average
+    pool rounded down and average mountain rounded up (rounded against him)."""
+    n = len(pool)
+    return math.floor(Fraction(sum(pool), n)), math.ceil(Fraction(sum(mountain), n))
+
+
+def score_pulka(setup: PulkaSetup, deals: Iterable[Deal]) -> PulkaResult:
+    """Replay every deal of a pulka and settle it; a bad deal raises ``RuleError``."""
+    pulka = Pulka(setup)
+    for deal in deals:
+        pulka.play(deal)
+    return pulka.result()

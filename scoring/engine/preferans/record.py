@@ -1,0 +1,284 @@
+"""The Preferans game record (game-format.md): reading it, scoring it, writing it back."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from scoring.engine import fields
+from scoring.engine.errors import RuleError
+from scoring.engine.money import exact_number, two_decimals
+from scoring.engine.preferans.deals import Adjustment, Answer, Deal, Game, Misere, Passout
+from scoring.engine.preferans.pulka import MAX_POOL_TARGET, PulkaResult, PulkaSetup, score_pulka
+from scoring.engine.preferans.rules import PreferansRules
+
+HEAD_FIELDS = (
+    "format",
+    "game",
+    "rules",
+    "players",
+    "first_dealer",
+    "pool_target",
+    "whist_price",
+    "deals",
+)
+DEAL_FIELDS = {
+    "game": ("kind", "declarer", "contract", "answers", "tricks", "dark", "note"),
+    "misere": ("kind", "declarer", "tricks", "dark", "note"),
+    "passout": ("kind", "tricks", "dark", "looked", "dealer_tricks", "note"),
+    "adjust": ("kind", "reason", "pool", "mountain", "whists", "note"),
+}
+CONTRACT = re.compile(r"(6|7|8|9|10)([SCDHN])")
+MAX_DEALS = 100_000
+
+
+def parse_record(data: Mapping[str, Any]) -> tuple[PulkaSetup, list[Deal]]:
+    """The setup and deals of a Preferans record, or a ``RuleError`` naming the field."""
+    fields.check_keys(data, HEAD_FIELDS)
+    players = fields.players(data, (3, 4))
+    first_dealer = 0
+    if "first_dealer" in data:
+        first_dealer = fields.seat(data["first_dealer"], players, "first_dealer")
+    setup = PulkaSetup(
+        players=players,
+        rules=parse_rules(data.get("rules", "sochi")),
+        first_dealer=first_dealer,
+        pool_target=fields.integer(
+            data.get("pool_target", 20), "pool_target", low=1, high=MAX_POOL_TARGET
+        ),
+        whist_price=fields.price(data, "whist_price"),
+    )
+    raw_deals = data.get("deals", [])
+    if not isinstance(raw_deals, list) or len(raw_deals) > MAX_DEALS:
+        raise RuleError(f"must be a list of at most {MAX_DEALS} deals", field="deals")
+    deals = [parse_deal(raw, players, n) for n, raw in enumerate(raw_deals, start=1)]
+    return setup, deals
+
+
+def parse_rules(raw: Any) -> PreferansRules:
+    """A preset name, or an object with ``preset`` and settings to override."""
+    if isinstance(raw, str):
+        return PreferansRules.preset(raw)
+    overrides = dict(fields.mapping(raw, "rules"))
+    preset = overrides.pop("preset", "sochi")
+    if not isinstance(preset, str):
+        raise RuleError("must be a preset name", field="rules.preset")
+    return PreferansRules.preset(preset).with_overrides(overrides)
+
+
+def parse_deal(raw: Any, players: tuple[str, ...], n: int) -> Deal:
+    """One deal of the record; ``n`` is its 1-based number for messages."""
+    data = fields.mapping(raw, "deal", n)
+    kind = data.get("kind")
+    if kind not in DEAL_FIELDS:
+        raise RuleError("must be game, misere, passout or adjust", field="kind", deal=n)
+    fields.check_keys(data, DEAL_FIELDS[kind], deal=n)
+    if "note" in data:
+        fields.text(data["note"], "note", n)
+    reader = _Reader(players, n)
+    if kind == "game":
+        return reader.game(data)
+    if kind == "misere":
+        return reader.misere(data)
+    if kind == "passout":
+        return reader.passout(data)
+    return reader.adjustment(data)
+
+
+class _Reader:
+    """Reads the fields of deal ``n``, turning player names into seats."""
+
+    def __init__(self, players: tuple[str, ...], n: int) -> None:
+        self.players = players
+        self.n = n
+
+    def seat(self, name: Any, field: str) -> int:
+        return fields.seat(name, self.players, field, self.n)
+
+    def dark(self, data: Mapping[str, Any]) -> bool:
+        return fields.boolean(data.get("dark", False), "dark", self.n)
+
+    def tricks(self, raw: Any, field: str = "tricks") -> dict[int, int]:
+        tricks = fields.mapping(raw, field, self.n)
+        return {
+            self.seat(name, field): fields.integer(t, field, self.n, low=0, high=10)
+            for name, t in tricks.items()
+        }
+
+    def amounts(self, raw: Any, field: str) -> dict[int, int]:
+        amounts = fields.mapping(raw, field, self.n)
+        return {
+            self.seat(name, field): fields.integer(a, field, self.n) for name, a in amounts.items()
+        }
+
+    def game(self, data: Mapping[str, Any]) -> Game:
+        contract = data.get("contract")
+        match = CONTRACT.fullmatch(contract) if isinstance(contract, str) else None
+        if match is None:
+            raise RuleError(
+                "must be a level 6–10 and a suit S, C, D, H or N, e.g. 7H",
+                field="contract",
+                deal=self.n,
+            )
+        answers: dict[int, Answer] = {}
+        for name, answer in fields.mapping(data.get("answers"), "answers", self.n).items():
+            if answer not in ("whist", "pass", "half"):
+                raise RuleError(
+                    "each answer must be whist, pass or half", field="answers", deal=self.n
+                )
+            answers[self.seat(name, "answers")] = answer
+        tricks = self.tricks(data["tricks"]) if "tricks" in data else None
+        return Game(
+            declarer=self.seat(data.get("declarer"), "declarer"),
+            level=int(match.group(1)),
+            suit=match.group(2),
+            answers=answers,
+            tricks=tricks,
+            dark=self.dark(data),
+        )
+
+    def misere(self, data: Mapping[str, Any]) -> Misere:
+        declarer = self.seat(data.get("declarer"), "declarer")
+        tricks = self.tricks(data.get("tricks"))
+        if set(tricks) != {declarer}:
+            raise RuleError("give the declarer's tricks only", field="tricks", deal=self.n)
+        return Misere(declarer=declarer, tricks=tricks[declarer], dark=self.dark(data))
+
+    def passout(self, data: Mapping[str, Any]) -> Passout:
+        looked = data.get("looked", [])
+        if not isinstance(looked, list):
+            raise RuleError("must be a list of players", field="looked", deal=self.n)
+        dealer_tricks = None
+        if "dealer_tricks" in data:
+            dealer_tricks = fields.integer(
+                data["dealer_tricks"], "dealer_tricks", self.n, low=0, high=2
+            )
+        return Passout(
+            tricks=self.tricks(data.get("tricks")),
+            dealer_tricks=dealer_tricks,
+            dark=self.dark(data),
+            looked=frozenset(self.seat(name, "looked") for name in looked),
+        )
+
+    def adjustment(self, data: Mapping[str, Any]) -> Adjustment:
+        reason = fields.text(data.get("reason"), "reason", self.n)
+        raw_whists = data.get("whists", [])
+        if not isinstance(raw_whists, list):
+            raise RuleError("must be a list of [writer, on, amount]", field="whists", deal=self.n)
+        whists = []
+        for item in raw_whists:
+            if not isinstance(item, list) or len(item) != 3:
+                raise RuleError(
+                    "must be a list of [writer, on, amount]", field="whists", deal=self.n
+                )
+            writer, on, amount = item
+            whists.append(
+                (
+                    self.seat(writer, "whists"),
+                    self.seat(on, "whists"),
+                    fields.integer(amount, "whists", self.n),
+                )
+            )
+        return Adjustment(
+            reason=reason,
+            pool=self.amounts(data.get("pool", {}), "pool"),
+            mountain=self.amounts(data.get("mountain", {}), "mountain"),
+            whists=tuple(whists),
+        )
+
+
+def score_record(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Score a Preferans record and return the result document of game-format.md."""
+    setup, deals = parse_record(data)
+    return result_document(score_pulka(setup, deals))
+
+
+def result_document(result: PulkaResult) -> dict[str, Any]:
+    """The result document (game-format.md, "Output") of a scored pulka."""
+    names = result.setup.players
+    players = {
+        name: {
+            "pool": exact_number(result.pool[i]),
+            "mountain": exact_number(result.mountain[i]),
+            "whists": {
+                names[j]: exact_number(result.whists[i][j]) for j in range(len(names)) if j != i
+            },
+            "balance": two_decimals(result.balances[i]),
+            "money": str(result.money[i]),
+        }
+        for i, name in enumerate(names)
+    }
+    deals = [
+        {
+            "n": deal.n,
+            "dealer": None if deal.dealer is None else names[deal.dealer],
+            "entries": [
+                ["whists", names[e.player], names[e.on], exact_number(e.amount)]
+                if e.on is not None
+                else [e.kind, names[e.player], exact_number(e.amount)]
+                for e in deal.entries
+            ],
+        }
+        for deal in result.deals
+    ]
+    return {
+        "format": "pulka-result/1",
+        "game": "preferans",
+        "complete": result.complete,
+        "players": players,
+        "deals": deals,
+        "payments": [[names[a], names[b], str(amount)] for a, b, amount in result.payments],
+    }
+
+
+def to_record(setup: PulkaSetup, deals: list[Deal]) -> dict[str, Any]:
+    """The game record of a pulka (export): ``parse_record`` reads it back unchanged."""
+    names = setup.players
+    return {
+        "format": "pulka/1",
+        "game": "preferans",
+        "rules": {"preset": "sochi", **setup.rules.to_dict()},
+        "players": list(names),
+        "first_dealer": names[setup.first_dealer],
+        "pool_target": setup.pool_target,
+        "whist_price": str(setup.whist_price),
+        "deals": [deal_record(deal, names) for deal in deals],
+    }
+
+
+def deal_record(deal: Deal, names: tuple[str, ...]) -> dict[str, Any]:
+    """One deal as the record writes it."""
+    out: dict[str, Any]
+    if isinstance(deal, Game):
+        out = {
+            "kind": "game",
+            "declarer": names[deal.declarer],
+            "contract": f"{deal.level}{deal.suit}",
+            "answers": {names[s]: a for s, a in deal.answers.items()},
+        }
+        if deal.tricks is not None:
+            out["tricks"] = {names[s]: t for s, t in deal.tricks.items()}
+    elif isinstance(deal, Misere):
+        out = {
+            "kind": "misere",
+            "declarer": names[deal.declarer],
+            "tricks": {names[deal.declarer]: deal.tricks},
+        }
+    elif isinstance(deal, Passout):
+        out = {"kind": "passout", "tricks": {names[s]: t for s, t in deal.tricks.items()}}
+        if deal.dealer_tricks is not None:
+            out["dealer_tricks"] = deal.dealer_tricks
+        if deal.looked:
+            out["looked"] = [names[s] for s in sorted(deal.looked)]
+    else:
+        return {
+            "kind": "adjust",
+            "reason": deal.reason,
+            "pool": {names[s]: a for s, a in deal.pool.items()},
+            "mountain": {names[s]: a for s, a in deal.mountain.items()},
+            "whists": [[names[w], names[on], a] for w, on, a in deal.whists],
+        }
+    if deal.dark:
+        out["dark"] = True
+    return out

@@ -1,0 +1,26 @@
+"""Persistence: house tariffs and their versions, tables (pulkas and Boston tables) with
+their deals and audit history. Each model adapts itself to the engine (``to_rules()``,
+``setup()``); the write paths live in ``scoring/services.py``."""
+
+from scoring.models.tables import AuditEntry, DealRecord, Seat, Table
+from scoring.models.tariffs import (
+    BostonCardRow,
+    BostonPaymentRow,
+    BostonTariff,
+    BostonTariffVersion,
+    PreferansTariff,
+    PreferansTariffVersion,
+)
+
+__all__ = [
+    "AuditEntry",
+    "BostonCardRow",
+    "BostonPaymentRow",
+    "BostonTariff",
+    "BostonTariffVersion",
+    "DealRecord",
+    "PreferansTariff",
+    "PreferansTariffVersion",
+    "Seat",
+    "Table",
+]

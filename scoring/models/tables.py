@@ -1,0 +1,215 @@
+"""Tables: a Preferans pulka or a Boston table, its seats, its deal log and its history.
+
+Deals are stored as they appear in the game record (game-format.md), so a table's log is
+its export and the engine replays it directly. Nothing computed is stored while a table is
+in play; the final settlement is kept when it finishes, for standings.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any, ClassVar
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine.boston import BostonSetup
+from scoring.engine.preferans import PulkaSetup
+from scoring.models.tariffs import BostonTariffVersion, PreferansTariffVersion
+
+
+class Table(models.Model):
+    """A game at the club: the seed sheet's centre fields plus the tariff version."""
+
+    PREFERANS, BOSTON = "preferans", "boston"
+    GAMES = ((PREFERANS, _("Preferans")), (BOSTON, _("Boston")))
+    OPEN, FINISHED = "open", "finished"
+    STATUSES = ((OPEN, _("in play")), (FINISHED, _("finished")))
+
+    game = models.CharField(_("game"), max_length=10, choices=GAMES)
+    preferans_version = models.ForeignKey(
+        PreferansTariffVersion,
+        verbose_name=_("tariff"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="tables",
+    )
+    boston_version = models.ForeignKey(
+        BostonTariffVersion,
+        verbose_name=_("tariff"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="tables",
+    )
+    played_on = models.DateField(_("date"), default=timezone.localdate)
+    pool_target = models.PositiveIntegerField(
+        _("pool target"),
+        default=20,
+        validators=[MinValueValidator(1), MaxValueValidator(10_000)],
+    )
+    price = models.DecimalField(
+        _("price of a whist / chip"),
+        max_digits=9,
+        decimal_places=2,
+        default=Decimal(1),
+        validators=[MinValueValidator(Decimal(0))],
+    )
+    first_dealer = models.PositiveSmallIntegerField(_("first dealer (seat)"), default=0)
+    control_time = models.TimeField(_("control time"), null=True, blank=True)
+    double_tour_from = models.PositiveIntegerField(
+        _("double tours from deal"), null=True, blank=True
+    )
+    status = models.CharField(_("status"), max_length=10, choices=STATUSES, default=OPEN)
+    revision = models.PositiveIntegerField(
+        default=0, editable=False, help_text=_("Bumped on every change: the live sheet's ETag.")
+    )
+    result = models.JSONField(
+        null=True, blank=True, editable=False, help_text=_("Final result document.")
+    )
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    opened_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-played_on", "-id")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.CheckConstraint(
+                condition=(
+                    Q(game="preferans", preferans_version__isnull=False,
+                      boston_version__isnull=True)
+                    | Q(game="boston", boston_version__isnull=False,
+                        preferans_version__isnull=True)
+                ),
+                name="table_has_its_game_tariff",
+            ),
+            models.CheckConstraint(condition=Q(first_dealer__lte=3), name="table_dealer_seat"),
+            models.CheckConstraint(condition=Q(price__gte=0), name="table_price_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} #{self.pk}"
+
+    @property
+    def version(self) -> PreferansTariffVersion | BostonTariffVersion:
+        """The tariff version the table is played under."""
+        version = self.preferans_version if self.game == self.PREFERANS else self.boston_version
+        assert version is not None  # noqa: S101 - the check constraint guarantees it
+        return version
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.OPEN
+
+    def setup(self, players: tuple[str, ...]) -> PulkaSetup | BostonSetup:
+        """The engine's setup for this table, with the seats' names in order."""
+        if self.game == self.PREFERANS:
+            assert self.preferans_version is not None  # noqa: S101
+            return PulkaSetup(
+                players=players,
+                rules=self.preferans_version.to_rules(),
+                first_dealer=self.first_dealer,
+                pool_target=self.pool_target,
+                whist_price=self.price,
+            )
+        assert self.boston_version is not None  # noqa: S101
+        return BostonSetup(
+            players=players,
+            rules=self.boston_version.to_rules(),
+            chip_price=self.price,
+            double_tour_from=self.double_tour_from,
+        )
+
+
+class Seat(models.Model):
+    """A member at a table; ``name`` is fixed when the table opens, because the deal log
+    refers to players by name and must read the same forever."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+    name = models.CharField(max_length=100)
+
+    class Meta:
+        ordering = ("table", "position")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=("table", "position"), name="seat_position_once"),
+            models.UniqueConstraint(fields=("table", "member"), name="seat_member_once"),
+            models.UniqueConstraint(fields=("table", "name"), name="seat_name_once"),
+            models.CheckConstraint(condition=Q(position__lte=3), name="seat_position_0_to_3"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class DealRecord(models.Model):
+    """One deal as the game record writes it. ``sequence`` only grows (a unique key that
+    makes a double submission fail); a deleted deal stays, marked, for the history."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deal_records")
+    sequence = models.PositiveIntegerField()
+    data = models.JSONField()
+    deleted = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("table", "sequence")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=("table", "sequence"), name="deal_sequence_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} deal {self.sequence}"
+
+
+class AuditEntry(models.Model):
+    """Who changed what on a table, when, and the deal before and after."""
+
+    ADD, EDIT, DELETE, UNDO = "add", "edit", "delete", "undo"
+    CLOSE, REOPEN, IMPORT, RETARIFF = "close", "reopen", "import", "retariff"
+    ACTIONS = (
+        (ADD, _("deal added")),
+        (EDIT, _("deal edited")),
+        (DELETE, _("deal deleted")),
+        (UNDO, _("last deal undone")),
+        (CLOSE, _("table closed")),
+        (REOPEN, _("table reopened")),
+        (IMPORT, _("record imported")),
+        (RETARIFF, _("moved to a new tariff version")),
+    )
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="audit")
+    deal = models.ForeignKey(
+        DealRecord, null=True, blank=True, on_delete=models.CASCADE, related_name="audit"
+    )
+    action = models.CharField(max_length=10, choices=ACTIONS)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    reason = models.CharField(max_length=500, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("table", "-at", "-id")
+        verbose_name_plural = _("audit entries")
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.get_action_display()}"
+
+    def summary(self) -> dict[str, Any]:
+        return {"action": self.action, "reason": self.reason, "before": self.before,
+                "after": self.after}

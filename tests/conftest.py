@@ -1,0 +1,12 @@
+"""Shared fixtures for the whole test tree (pytest-django provides ``client``, ``settings``)."""
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+
+@pytest.fixture
+def rules_path() -> Path:
+    """The rules document the site renders at /rules/."""
+    return Path(settings.BASE_DIR) / "docs" / "rules.md"
