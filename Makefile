@@ -27,7 +27,7 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 run: venv
 	$(BIN)/python manage.py migrate --noinput
-# DEMO CLUB: a later step loads the demo club here (before runserver).
+	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 test: venv

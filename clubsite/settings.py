@@ -71,8 +71,14 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "members",
     "scoring",
 ]
+
+AUTH_USER_MODEL = "members.Member"
+LOGIN_URL = "members:login"
+LOGIN_REDIRECT_URL = "scoring:home"
+LOGOUT_REDIRECT_URL = "scoring:home"
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

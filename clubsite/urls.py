@@ -5,5 +5,7 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("members/", include("members.urls")),
     path("", include("scoring.urls")),
 ]

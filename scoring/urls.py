@@ -1,10 +1,33 @@
 from django.urls import path
 
 from scoring import views
+from scoring.views import tables, tariffs
 
 app_name = "scoring"
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
+    # Tariff pages (scoring/views/tariffs.py)
+    path("tariffs/", tariffs.tariff_list, name="tariff_list"),
+    path(
+        "tariffs/preferans/<int:pk>/",
+        tariffs.preferans_tariff_detail,
+        name="preferans_tariff_detail",
+    ),
+    path("tariffs/boston/<int:pk>/", tariffs.boston_tariff_detail, name="boston_tariff_detail"),
+    # Tables (scoring/views/tables.py)
+    path("tables/", tables.table_list, name="table_list"),
+    path("tables/new/<str:game>/", tables.table_open, name="table_open"),
+    path("tables/import/", tables.table_import, name="table_import"),
+    path("tables/<int:pk>/", tables.table_detail, name="table_detail"),
+    path("tables/<int:pk>/live/", tables.table_live, name="table_live"),
+    path("tables/<int:pk>/print/", tables.table_print, name="table_print"),
+    path("tables/<int:pk>/export/", tables.table_export, name="table_export"),
+    path("tables/<int:pk>/deals/", tables.deal_create, name="deal_create"),
+    path("tables/<int:pk>/undo/", tables.deal_undo, name="deal_undo"),
+    path("tables/<int:pk>/deals/<int:deal_pk>/edit/", tables.deal_edit, name="deal_edit"),
+    path("tables/<int:pk>/deals/<int:deal_pk>/delete/", tables.deal_delete, name="deal_delete"),
+    path("tables/<int:pk>/finish/", tables.table_finish, name="table_finish"),
+    path("tables/<int:pk>/reopen/", tables.table_reopen, name="table_reopen"),
 ]

@@ -10,3 +10,12 @@ from django.conf import settings
 def rules_path() -> Path:
     """The rules document the site renders at /rules/."""
     return Path(settings.BASE_DIR) / "docs" / "rules.md"
+
+
+@pytest.fixture
+def client():
+    """The test client, speaking English: assertions read the English messages (the site's
+    default language is Russian; tests of the Russian pages ask for it explicitly)."""
+    from django.test import Client
+
+    return Client(headers={"accept-language": "en"})

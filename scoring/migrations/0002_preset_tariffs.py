@@ -133,8 +133,7 @@ BOSTON = {
 
 
 def preferans_fields(rules):
-    fields = {k: v for k, v in rules.items()
-              if k not in ("contract_values", "whist_obligations")}
+    fields = {k: v for k, v in rules.items() if k not in ("contract_values", "whist_obligations")}
     for level, value, obligation in zip(
         (6, 7, 8, 9, 10), rules["contract_values"], rules["whist_obligations"], strict=False
     ):
@@ -148,11 +147,18 @@ def preferans_fields(rules):
 
 def boston_rules(system):
     """The engine's settings (``BostonRules.to_dict()``) of a preset Boston tariff."""
-    rules = {"system": system, "suit_order": ["spades", "clubs", "diamonds", "hearts"],
-             "column_multipliers": [1, 2, 3, 4]}
+    rules = {
+        "system": system,
+        "suit_order": ["spades", "clubs", "diamonds", "hearts"],
+        "column_multipliers": [1, 2, 3, 4],
+    }
     for contract, required, base, rate, none in PAYMENT_ROWS:
-        rules |= {f"{contract}_required": required, f"{contract}_base": base,
-                  f"{contract}_rate": rate, f"{contract}_no_trick_count": none}
+        rules |= {
+            f"{contract}_required": required,
+            f"{contract}_base": base,
+            f"{contract}_rate": rate,
+            f"{contract}_no_trick_count": none,
+        }
     columns = ("spades_multiplier", "clubs_multiplier", "diamonds_multiplier", "hearts_multiplier")
     rules |= {k: v for k, v in BOSTON_TARIFF.items() if k not in columns}
     rules["contract_units"] = [r[1] for r in TRICK_ROWS]
@@ -177,11 +183,13 @@ def create_presets(apps, schema_editor):
             name=name, description=description, system=system, **BOSTON_TARIFF
         )
         for contract, required, base, rate, none in PAYMENT_ROWS:
-            tariff.payment_rows.create(contract=contract, required=required, base=base,
-                                       rate=rate, no_trick_count=none)
+            tariff.payment_rows.create(
+                contract=contract, required=required, base=base, rate=rate, no_trick_count=none
+            )
         for row, unit, three, four, over in TRICK_ROWS:
-            tariff.card_rows.create(row=row, unit=unit, three_honours=three,
-                                    four_honours=four, overtrick=over)
+            tariff.card_rows.create(
+                row=row, unit=unit, three_honours=three, four_honours=four, overtrick=over
+            )
         for row, unit in SPECIAL_ROWS:
             tariff.card_rows.create(row=row, unit=unit)
         tariff.versions.create(number=1, rules=boston_rules(system))
@@ -189,9 +197,7 @@ def create_presets(apps, schema_editor):
 
 def remove_presets(apps, schema_editor):
     for model in ("PreferansTariff", "BostonTariff"):
-        apps.get_model("scoring", model).objects.filter(
-            name__in=[*PREFERANS, *BOSTON]
-        ).delete()
+        apps.get_model("scoring", model).objects.filter(name__in=[*PREFERANS, *BOSTON]).delete()
 
 
 class Migration(migrations.Migration):

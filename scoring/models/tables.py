@@ -83,10 +83,12 @@ class Table(models.Model):
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.CheckConstraint(
                 condition=(
-                    Q(game="preferans", preferans_version__isnull=False,
-                      boston_version__isnull=True)
-                    | Q(game="boston", boston_version__isnull=False,
-                        preferans_version__isnull=True)
+                    Q(
+                        game="preferans",
+                        preferans_version__isnull=False,
+                        boston_version__isnull=True,
+                    )
+                    | Q(game="boston", boston_version__isnull=False, preferans_version__isnull=True)
                 ),
                 name="table_has_its_game_tariff",
             ),
@@ -211,5 +213,9 @@ class AuditEntry(models.Model):
         return f"{self.table}: {self.get_action_display()}"
 
     def summary(self) -> dict[str, Any]:
-        return {"action": self.action, "reason": self.reason, "before": self.before,
-                "after": self.after}
+        return {
+            "action": self.action,
+            "reason": self.reason,
+            "before": self.before,
+            "after": self.after,
+        }

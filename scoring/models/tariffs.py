@@ -125,13 +125,17 @@ class PreferansTariff(Tariff):
         default=2, validators=[MaxValueValidator(4)], help_text=_("Tricks the defence owes on a 7.")
     )
     obligation_8 = models.PositiveSmallIntegerField(
-        default=1, validators=[MaxValueValidator(4)], help_text=_("Tricks the defence owes on an 8.")
+        default=1,
+        validators=[MaxValueValidator(4)],
+        help_text=_("Tricks the defence owes on an 8."),
     )
     obligation_9 = models.PositiveSmallIntegerField(
         default=1, validators=[MaxValueValidator(4)], help_text=_("Tricks the defence owes on a 9.")
     )
     obligation_10 = models.PositiveSmallIntegerField(
-        default=1, validators=[MaxValueValidator(4)], help_text=_("Tricks the defence owes on a 10.")
+        default=1,
+        validators=[MaxValueValidator(4)],
+        help_text=_("Tricks the defence owes on a 10."),
     )
     whist_rate = rate(_("Whists a defender writes per defence trick, × V."))
     remise_rate = rate(_("Mountain per undertrick for the declarer, × V."))
@@ -269,11 +273,18 @@ class PreferansTariff(Tariff):
         """The engine's rules for this tariff as it stands now."""
         return PreferansRules(
             contract_values=(
-                self.value_6, self.value_7, self.value_8, self.value_9, self.value_10,
+                self.value_6,
+                self.value_7,
+                self.value_8,
+                self.value_9,
+                self.value_10,
                 self.value_misere,
             ),
             whist_obligations=(
-                self.obligation_6, self.obligation_7, self.obligation_8, self.obligation_9,
+                self.obligation_6,
+                self.obligation_7,
+                self.obligation_8,
+                self.obligation_9,
                 self.obligation_10,
             ),
             whist_rate=Fraction(self.whist_rate),
@@ -353,7 +364,9 @@ class BostonTariff(Tariff):
     together_required = models.PositiveSmallIntegerField(
         default=8,
         validators=[MinValueValidator(6), MaxValueValidator(13)],
-        help_text=_("Value card: tricks two partners need on the first row (5 alone / 8 together)."),
+        help_text=_(
+            "Value card: tricks two partners need on the first row (5 alone / 8 together)."
+        ),
     )
     piccolissimo_tricks = models.PositiveSmallIntegerField(
         default=1,
@@ -407,10 +420,14 @@ class BostonTariff(Tariff):
             card = BostonRules.preset(self.system).to_dict()
             for card_row in self.card_rows.all():
                 card_row.apply(card)
-            for name in ("contract_units", "three_honours_units", "four_honours_units",
-                         "overtrick_units"):
+            for name in (
+                "contract_units",
+                "three_honours_units",
+                "four_honours_units",
+                "overtrick_units",
+            ):
                 settings_[name] = card[name]
-            for name in CARD_ROWS[len(TRICK_ROWS):]:
+            for name in CARD_ROWS[len(TRICK_ROWS) :]:
                 key = f"{name.replace('-', '_')}_unit"
                 settings_[key] = card[key]
         return BostonRules.preset(self.system).with_overrides(settings_)
@@ -421,10 +438,18 @@ class BostonTariff(Tariff):
         data = rules.to_dict()
         fields = {
             name: data[name]
-            for name in ("system", "slam_multiplier", "major_multiplier",
-                         "double_tour_multiplier", "supported_payers", "together_required",
-                         "piccolissimo_tricks",
-                         "card_pays_honours", "card_pays_overtricks", "card_pays_undertricks")
+            for name in (
+                "system",
+                "slam_multiplier",
+                "major_multiplier",
+                "double_tour_multiplier",
+                "supported_payers",
+                "together_required",
+                "piccolissimo_tricks",
+                "card_pays_honours",
+                "card_pays_overtricks",
+                "card_pays_undertricks",
+            )
         }
         for suit, multiplier in zip(rules.suit_order, rules.column_multipliers, strict=True):
             fields[f"{suit}_multiplier"] = multiplier
@@ -434,18 +459,28 @@ class BostonTariff(Tariff):
     def rows_from_rules(rules: BostonRules) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """The payment rows and value-card rows that give back ``rules``."""
         payment = [
-            dict(zip(("contract", "required", "base", "rate", "no_trick_count"),
-                     (contract, *rules.ask_terms(contract)), strict=True))
+            dict(
+                zip(
+                    ("contract", "required", "base", "rate", "no_trick_count"),
+                    (contract, *rules.ask_terms(contract)),
+                    strict=True,
+                )
+            )
             for contract in ASK_CONTRACTS
         ]
         card = [
-            {"row": row, "unit": rules.contract_units[i],
-             "three_honours": rules.three_honours_units[i],
-             "four_honours": rules.four_honours_units[i],
-             "overtrick": rules.overtrick_units[i]}
+            {
+                "row": row,
+                "unit": rules.contract_units[i],
+                "three_honours": rules.three_honours_units[i],
+                "four_honours": rules.four_honours_units[i],
+                "overtrick": rules.overtrick_units[i],
+            }
             for i, row in enumerate(TRICK_ROWS)
         ]
-        card += [{"row": row, "unit": rules.special_unit(row)} for row in CARD_ROWS[len(TRICK_ROWS):]]
+        card += [
+            {"row": row, "unit": rules.special_unit(row)} for row in CARD_ROWS[len(TRICK_ROWS) :]
+        ]
         return payment, card
 
 
@@ -524,7 +559,8 @@ class BostonCardRow(models.Model):
     def clean(self) -> None:
         if self.row in TRICK_ROWS:
             missing = [
-                name for name in ("three_honours", "four_honours", "overtrick")
+                name
+                for name in ("three_honours", "four_honours", "overtrick")
                 if not getattr(self, name)
             ]
             if missing:
@@ -535,9 +571,11 @@ class BostonCardRow(models.Model):
         if self.row in TRICK_ROWS:
             i = TRICK_ROWS.index(self.row)
             card["contract_units"][i] = self.unit
-            for name, value in (("three_honours_units", self.three_honours),
-                                ("four_honours_units", self.four_honours),
-                                ("overtrick_units", self.overtrick)):
+            for name, value in (
+                ("three_honours_units", self.three_honours),
+                ("four_honours_units", self.four_honours),
+                ("overtrick_units", self.overtrick),
+            ):
                 if value:
                     card[name][i] = value
         else:

@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import dataclasses
+from decimal import Decimal
 
 import pytest
 
-from scoring.engine.boston import BostonRules
+from scoring.engine.boston import (
+    Adjustment,
+    Ask,
+    BostonRules,
+    BostonSetup,
+    BostonTable,
+    Card,
+    Independence,
+    Pass,
+    score_boston,
+)
 from scoring.engine.errors import RuleError
 
 
@@ -128,3 +139,99 @@ def test_unknown_preset():
     with pytest.raises(RuleError) as caught:
         BostonRules.preset("sochi")
     assert str(caught.value) == "rules: unknown preset 'sochi' (payment-tariff or value-card)"
+
+
+@pytest.mark.parametrize(
+    ("settings", "field", "message"),
+    [
+        ({"players": ("Anna", "Boris", "Vera")}, "players", "must list 4 distinct player names"),
+        (
+            {"players": ("Anna", "Anna", "Vera", "Gleb")},
+            "players",
+            "must list 4 distinct player names",
+        ),
+        ({"chip_price": Decimal("-1")}, "chip_price", "must be a price of at least 0"),
+        ({"chip_price": Decimal("NaN")}, "chip_price", "must be a price of at least 0"),
+        ({"double_tour_from": 0}, "double_tour_from", "must be a deal number of at least 1"),
+        ({"rules": "value-card"}, "rules", "must be Boston rules"),
+    ],
+)
+def test_impossible_setups_cannot_be_built(settings, field, message):
+    arguments = {"players": ("Anna", "Boris", "Vera", "Gleb"), **settings}
+    with pytest.raises(RuleError) as caught:
+        BostonSetup(**arguments)
+    assert (caught.value.field, caught.value.message) == (field, message)
+
+
+@pytest.mark.parametrize(
+    ("deal", "field", "message"),
+    [
+        (lambda: Ask(declarer=4, suit="minor", tricks=8), "declarer", "must be a seat 0–3, got 4"),
+        (
+            lambda: Ask(declarer=0, partner=0, suit="minor", tricks=8),
+            "partner",
+            "must differ from the declarer",
+        ),
+        (lambda: Ask(declarer=0, suit="red", tricks=8), "suit", "must be one of minor, major"),
+        (
+            lambda: Independence(declarer=0, suit="minor", tricks=14),
+            "tricks",
+            "must be 0–13, got 14",
+        ),
+        (
+            lambda: Independence(declarer=0, suit="minor", tour="x", tricks=1),
+            "tour",
+            "must be one of simple, double",
+        ),
+        (
+            lambda: Card(declarer=0, contract="9", column="spades", tricks=9, honours=5),
+            "honours",
+            "must be 0, 3 or 4, got 5",
+        ),
+        (
+            lambda: Adjustment(reason="", transfers=((0, 1, 2),)),
+            "reason",
+            "an adjustment needs a reason",
+        ),
+        (
+            lambda: Adjustment(reason="x", transfers=()),
+            "transfers",
+            "an adjustment needs at least one transfer",
+        ),
+        (
+            lambda: Adjustment(reason="x", transfers=((0, 1, -2),)),
+            "transfers",
+            "chips must be a whole number of at least 1",
+        ),
+    ],
+)
+def test_impossible_deals_cannot_be_built(deal, field, message):
+    with pytest.raises(RuleError) as caught:
+        deal()
+    assert (caught.value.deal, caught.value.field, caught.value.message) == (None, field, message)
+
+
+def test_score_boston_locates_an_error_at_its_deal():
+    setup = BostonSetup(players=("Anna", "Boris", "Vera", "Gleb"))
+    deals = [
+        Pass(),
+        Ask(declarer=0, suit="minor", tricks=5),
+        Card(declarer=1, contract="6", column="clubs", tricks=6),
+    ]
+    with pytest.raises(RuleError) as caught:
+        score_boston(setup, deals)
+    assert (
+        str(caught.value)
+        == "deal 3, kind: a value-card contract is not scored at a payment-tariff table"
+    )
+
+
+def test_a_refused_deal_leaves_the_table_as_it_was():
+    table = BostonTable(BostonSetup(players=("Anna", "Boris", "Vera", "Gleb")))
+    table.play(Ask(declarer=0, suit="minor", tricks=5))
+    before = table.result()
+    with pytest.raises(RuleError) as caught:
+        table.play(Card(declarer=1, contract="6", column="clubs", tricks=6))
+    assert caught.value.deal == 2
+    assert table.result() == before
+    assert table.play(Pass()).number == 2

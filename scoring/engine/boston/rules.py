@@ -181,7 +181,7 @@ class BostonRules:
         impossible values raise RuleError naming ``rules.<setting>``."""
         if not isinstance(overrides, Mapping):
             raise RuleError("must be an object", field="rules")
-        known = {setting.name: setting for setting in dataclasses.fields(self)}
+        known = {setting.name for setting in dataclasses.fields(self)}
         changes: dict[str, Any] = {}
         for name, value in overrides.items():
             if name not in known:
@@ -196,12 +196,11 @@ class BostonRules:
         """(required, base, rate, no-trick count S) of a payment-tariff contract."""
         if contract not in ASK_CONTRACTS:
             raise RuleError(_choice_message(ASK_CONTRACTS), field="contract")
-        prefix = contract
         return (
-            getattr(self, f"{prefix}_required"),
-            getattr(self, f"{prefix}_base"),
-            getattr(self, f"{prefix}_rate"),
-            getattr(self, f"{prefix}_no_trick_count"),
+            getattr(self, f"{contract}_required"),
+            getattr(self, f"{contract}_base"),
+            getattr(self, f"{contract}_rate"),
+            getattr(self, f"{contract}_no_trick_count"),
         )
 
     def column_multiplier(self, column: str) -> int:

@@ -146,7 +146,7 @@ def score_deal(setup: BostonSetup, number: int, deal: Deal) -> tuple[Transfer, .
         case Pass():
             return ()
         case Adjustment():
-            return _adjustment(setup, deal)
+            return _adjustment(deal)
         case Ask() | Independence():
             _require_system(setup.rules, "payment-tariff", "an ask or independence")
             amount = tariff_amount(setup.rules, deal, is_double_tour(setup, number, deal))
@@ -165,7 +165,7 @@ def _require_system(rules: BostonRules, system: str, what: str) -> None:
         raise RuleError(f"{what} is not scored at a {rules.system} table", field="kind")
 
 
-def _adjustment(setup: BostonSetup, deal: Adjustment) -> tuple[Transfer, ...]:
+def _adjustment(deal: Adjustment) -> tuple[Transfer, ...]:
     return tuple(
         Transfer(payer, payee, chips, "adjustment", deal.reason)
         for payer, payee, chips in deal.transfers

@@ -1,5 +1,6 @@
 """Preferans: the pulka, its deals, its house settings and its game record."""
 
+from scoring.engine.preferans import record
 from scoring.engine.preferans.deals import Adjustment, Deal, Entry, Game, Misere, Passout
 from scoring.engine.preferans.pulka import (
     DealResult,
@@ -26,6 +27,7 @@ __all__ = [
     "PulkaResult",
     "PulkaSetup",
     "joining_player_entry",
+    "record",
     "score_pulka",
     "settle",
 ]

@@ -162,7 +162,10 @@ class _Reader:
         )
 
     def adjustment(self, data: Mapping[str, Any]) -> Adjustment:
-        reason = fields.text(data.get("reason"), "reason", self.n)
+        reason = data.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            raise RuleError("an adjustment needs a reason", field="reason", deal=self.n)
+        reason = fields.text(reason, "reason", self.n)
         raw_whists = data.get("whists", [])
         if not isinstance(raw_whists, list):
             raise RuleError("must be a list of [writer, on, amount]", field="whists", deal=self.n)

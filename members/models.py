@@ -1,0 +1,40 @@
+"""Club members: Django users with the name the club knows them by."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+ORGANISERS = "Organisers"
+"""The group whose members edit tariffs and seasons and may reopen tables."""
+
+
+class Member(AbstractUser):
+    """A club member. ``display_name`` is what sheets and standings show."""
+
+    display_name = models.CharField(
+        _("display name"),
+        max_length=60,
+        blank=True,
+        help_text=_("The name shown on sheets and standings (defaults to the username)."),
+    )
+
+    class Meta(AbstractUser.Meta):
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+        ordering = ("display_name", "username")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return self.display_name or self.get_full_name() or self.username
+
+    @property
+    def is_organiser(self) -> bool:
+        """Organisers edit tariffs and seasons; superusers count as organisers."""
+        if self.is_superuser:
+            return True
+        return any(group.name == ORGANISERS for group in self.groups.all())

@@ -1,0 +1,123 @@
+"""Signing in and out, and a member's page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login, logout
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render, resolve_url
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_http_methods, require_POST
+
+from members.forms import DisplayNameForm, SignInForm
+from members.models import Member
+from scoring.models import Seat, Table
+
+
+def _safe_next(request: HttpRequest) -> str:
+    """The ``next`` page asked for, if it is on this site; otherwise ``""``."""
+    source = request.POST if request.method == "POST" else request.GET
+    target = source.get("next", "")
+    allowed = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if allowed else ""
+
+
+@sensitive_post_parameters("password")
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def sign_in(request: HttpRequest) -> HttpResponse:
+    next_url = _safe_next(request)
+    if request.method == "POST":
+        form = SignInForm(request, data=request.POST)
+        if form.is_valid():
+            login(request, form.get_user())
+            # Not ``redirect()``: it would try a ``next`` like "home" as a URL name.
+            return HttpResponseRedirect(next_url or resolve_url(settings.LOGIN_REDIRECT_URL))
+    else:
+        form = SignInForm(request)
+    return render(request, "members/sign_in.html", {"form": form, "next": next_url})
+
+
+@require_POST
+def sign_out(request: HttpRequest) -> HttpResponse:
+    logout(request)
+    return redirect(settings.LOGOUT_REDIRECT_URL)
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """One table on a member's page, with the member's result when it is finished."""
+
+    table: Table
+    tariff: str
+    result: str | None  # whists (Preferans) or chips (Boston); None while in play
+    money: str | None
+
+    @property
+    def unit(self) -> str:
+        return _("whists") if self.table.game == Table.PREFERANS else _("chips")
+
+    @property
+    def sign(self) -> str:
+        """``"plus"``, ``"minus"`` or ``"zero"``: a class name for the result's colour."""
+        value = (self.money or "0").lstrip()
+        if value.startswith("-"):
+            return "minus"
+        return "zero" if value.strip("0.") == "" else "plus"
+
+
+def table_line(seat: Seat) -> TableLine:
+    table = seat.table
+    result = money = None
+    if not table.is_open and isinstance(table.result, dict):
+        player: Any = table.result.get("players", {}).get(seat.name, {})
+        if isinstance(player, dict):
+            figure = player.get("balance" if table.game == Table.PREFERANS else "chips")
+            result = None if figure is None else str(figure)
+            money = None if player.get("money") is None else str(player["money"])
+    return TableLine(table=table, tariff=table.version.tariff.name, result=result, money=money)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def member_detail(request: HttpRequest, username: str) -> HttpResponse:
+    member = get_object_or_404(Member.objects.prefetch_related("groups"), username=username)
+    own_page = request.user.is_authenticated and request.user.pk == member.pk
+    name = member.name
+    form = None
+    if own_page:
+        data = request.POST if request.method == "POST" else None
+        form = DisplayNameForm(data, instance=member)
+    if request.method == "POST":
+        if form is None:
+            raise PermissionDenied
+        if form.is_valid():
+            form.save()
+            messages.success(request, _("Your display name is saved."))
+            return redirect("members:detail", username=member.username)
+    seats = (
+        Seat.objects.filter(member=member)
+        .select_related(
+            "table", "table__preferans_version__tariff", "table__boston_version__tariff"
+        )
+        .order_by("-table__played_on", "-table__id")
+    )
+    return render(
+        request,
+        "members/member_detail.html",
+        {
+            "member": member,
+            "name": name,
+            "form": form,
+            "lines": [table_line(seat) for seat in seats],
+        },
+    )

@@ -1,0 +1,453 @@
+"""The demo club: members, finished pulkas and Boston tables, and one pulka in play.
+
+``manage.py load_demo`` (run by ``make run``) fills an empty club so a newcomer sees
+every page with something on it. Every deal goes through ``services.deal_create``, so the
+engine checks it exactly as it checks a deal typed into the web form.
+
+The Preferans deals are drawn by a seeded ``random.Random``: each table has a short script
+of what happens (a game, a misère, a pass-out, a dark pass-out, a bomb …) and the drawer
+fills in who declared what and who took which tricks, proposing only deals the engine
+accepts. The same seed and the same engine always give the same club. The Boston deals
+are written out by hand.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal
+from typing import Any, Protocol
+
+from django.contrib.auth.models import Group
+from django.db import transaction
+from django.utils import timezone
+
+from members.models import ORGANISERS, Member
+from scoring import selectors, services
+from scoring.engine.errors import RuleError
+from scoring.engine.preferans import Pulka
+
+# selectors and services reach the record module as ``preferans.record``; the package
+# does not import it itself, so make sure it is loaded.
+from scoring.engine.preferans import record as _preferans_record  # noqa: F401
+from scoring.models import BostonTariff, PreferansTariff, Table
+
+SEED = 2026
+ATTEMPTS = 200  # proposals per deal before giving up (the drawer is almost always right)
+MAX_DEALS = 30  # a pulka played "until complete" stops here if it has not closed
+
+SOCHI = "Сочи (Sochi)"
+LENINGRAD = "Ленинград (Leningrad)"
+ROSTOV = "Ростов (Rostov)"
+CLASSIC = "Классика (Classic)"
+BOSTON_TARIFF = "Бостон: тариф платежей (payment tariff)"
+BOSTON_CARD = "Бостон: таблица стоимости (value card)"
+
+ALREADY_LOADED = (
+    "The club has members already (demo club already loaded): nothing changed.\n"
+    "Demo passwords are shown only once, when the demo club is created; to set a new one "
+    "run: python manage.py changepassword <username>"
+)
+
+
+class Writer(Protocol):
+    def write(self, text: str, /) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Person:
+    username: str
+    display_name: str
+    role: str
+
+
+ADMIN = Person("admin", "Администратор", "superuser (admin site)")
+ORGANISER = Person("olga", "Ольга", "organiser")
+MEMBERS = (
+    Person("anna", "Анна", "member"),
+    Person("boris", "Борис", "member"),
+    Person("vera", "Вера", "member"),
+    Person("gleb", "Глеб", "member"),
+    Person("dina", "Дина", "member"),
+    Person("egor", "Егор", "member"),
+)
+PEOPLE = (ADMIN, ORGANISER, *MEMBERS)
+
+
+@dataclass(frozen=True)
+class PulkaPlan:
+    """One demo pulka. ``script`` letters, one deal each:
+
+    ``g`` a game (usually made), ``r`` a game with a remise, ``t`` two whisters,
+    ``h`` no play (both pass or half-whist), ``m`` a made misère, ``f`` a failed misère,
+    ``p`` a pass-out, ``w`` a pass-out where the 4-player dealer takes widow tricks,
+    ``d`` a dark pass-out, ``l`` a dark pass-out where someone looked first,
+    ``k`` a dark game, ``b`` a game declared by a player holding a bomb.
+
+    With ``until_complete`` made games follow the script until every pool is closed.
+    """
+
+    tariff: str
+    players: tuple[str, ...]
+    days_ago: int
+    script: str
+    pool_target: int = 20
+    price: Decimal = Decimal("0.50")
+    first_dealer: int = 0
+    until_complete: bool = False
+    finish: bool = True
+
+
+PULKAS = (
+    PulkaPlan(SOCHI, ("anna", "boris", "vera"), 33, "gpgmrhgtgpg", until_complete=True),
+    PulkaPlan(LENINGRAD, ("gleb", "dina", "egor"), 29, "ggrppgmghtgfgpg", price=Decimal("0.20")),
+    PulkaPlan(ROSTOV, ("anna", "gleb", "vera", "olga"), 23, "gpgppgrgmtghgpg", first_dealer=1),
+    PulkaPlan(
+        CLASSIC, ("boris", "dina", "egor"), 19, "gpmgddbbgkrlbgtg", pool_target=30, price=Decimal(1)
+    ),
+    PulkaPlan(
+        SOCHI,
+        ("anna", "boris", "gleb", "dina"),
+        12,
+        "gpgmgrgt",
+        pool_target=10,
+        first_dealer=2,
+        until_complete=True,
+    ),
+    PulkaPlan(
+        CLASSIC,
+        ("vera", "egor", "olga", "anna"),
+        8,
+        "gwpgdbgmgrg",
+        pool_target=20,
+        price=Decimal(1),
+        first_dealer=3,
+    ),
+    # The pulka still in play tonight.
+    PulkaPlan(SOCHI, ("anna", "boris", "gleb"), 0, "gpgmgrgg", finish=False),
+)
+
+
+@dataclass(frozen=True)
+class BostonPlan:
+    tariff: str
+    players: tuple[str, ...]
+    days_ago: int
+    deals: tuple[dict[str, Any], ...]
+    price: Decimal = Decimal("0.10")
+
+
+# Boston deals name players by username; the loader puts in their seat names.
+BOSTON_TABLES = (
+    BostonPlan(
+        BOSTON_TARIFF,
+        ("anna", "boris", "vera", "gleb"),
+        26,
+        (
+            {"kind": "ask", "declarer": "anna", "partner": "vera", "suit": "minor", "tricks": 9},
+            {"kind": "ask", "declarer": "boris", "suit": "minor", "tricks": 6},
+            {"kind": "pass"},
+            {"kind": "ask", "declarer": "gleb", "partner": "boris", "suit": "major", "tricks": 7},
+            {"kind": "independence", "declarer": "vera", "suit": "minor", "tricks": 8},
+            {"kind": "ask", "declarer": "anna", "suit": "major", "tricks": 4},
+            {"kind": "independence", "declarer": "gleb", "suit": "major", "tricks": 7},
+            {
+                "kind": "ask",
+                "declarer": "boris",
+                "partner": "anna",
+                "suit": "minor",
+                "tour": "double",
+                "tricks": 10,
+            },
+            {"kind": "ask", "declarer": "vera", "partner": "gleb", "suit": "major", "tricks": 13},
+            {"kind": "independence", "declarer": "anna", "suit": "minor", "tricks": 9},
+        ),
+    ),
+    BostonPlan(
+        BOSTON_CARD,
+        ("dina", "egor", "olga", "boris"),
+        5,
+        (
+            {"kind": "card", "declarer": "dina", "contract": "5", "column": "spades", "tricks": 6},
+            {
+                "kind": "card",
+                "declarer": "egor",
+                "partner": "boris",
+                "contract": "5",
+                "column": "clubs",
+                "tricks": 8,
+                "honours": 3,
+            },
+            {
+                "kind": "card",
+                "declarer": "olga",
+                "contract": "7",
+                "column": "hearts",
+                "tricks": 8,
+                "honours": 4,
+            },
+            {"kind": "pass"},
+            {
+                "kind": "card",
+                "declarer": "boris",
+                "contract": "9",
+                "column": "diamonds",
+                "tricks": 7,
+            },
+            {
+                "kind": "card",
+                "declarer": "dina",
+                "contract": "small-misere",
+                "column": "spades",
+                "tricks": 0,
+            },
+            {
+                "kind": "card",
+                "declarer": "egor",
+                "contract": "6",
+                "column": "diamonds",
+                "tricks": 6,
+                "honours": 3,
+            },
+            {
+                "kind": "card",
+                "declarer": "olga",
+                "contract": "grand-misere",
+                "column": "clubs",
+                "tricks": 1,
+            },
+            {
+                "kind": "card",
+                "declarer": "boris",
+                "contract": "piccolissimo",
+                "column": "hearts",
+                "tricks": 1,
+            },
+            {
+                "kind": "card",
+                "declarer": "dina",
+                "partner": "olga",
+                "contract": "slam-by-two",
+                "column": "spades",
+                "tricks": 13,
+            },
+            {
+                "kind": "card",
+                "declarer": "egor",
+                "contract": "8",
+                "column": "hearts",
+                "tricks": 10,
+                "honours": 4,
+            },
+        ),
+    ),
+)
+
+
+def load_demo(*, stdout: Writer) -> dict[str, str]:
+    """Create the demo club on an empty club and print its passwords once.
+
+    Returns ``{username: password}`` for the accounts it created, or ``{}`` (changing
+    nothing) when the club has members already.
+    """
+    if Member.objects.exists():
+        stdout.write(ALREADY_LOADED + "\n")
+        return {}
+    with transaction.atomic():
+        passwords, members = _create_people()
+        organiser = members[ORGANISER.username]
+        rng = random.Random(SEED)  # noqa: S311 - reproducible demo deals, not a secret
+        today = timezone.localdate()
+        tables = []
+        for plan in PULKAS:
+            if version := _tariff_version(PreferansTariff, plan.tariff, stdout):
+                tables.append(_play_pulka(plan, version, members, organiser, rng, today))
+        for boston_plan in BOSTON_TABLES:
+            if version := _tariff_version(BostonTariff, boston_plan.tariff, stdout):
+                tables.append(_play_boston(boston_plan, version, members, organiser, today))
+    _report(stdout, passwords, tables)
+    return passwords
+
+
+def _create_people() -> tuple[dict[str, str], dict[str, Member]]:
+    organisers, _ = Group.objects.get_or_create(name=ORGANISERS)
+    passwords: dict[str, str] = {}
+    members: dict[str, Member] = {}
+    for person in PEOPLE:
+        password = secrets.token_urlsafe(8)
+        member = Member(username=person.username, display_name=person.display_name)
+        member.is_staff = person in (ADMIN, ORGANISER)
+        member.is_superuser = person == ADMIN
+        member.set_password(password)
+        member.save()
+        if person == ORGANISER:
+            member.groups.add(organisers)
+        passwords[person.username] = password
+        members[person.username] = member
+    return passwords, members
+
+
+def _tariff_version(model: Any, name: str, stdout: Writer) -> Any:
+    tariff = model.objects.filter(name=name).first()
+    version = tariff.current_version if tariff is not None else None
+    if version is None:
+        stdout.write(f"Skipped the demo tables of tariff {name!r}: it is missing.\n")
+    return version
+
+
+def _play_pulka(
+    plan: PulkaPlan,
+    version: Any,
+    members: dict[str, Member],
+    organiser: Member,
+    rng: random.Random,
+    today: Any,
+) -> Table:
+    seated = [members[username] for username in plan.players]
+    table = services.table_open(
+        game=Table.PREFERANS,
+        version=version,
+        members=seated,
+        by=organiser,
+        first_dealer=plan.first_dealer,
+        pool_target=plan.pool_target,
+        price=plan.price,
+        played_on=today - timedelta(days=plan.days_ago),
+    )
+    names = selectors.seat_names(table)
+    pulka = selectors.new_game(table, names)
+    assert isinstance(pulka, Pulka)  # noqa: S101 - a Preferans table
+    scorer = seated[0]
+    script = plan.script
+    if plan.until_complete:
+        script += "g" * MAX_DEALS
+    for letter in script[:MAX_DEALS]:
+        if pulka.complete:
+            break
+        data = _draw(pulka, names, letter, rng, table)
+        services.deal_create(table, data, by=scorer)
+    if plan.finish:
+        table = services.table_finish(table, by=organiser)
+    return table
+
+
+def _draw(
+    pulka: Pulka, names: tuple[str, ...], letter: str, rng: random.Random, table: Table
+) -> dict[str, Any]:
+    """A deal of kind ``letter`` that the engine accepts now; it is played on ``pulka``."""
+    n = len(pulka.deals) + 1
+    for _ in range(ATTEMPTS):
+        data = _propose(pulka, names, letter, rng)
+        try:
+            pulka.play(selectors.parse_deal(table, names, data, n))
+        except RuleError:
+            continue
+        return data
+    raise RuleError(f"the demo could not draw a legal deal {letter!r}", deal=n)
+
+
+def _propose(
+    pulka: Pulka, names: tuple[str, ...], letter: str, rng: random.Random
+) -> dict[str, Any]:
+    active = pulka.active_seats()
+    if letter in "pwdl":
+        return _passout(pulka, names, letter, rng)
+    if letter in "mf":
+        declarer = rng.choice(active)
+        taken = 0 if letter == "m" else rng.choice((1, 1, 2))
+        return {"kind": "misere", "declarer": names[declarer], "tricks": {names[declarer]: taken}}
+    if letter == "b":
+        bombed = [seat for seat in active if pulka.bomb(seat) > 1]
+        declarer = rng.choice(bombed or list(active))
+    else:
+        declarer = rng.choice(active)
+    low = pulka.lowest_contract()
+    levels = [level for level in (6, 7, 8, 9, 10) if level >= low]
+    level = rng.choices(levels, weights=[(12, 8, 4, 2, 1)[lv - 6] for lv in levels])[0]
+    suit = rng.choice("SCDHN")
+    defenders = pulka.defenders(declarer)
+    if letter == "h":
+        answers = rng.choice((("pass", "pass"), ("pass", "half")))
+    elif letter == "t":
+        answers = ("whist", "whist")
+    else:
+        answers = rng.choice((("whist", "pass"), ("pass", "whist"), ("whist", "whist")))
+    deal: dict[str, Any] = {
+        "kind": "game",
+        "declarer": names[declarer],
+        "contract": f"{level}{suit}",
+        "answers": {names[s]: a for s, a in zip(defenders, answers, strict=True)},
+    }
+    if "whist" in answers:
+        if letter == "r":
+            taken = level - rng.choice((1, 1, 2))
+        else:
+            taken = min(10, level + rng.choice((0, 0, 0, 1)))
+        rest = 10 - taken
+        first = rng.randint(0, rest)
+        deal["tricks"] = {
+            names[declarer]: taken,
+            names[defenders[0]]: first,
+            names[defenders[1]]: rest - first,
+        }
+    if letter == "k":
+        deal["dark"] = True
+    return deal
+
+
+def _passout(
+    pulka: Pulka, names: tuple[str, ...], letter: str, rng: random.Random
+) -> dict[str, Any]:
+    active = pulka.active_seats()
+    widow = rng.choice((1, 2)) if letter == "w" else 0
+    cuts = sorted(rng.randint(0, 10 - widow) for _ in range(len(active) - 1))
+    bounds = [0, *cuts, 10 - widow]
+    tricks = {names[s]: bounds[i + 1] - bounds[i] for i, s in enumerate(active)}
+    deal: dict[str, Any] = {"kind": "passout", "tricks": tricks}
+    if letter == "w":
+        deal["dealer_tricks"] = widow
+    if letter in "dl":
+        deal["dark"] = True
+    if letter == "l":
+        deal["looked"] = [names[rng.choice(active)]]
+    return deal
+
+
+def _play_boston(
+    plan: BostonPlan, version: Any, members: dict[str, Member], organiser: Member, today: Any
+) -> Table:
+    seated = [members[username] for username in plan.players]
+    table = services.table_open(
+        game=Table.BOSTON,
+        version=version,
+        members=seated,
+        by=organiser,
+        price=plan.price,
+        played_on=today - timedelta(days=plan.days_ago),
+    )
+    names = dict(zip(plan.players, selectors.seat_names(table), strict=True))
+    for deal in plan.deals:
+        data = dict(deal)
+        for key in ("declarer", "partner"):
+            if data.get(key) is not None:
+                data[key] = names[data[key]]
+        services.deal_create(table, data, by=seated[0])
+    return services.table_finish(table, by=organiser)
+
+
+def _report(stdout: Writer, passwords: dict[str, str], tables: list[Table]) -> None:
+    finished = sum(1 for table in tables if not table.is_open)
+    stdout.write(
+        f"Demo club loaded: {len(passwords)} accounts, {finished} finished tables and "
+        f"{len(tables) - finished} in play.\n"
+        "Passwords are shown this once only (to set a new one: "
+        "python manage.py changepassword <username>).\n\n"
+    )
+    roles = {person.username: person.role for person in PEOPLE}
+    rows = [("username", "password", "role")]
+    rows += [(username, password, roles[username]) for username, password in passwords.items()]
+    width = max(len(username) for username, _, _ in rows)
+    for username, password, role in rows:
+        stdout.write(f"  {username:<{width}}  {password:<12}  {role}\n")

@@ -1,0 +1,390 @@
+"""Forms check the shape of what a member typed; the engine checks the rules.
+
+A deal form is built for the table as it stands (who is active, who deals, what the tariff
+allows) and turns its fields into one deal of the game record (game-format.md), which the
+services hand to the engine. Engine errors come back onto the field they name.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.db.models import OuterRef, Subquery
+from django.utils.translation import gettext_lazy as _
+
+from members.models import Member
+from scoring.engine.boston import CARD_ROWS, SUITS
+from scoring.engine.errors import RuleError
+from scoring.engine.preferans import Pulka
+from scoring.models import BostonTariffVersion, PreferansTariffVersion, Table
+
+TRICKS = [(n, str(n)) for n in range(11)]
+BOSTON_TRICKS = [(n, str(n)) for n in range(14)]
+SUIT_CHOICES = (("S", "♠"), ("C", "♣"), ("D", "♦"), ("H", "♥"), ("N", _("NT")))
+ANSWERS = (("pass", _("pass")), ("whist", _("whist")), ("half", _("half-whist")))
+
+# Engine field names → the form field that shows the error.
+ERROR_FIELDS = {
+    "contract": "level",
+    "answers": "answers",
+    "tricks": "tricks",
+    "dealer_tricks": "tricks",
+    "looked": "looked",
+    "kind": "kind",
+    "declarer": "declarer",
+    "partner": "partner",
+    "dark": "dark",
+    "reason": "reason",
+    "honours": "honours",
+    "column": "column",
+    "whists": "adjust",
+    "pool": "adjust",
+    "mountain": "adjust",
+    "transfers": "adjust",
+    "amount": "adjust",
+}
+
+
+def rule_error_to_form(form: forms.Form, error: RuleError) -> None:
+    """Put the engine's message on the field it names (or on the form)."""
+    field = ERROR_FIELDS.get(error.field or "")
+    form.add_error(field if field in form.fields else None, error.message)
+
+
+class PreferansDealForm(forms.Form):
+    """One Preferans deal. Fields for every active seat are present; the engine decides
+    which answers and tricks apply (the declarer's own answer is ignored)."""
+
+    KINDS = (
+        ("game", _("game")),
+        ("misere", _("misère")),
+        ("passout", _("pass-out")),
+        ("adjust", _("adjustment")),
+    )
+    kind = forms.ChoiceField(label=_("deal"), choices=KINDS, initial="game")
+
+    def __init__(self, *args: Any, pulka: Pulka, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.pulka = pulka
+        names = pulka.setup.players
+        rules = pulka.rules
+        self.active = [names[s] for s in pulka.active_seats()]
+        self.dealer = names[pulka.dealer]
+        self.everyone = list(names)
+        active_choices = [(n, n) for n in self.active]
+        self.fields["declarer"] = forms.ChoiceField(
+            label=_("declarer"), choices=active_choices, required=False
+        )
+        levels = range(pulka.lowest_contract(), 11)
+        self.fields["level"] = forms.TypedChoiceField(
+            label=_("contract"),
+            choices=[(n, str(n)) for n in levels],
+            coerce=int,
+            required=False,
+        )
+        self.fields["suit"] = forms.ChoiceField(
+            label=_("suit"), choices=SUIT_CHOICES, required=False, initial="S"
+        )
+        for name in self.active:
+            self.fields[f"answer:{name}"] = forms.ChoiceField(
+                label=name, choices=ANSWERS, required=False, initial="pass"
+            )
+            self.fields[f"tricks:{name}"] = forms.TypedChoiceField(
+                label=name, choices=TRICKS, coerce=int, required=False
+            )
+        self.widow = pulka.setup.size == 4 and rules.dealer_takes_widow_tricks
+        if self.widow:
+            self.fields["dealer_tricks"] = forms.TypedChoiceField(
+                label=_("dealer's widow tricks"),
+                choices=TRICKS[:3],
+                coerce=int,
+                required=False,
+                initial=0,
+            )
+        if rules.dark_games:
+            self.fields["dark"] = forms.BooleanField(label=_("dark (в тёмную)"), required=False)
+            self.fields["looked"] = forms.MultipleChoiceField(
+                label=_("looked before passing"),
+                choices=active_choices,
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+            )
+        self.fields["reason"] = forms.CharField(label=_("reason"), max_length=200, required=False)
+        for name in self.everyone:
+            self.fields[f"pool:{name}"] = forms.IntegerField(
+                label=name, required=False, min_value=-10_000, max_value=10_000
+            )
+            self.fields[f"mountain:{name}"] = forms.IntegerField(
+                label=name, required=False, min_value=-10_000, max_value=10_000
+            )
+        everyone = [(n, n) for n in self.everyone]
+        self.fields["whist_writer"] = forms.ChoiceField(
+            label=_("whists written by"), choices=[("", "—"), *everyone], required=False
+        )
+        self.fields["whist_on"] = forms.ChoiceField(
+            label=_("on"), choices=[("", "—"), *everyone], required=False
+        )
+        self.fields["whist_amount"] = forms.IntegerField(
+            label=_("whists"), required=False, min_value=-100_000, max_value=100_000
+        )
+
+    def kind_value(self) -> str:
+        """The kind being entered (for drawing the right fields)."""
+        kind = self["kind"].value()
+        return kind if kind in dict(self.KINDS) else "game"
+
+    def defenders(self) -> list[str]:
+        """The answering players for the chosen declarer, in speaking order."""
+        names = self.pulka.setup.players
+        declarer = self["declarer"].value()
+        if declarer not in self.active:
+            return self.active[1:]
+        return [names[s] for s in self.pulka.defenders(names.index(declarer))]
+
+    def answer_fields(self) -> list[forms.BoundField]:
+        """The defenders' answers, in speaking order."""
+        return [self[f"answer:{n}"] for n in self.defenders()]
+
+    def trick_fields(self) -> list[forms.BoundField]:
+        """Tricks of the players who hold cards (a misère: the declarer's only)."""
+        if self.kind_value() == "misere":
+            declarer = self["declarer"].value()
+            return [self[f"tricks:{declarer if declarer in self.active else self.active[0]}"]]
+        return [self[f"tricks:{n}"] for n in self.active]
+
+    def adjustment_fields(self) -> list[tuple[str, forms.BoundField, forms.BoundField]]:
+        """(player, pool, mountain) for an adjustment."""
+        return [(n, self[f"pool:{n}"], self[f"mountain:{n}"]) for n in self.everyone]
+
+    def deal(self) -> dict[str, Any]:
+        """The deal in game-record form (call after ``is_valid()``)."""
+        data = self.cleaned_data
+        kind = data["kind"]
+        deal: dict[str, Any] = {"kind": kind}
+        if kind == "adjust":
+            return self._adjustment(deal)
+        if data.get("dark"):
+            deal["dark"] = True
+        if kind == "passout":
+            deal["tricks"] = {n: data.get(f"tricks:{n}") for n in self.active}
+            if self.widow:
+                deal["dealer_tricks"] = data.get("dealer_tricks") or 0
+            if data.get("looked"):
+                deal["looked"] = list(data["looked"])
+            return deal
+        deal["declarer"] = data.get("declarer")
+        if kind == "misere":
+            declarer = data.get("declarer")
+            deal["tricks"] = {declarer: data.get(f"tricks:{declarer}")}
+            return deal
+        deal["contract"] = f"{data.get('level')}{data.get('suit') or 'S'}"
+        defenders = [n for n in self.active if n != data.get("declarer")]
+        deal["answers"] = {n: data.get(f"answer:{n}") or "pass" for n in defenders}
+        if "whist" in deal["answers"].values():
+            deal["tricks"] = {n: data.get(f"tricks:{n}") for n in self.active}
+        return deal
+
+    def _adjustment(self, deal: dict[str, Any]) -> dict[str, Any]:
+        data = self.cleaned_data
+        deal["reason"] = data.get("reason") or ""
+        deal["pool"] = {n: data[f"pool:{n}"] for n in self.everyone if data.get(f"pool:{n}")}
+        deal["mountain"] = {
+            n: data[f"mountain:{n}"] for n in self.everyone if data.get(f"mountain:{n}")
+        }
+        if data.get("whist_writer") and data.get("whist_on") and data.get("whist_amount"):
+            deal["whists"] = [[data["whist_writer"], data["whist_on"], data["whist_amount"]]]
+        return deal
+
+    @classmethod
+    def initial_from(cls, deal: dict[str, Any]) -> dict[str, Any]:
+        """Form values that show a stored deal (for editing)."""
+        initial: dict[str, Any] = {"kind": deal.get("kind", "game")}
+        contract = deal.get("contract")
+        if contract:
+            initial["level"], initial["suit"] = int(contract[:-1]), contract[-1]
+        for key in ("declarer", "reason", "dark", "dealer_tricks", "looked"):
+            if key in deal:
+                initial[key] = deal[key]
+        for prefix in ("answers", "tricks", "pool", "mountain"):
+            for name, value in (deal.get(prefix) or {}).items():
+                initial[
+                    f"{prefix.removesuffix('s')}:{name}"
+                    if prefix == "answers"
+                    else f"{prefix}:{name}"
+                ] = value
+        if deal.get("whists"):
+            writer, on, amount = deal["whists"][0]
+            initial |= {"whist_writer": writer, "whist_on": on, "whist_amount": amount}
+        return initial
+
+
+class BostonDealForm(forms.Form):
+    """One Boston deal: a payment-tariff ask or independence, a value-card contract, a
+    pass, or an adjustment."""
+
+    KINDS = (
+        ("ask", _("ask (прикуп)")),
+        ("independence", _("independence")),
+        ("card", _("value card contract")),
+        ("pass", _("pass round")),
+        ("adjust", _("adjustment")),
+    )
+    kind = forms.ChoiceField(label=_("deal"), choices=KINDS, initial="ask")
+    suit = forms.ChoiceField(
+        label=_("suit"), choices=(("minor", _("minor")), ("major", _("major"))), required=False
+    )
+    tour = forms.ChoiceField(
+        label=_("tour"),
+        choices=(("simple", _("simple")), ("double", _("double"))),
+        required=False,
+    )
+    tricks = forms.TypedChoiceField(
+        label=_("tricks of the declaring side"),
+        choices=BOSTON_TRICKS,
+        coerce=int,
+        required=False,
+    )
+    contract = forms.ChoiceField(
+        label=_("contract"), choices=[(r, r) for r in CARD_ROWS], required=False
+    )
+    column = forms.ChoiceField(label=_("column"), choices=[(s, s) for s in SUITS], required=False)
+    honours = forms.TypedChoiceField(
+        label=_("honours"), choices=((0, "0"), (3, "3"), (4, "4")), coerce=int, required=False
+    )
+    reason = forms.CharField(label=_("reason"), max_length=200, required=False)
+    amount = forms.IntegerField(label=_("chips"), required=False, min_value=1, max_value=100_000)
+
+    def __init__(self, *args: Any, players: tuple[str, ...], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [(n, n) for n in players]
+        self.fields["declarer"] = forms.ChoiceField(
+            label=_("declarer"), choices=choices, required=False
+        )
+        self.fields["partner"] = forms.ChoiceField(
+            label=_("partner"), choices=[("", "—"), *choices], required=False
+        )
+        self.fields["payer"] = forms.ChoiceField(label=_("payer"), choices=choices, required=False)
+        self.fields["payee"] = forms.ChoiceField(label=_("payee"), choices=choices, required=False)
+
+    def kind_value(self) -> str:
+        kind = self["kind"].value()
+        return kind if kind in dict(self.KINDS) else "ask"
+
+    def deal(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        kind = data["kind"]
+        if kind == "pass":
+            return {"kind": "pass"}
+        if kind == "adjust":
+            return {
+                "kind": "adjust",
+                "reason": data.get("reason") or "",
+                "transfers": [[data.get("payer"), data.get("payee"), data.get("amount")]],
+            }
+        deal: dict[str, Any] = {"kind": kind, "declarer": data.get("declarer")}
+        if kind == "card":
+            deal |= {
+                "partner": data.get("partner") or None,
+                "contract": data.get("contract"),
+                "column": data.get("column"),
+                "honours": data.get("honours") or 0,
+            }
+        else:
+            if kind == "ask" and data.get("partner"):
+                deal["partner"] = data["partner"]
+            deal["suit"] = data.get("suit") or "minor"
+        deal["tour"] = data.get("tour") or "simple"
+        deal["tricks"] = data.get("tricks")
+        return deal
+
+    @classmethod
+    def initial_from(cls, deal: dict[str, Any]) -> dict[str, Any]:
+        initial = {k: v for k, v in deal.items() if k != "transfers"}
+        if deal.get("transfers"):
+            payer, payee, amount = deal["transfers"][0]
+            initial |= {"payer": payer, "payee": payee, "amount": amount}
+        return initial
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("reason"), max_length=200)
+
+
+class TableOpenForm(forms.Form):
+    """Open a table: the seed sheet's fields, the tariff version and the players."""
+
+    version = forms.ModelChoiceField(
+        label=_("tariff"), queryset=PreferansTariffVersion.objects.none()
+    )
+    first_dealer = forms.TypedChoiceField(
+        label=_("first dealer"), choices=[(i, str(i + 1)) for i in range(4)], coerce=int, initial=0
+    )
+    pool_target = forms.IntegerField(
+        label=_("pool target"), min_value=1, max_value=10_000, initial=20
+    )
+    price = forms.DecimalField(
+        label=_("price of a whist"),
+        min_value=Decimal(0),
+        max_value=Decimal(1_000_000),
+        decimal_places=2,
+        initial=1,
+    )
+    control_time = forms.TimeField(label=_("control time"), required=False)
+
+    def __init__(self, *args: Any, game: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.game = game
+        members = Member.objects.filter(is_active=True).order_by("display_name", "username")
+        count = 3 if game == Table.PREFERANS else 4
+        for i in range(4):
+            self.fields[f"player_{i}"] = forms.ModelChoiceField(
+                label=_("seat %(n)s") % {"n": "АБВГ"[i]},
+                queryset=members,
+                required=i < count,
+            )
+        version_field = self.fields["version"]
+        assert isinstance(version_field, forms.ModelChoiceField)  # noqa: S101
+        if game == Table.PREFERANS:
+            version_field.queryset = _newest_versions(PreferansTariffVersion)
+        else:
+            version_field.queryset = _newest_versions(BostonTariffVersion)
+            self.fields["price"].label = _("price of a chip")
+            for name in ("first_dealer", "pool_target", "control_time"):
+                del self.fields[name]
+            self.fields["player_3"].required = True
+
+    def members(self) -> list[Member]:
+        return [
+            self.cleaned_data[f"player_{i}"]
+            for i in range(4)
+            if self.cleaned_data.get(f"player_{i}")
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        chosen = [data.get(f"player_{i}") for i in range(4) if data.get(f"player_{i}")]
+        if len({m.pk for m in chosen}) != len(chosen):
+            raise forms.ValidationError(_("Each member can take one seat only."))
+        if data.get("first_dealer", 0) >= max(len(chosen), 1):
+            self.add_error("first_dealer", _("Choose one of the seated players."))
+        return data
+
+
+def _newest_versions(model: Any) -> Any:
+    """Each tariff's newest version: new tables always start on the current rules."""
+    newest = model.objects.filter(tariff=OuterRef("tariff")).order_by("-number")
+    return (
+        model.objects.filter(number=Subquery(newest.values("number")[:1]))
+        .select_related("tariff")
+        .order_by("tariff__name")
+    )
+
+
+class ImportForm(forms.Form):
+    """Bring in a game record (a paper sheet typed up, another club's export)."""
+
+    record = forms.FileField(label=_("game record (JSON)"))
+    game = forms.ChoiceField(label=_("game"), choices=Table.GAMES)
+    played_on = forms.DateField(label=_("date"), required=False)

@@ -1,0 +1,19 @@
+"""``manage.py load_demo``: fill an empty club with the demo club (``scoring/demo.py``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from scoring.demo import load_demo
+
+
+class Command(BaseCommand):
+    help = (
+        "Create the demo club (members, finished tables, one pulka in play) on an empty "
+        "club and print the demo passwords once; does nothing when members exist."
+    )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        load_demo(stdout=self.stdout)

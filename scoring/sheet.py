@@ -1,0 +1,985 @@
+"""The pulka drawn as the paper score sheet (пулька): an SVG and the running chains it shows.
+
+Presentation, not rules: everything here reads what the engine already wrote
+(``Pulka.deals``, ``Pulka.dealer``, ``Pulka.bombs``) and lays it out the way players keep
+the sheet on paper (preferans.md §1, §7, §8; the sheet of seed 001):
+
+- a sector per player, labelled А Б В Г in seat order, meeting at a central circle;
+  3 players: lines from the circle to the two bottom corners and up to the top edge,
+  4 players: the two diagonals;
+- in each sector, from the sheet's edge inwards, the whists written on each opponent, the
+  pool (пуля) and the mountain (гора), each as a **running chain**: a new running total is
+  appended after a dot whenever a deal changes the column (``2.4.10``);
+- in the centre the pool target, the price of a whist and the control time, with an arrow
+  at the current dealer's sector; queued bombs are drawn beside the player's name.
+
+The SVG carries no ``style`` attribute and no script (the site's Content Security Policy
+allows neither): geometry that the layout depends on (font sizes and families) is given
+as presentation attributes, the look lives in ``static/css/sheet.css``. Every piece of
+user text is escaped, so the returned string is safe markup to embed as it is.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Literal, Protocol
+
+from scoring.engine.money import exact_number
+from scoring.engine.preferans.deals import Amount
+from scoring.engine.preferans.pulka import Pulka
+
+LETTERS = "АБВГ"
+"""Sector letters in seat order (preferans.md §1)."""
+
+# -- the running chains ---------------------------------------------------------------------
+
+
+def format_amount(value: Amount) -> str:
+    """An amount as written on the sheet: ``12``, ``−3``, ``7,5`` (a decimal comma, so
+    that a fraction never reads as two links of a chain)."""
+    return str(exact_number(value)).replace(".", ",").replace("-", "−")
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """One column of the sheet: its running total after every deal that changed it."""
+
+    totals: tuple[Amount, ...] = ()
+
+    @property
+    def links(self) -> tuple[str, ...]:
+        """The totals as written, one per link of the chain."""
+        return tuple(format_amount(total) for total in self.totals)
+
+    @property
+    def text(self) -> str:
+        """The chain as players write it, e.g. ``"4.9.17"``; empty when never written."""
+        return ".".join(self.links)
+
+    @property
+    def total(self) -> Amount:
+        """The column's value now (0 if nothing was written)."""
+        return self.totals[-1] if self.totals else 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerChains:
+    """A player's sector in chains: pool, mountain and the whists on each opponent."""
+
+    seat: int
+    letter: str
+    name: str
+    pool: Chain
+    mountain: Chain
+    whists: tuple[tuple[int, Chain], ...]
+    """(opponent's seat, whists written on him), opponents clockwise from this player."""
+
+    def whists_on(self, seat: int) -> Chain:
+        """The whists this player wrote on ``seat``."""
+        return dict(self.whists)[seat]
+
+
+def pulka_chains(pulka: Pulka) -> tuple[PlayerChains, ...]:
+    """Every player's chains, by seat, built from the deals' entries in order.
+
+    A deal adds one link to each column it changes (a player writes the deal's sum, not its
+    parts: lone whists plus consolation on the same declarer are one number). Help, overflow
+    and adjustments count like any other entry; a deal whose entries cancel out in a column
+    adds nothing there.
+    """
+    n = pulka.setup.size
+    # (kind, writer, on) → running totals; pool and mountain are written "on" oneself.
+    columns: dict[tuple[str, int, int], list[Amount]] = {}
+    for deal in pulka.deals:
+        changes: dict[tuple[str, int, int], Amount] = {}
+        for entry in deal.entries:
+            on = entry.player if entry.on is None else entry.on
+            column: tuple[str, int, int] = (entry.kind, entry.player, on)
+            changes[column] = changes.get(column, 0) + entry.amount
+        for column, change in changes.items():
+            if change:
+                totals = columns.setdefault(column, [])
+                totals.append((totals[-1] if totals else 0) + change)
+
+    def chain(kind: str, player: int, on: int) -> Chain:
+        return Chain(tuple(columns.get((kind, player, on), ())))
+
+    return tuple(
+        PlayerChains(
+            seat=i,
+            letter=LETTERS[i],
+            name=pulka.setup.players[i],
+            pool=chain("pool", i, i),
+            mountain=chain("mountain", i, i),
+            whists=tuple(
+                (j, chain("whists", i, j)) for j in ((i + step) % n for step in range(1, n))
+            ),
+        )
+        for i in range(n)
+    )
+
+
+# -- drawing ------------------------------------------------------------------------------------
+
+Point = tuple[float, float]
+Edge = Literal["bottom", "left", "top", "right"]
+
+WIDTH = 600.0
+"""The sheet's width in user units; long pulkas make the sheet taller, never wider, so the
+text keeps its size on a phone."""
+HEIGHT = {3: 660.0, 4: 640.0}
+CENTRE_Y = {3: 0.46, 4: 0.5}
+"""Where the sectors meet, as a share of the height."""
+GROWTH = 1.25
+MAX_GROWTH_STEPS = 100
+BISECTIONS = 6
+RADIUS = 58.0
+ARROW_ROOM = 30.0
+"""The free ring round the circle that holds the dealer arrow; no writing goes there."""
+
+SANS = "DejaVu Sans, Verdana, Arial, sans-serif"
+MONO = 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, "Liberation Mono", monospace'
+CHAIN_FONT = 16.0
+CHAIN_CHAR = 0.62 * CHAIN_FONT
+"""Width of one character of a chain: chains are monospace, so wrapping is exact."""
+CHAIN_LINE = 19.0
+LABEL_FONT = 11.0
+LETTER_FONT = 16.0
+NAME_FONT = 13.0
+LETTER_WIDTH = LETTER_FONT * 0.8 + 6
+CAPTION_LINE = 22.0
+BAND_PAD = 4.0
+SIDE_PAD = 6.0
+MIN_BAND_LENGTH = 40.0
+BOMB_WIDTH = {2: 36.0, 4: 44.0, 8: 36.0}
+NAME_MAX = 40
+"""Characters of a name shown on the sheet (the full name is in the sector's title)."""
+
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def pulka_svg(pulka: Pulka, *, control_time: str | None = None, title: str | None = None) -> str:
+    """The sheet as a standalone ``<svg>`` element (scales to its container's width).
+
+    ``control_time`` is written in the centre when given (seed field 3); ``title`` names
+    the drawing for assistive technology (default: the players). All user text is escaped.
+    """
+    chains = pulka_chains(pulka)
+    n = pulka.setup.size
+    sheet, plan = _fit(n, chains, pulka.bombs)
+    names = ", ".join(pulka.setup.players)
+    label = title or f"Пулька: {names}"
+    dealer = pulka.dealer
+    svg = _Svg()
+    svg.open(
+        "svg",
+        xmlns="http://www.w3.org/2000/svg",
+        viewBox=f"0 0 {_n(sheet.width)} {_n(sheet.height)}",
+        class_=f"pulka-sheet pulka-sheet-{n}",
+        role="img",
+        aria_label=label,
+        data_players=str(n),
+        data_dealer=str(dealer),
+        font_family=SANS,
+        preserveAspectRatio="xMidYMin meet",
+    )
+    svg.text_element("title", label)
+    svg.text_element("desc", _description(pulka, chains, control_time))
+    svg.empty(
+        "rect",
+        class_="sheet-paper",
+        x="0",
+        y="0",
+        width=_n(sheet.width),
+        height=_n(sheet.height),
+        fill="#fff",
+    )
+    by_seat: dict[int, list[_Placed]] = {}
+    for placed in plan:
+        by_seat.setdefault(placed.frame.sector.seat, []).append(placed)
+    for sector in sheet.sectors:
+        _draw_sector(svg, sheet, sector, chains[sector.seat], by_seat[sector.seat], dealer)
+    _draw_frame(svg, sheet)
+    _draw_centre(svg, sheet, pulka, control_time)
+    _draw_arrow(svg, sheet, dealer)
+    svg.close("svg")
+    return svg.getvalue()
+
+
+def _fit(
+    n: int, chains: Sequence[PlayerChains], bombs: Sequence[Sequence[int]]
+) -> tuple[_Sheet, list[_Placed]]:
+    """The shortest sheet (to within a few per cent) that holds everything: grow the height
+    until it fits, then halve the gap to the last height that did not."""
+    height, short = HEIGHT[n], 0.0
+    sheet = _Sheet.of(n, height)
+    plan = _plan(sheet, chains, bombs)
+    for _ in range(MAX_GROWTH_STEPS):
+        if plan is not None:
+            break
+        short, height = height, height * GROWTH
+        sheet = _Sheet.of(n, height)
+        plan = _plan(sheet, chains, bombs)
+    if plan is None:  # pragma: no cover - 1.25 ** 100 times the height holds any record
+        raise ValueError("the pulka is too long to draw")
+    for _ in range(BISECTIONS if short else 0):
+        middle = _Sheet.of(n, (short + sheet.height) / 2)
+        tried = _plan(middle, chains, bombs)
+        if tried is None:
+            short = middle.height
+        else:
+            sheet, plan = middle, tried
+    return sheet, plan
+
+
+def _description(pulka: Pulka, chains: Sequence[PlayerChains], control_time: str | None) -> str:
+    setup = pulka.setup
+    parts = [
+        f"Пуля до {setup.pool_target}, вист {_price(setup.whist_price)}",
+        f"сдаёт {LETTERS[pulka.dealer]} ({setup.players[pulka.dealer]})",
+    ]
+    if control_time:
+        parts.append(f"контрольное время {control_time}")
+    for p in chains:
+        parts.append(
+            f"{p.letter} {p.name}: пуля {format_amount(p.pool.total)}, "
+            f"гора {format_amount(p.mountain.total)}"
+        )
+    return "; ".join(parts) + "."
+
+
+# -- the sheet's geometry ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Sector:
+    """A player's part of the sheet. ``edge`` is the sheet side it writes from; ``local`` is
+    its outline in (u, t) coordinates: u along that edge, t the depth in from it."""
+
+    seat: int
+    edge: Edge
+    polygon: tuple[Point, ...]
+    local: tuple[Point, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Sheet:
+    players: int
+    width: float
+    height: float
+    centre: Point
+    corners: tuple[Point, ...]
+    """Where the sector lines run from the circle to the sheet's edge."""
+    sectors: tuple[_Sector, ...]
+
+    @classmethod
+    def of(cls, players: int, height: float) -> _Sheet:
+        w, h = WIDTH, height
+        c = (w / 2, h * CENTRE_Y[players])
+        if players == 3:
+            outlines: list[tuple[Edge, tuple[Point, ...]]] = [
+                ("bottom", ((0, h), (w, h), c)),
+                ("left", ((0, 0), (w / 2, 0), c, (0, h))),
+                ("right", ((w / 2, 0), (w, 0), (w, h), c)),
+            ]
+            corners: tuple[Point, ...] = ((0, h), (w, h), (w / 2, 0))
+        else:
+            outlines = [
+                ("bottom", ((0, h), (w, h), c)),
+                ("left", ((0, 0), c, (0, h))),
+                ("top", ((0, 0), (w, 0), c)),
+                ("right", ((w, 0), (w, h), c)),
+            ]
+            corners = ((0, 0), (w, 0), (w, h), (0, h))
+        sectors = tuple(
+            _Sector(
+                seat=seat,
+                edge=edge,
+                polygon=polygon,
+                local=tuple(_to_local(edge, w, h, p) for p in polygon),
+            )
+            for seat, (edge, polygon) in enumerate(outlines)
+        )
+        return cls(players, w, h, c, corners, sectors)
+
+    def to_screen(self, sector: _Sector, u: float, t: float) -> Point:
+        """A point of ``sector``'s (u, t) coordinates on the sheet."""
+        match sector.edge:
+            case "bottom":
+                return (u, self.height - t)
+            case "top":
+                return (u, t)
+            case "left":
+                return (t, u)
+            case "right":
+                return (self.width - t, u)
+
+    def centre_local(self, sector: _Sector) -> Point:
+        return _to_local(sector.edge, self.width, self.height, self.centre)
+
+    def cross(self, sector: _Sector, t: float, keep_clear: float) -> tuple[float, float] | None:
+        """The stretch of ``sector`` at depth ``t`` that stays ``keep_clear`` off the centre."""
+        stretch = _cross_section(sector.local, t)
+        if stretch is None:
+            return None
+        return _clear_of_disk(stretch, t, t, self.centre_local(sector), keep_clear)
+
+    def usable(
+        self, sector: _Sector, t0: float, t1: float, min_length: float = MIN_BAND_LENGTH
+    ) -> tuple[float, float] | None:
+        """The stretch along the edge where a band from depth ``t0`` to ``t1`` can hold
+        writing: inside the sector at both depths, clear of the circle and its arrow."""
+        outer = _cross_section(sector.local, t0)
+        inner = _cross_section(sector.local, t1)
+        if outer is None or inner is None:
+            return None
+        stretch = (max(outer[0], inner[0]), min(outer[1], inner[1]))
+        clear = _clear_of_disk(stretch, t0, t1, self.centre_local(sector), RADIUS + ARROW_ROOM)
+        if clear is None:
+            return None
+        lo, hi = clear[0] + SIDE_PAD, clear[1] - SIDE_PAD
+        return (lo, hi) if hi - lo >= min_length else None
+
+
+def _to_local(edge: Edge, width: float, height: float, p: Point) -> Point:
+    x, y = p
+    match edge:
+        case "bottom":
+            return (x, height - y)
+        case "top":
+            return (x, y)
+        case "left":
+            return (y, x)
+        case "right":
+            return (y, width - x)
+
+
+def _cross_section(polygon: Sequence[Point], t: float) -> tuple[float, float] | None:
+    """Where the line at depth ``t`` crosses a convex polygon given in (u, t)."""
+    found: list[float] = []
+    for (u0, t0), (u1, t1) in zip(polygon, [*polygon[1:], polygon[0]], strict=True):
+        if t0 == t1:
+            if t0 == t:
+                found += [u0, u1]
+        elif min(t0, t1) <= t <= max(t0, t1):
+            found.append(u0 + (t - t0) * (u1 - u0) / (t1 - t0))
+    if not found:
+        return None
+    return (min(found), max(found))
+
+
+def _clear_of_disk(
+    stretch: tuple[float, float], t0: float, t1: float, centre: Point, radius: float
+) -> tuple[float, float] | None:
+    """``stretch`` (a band from ``t0`` to ``t1``) without the disk's shadow. Where the disk
+    splits it (a side sector of three reaches round the circle) the longer part is kept."""
+    lo, hi = stretch
+    cu, ct = centre
+    nearest = min(max(ct, t0), t1)
+    if abs(ct - nearest) >= radius:
+        return stretch if hi > lo else None
+    half = math.sqrt(radius**2 - (ct - nearest) ** 2)
+    s0, s1 = cu - half, cu + half
+    if s0 < hi and s1 > lo:  # keep the longer part beside the shadow
+        if s0 - lo >= hi - s1:
+            hi = s0
+        else:
+            lo = s1
+    return (lo, hi) if hi > lo else None
+
+
+# -- what a sector holds ---------------------------------------------------------------------
+
+Slot = tuple[float, float]
+"""Where one line of writing may run: from and to along a band (its own x)."""
+Slots = Callable[[int], Slot | None]
+"""The room of each line of a column, by line number; ``None`` where a line cannot go."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Frame:
+    """A band's own coordinates: x runs along its writing (reading order), y across it
+    from its top line; ``transform`` turns them into place on the sheet."""
+
+    sheet: _Sheet
+    sector: _Sector
+    t0: float
+    t1: float
+    ref: tuple[float, float]
+    """The band's outer stretch, which x is measured from."""
+    dividers: tuple[float, ...]
+    """Where the columns meet, in x."""
+
+    @classmethod
+    def of(cls, sheet: _Sheet, sector: _Sector, t0: float, t1: float, k: int) -> _Frame | None:
+        outer = _cross_section(sector.local, t0)
+        whole = sheet.usable(sector, t0, t1)
+        if outer is None or whole is None:
+            return None
+        frame = cls(sheet, sector, t0, t1, outer, ())
+        lo, hi = frame.local(whole)
+        dividers = tuple(lo + (hi - lo) * j / k for j in range(1, k))
+        return cls(sheet, sector, t0, t1, outer, dividers)
+
+    @property
+    def depth(self) -> float:
+        return self.t1 - self.t0
+
+    @property
+    def top_is_outer(self) -> bool:
+        """Upright writing at the sheet's top starts at its edge; everywhere else the first
+        line is the one nearest the centre (the tops of the letters face it)."""
+        return self.sector.edge == "top"
+
+    def local(self, stretch: tuple[float, float]) -> Slot:
+        lo, hi = stretch
+        if self.sector.edge == "right":  # read upwards: x runs against u
+            return (self.ref[1] - hi, self.ref[1] - lo)
+        return (lo - self.ref[0], hi - self.ref[0])
+
+    def depth_at(self, y: float) -> float:
+        y = min(max(y, 0.0), self.depth)
+        return self.t0 + y if self.top_is_outer else self.t1 - y
+
+    def slots(self, column: int, top: float, line: float) -> Slots:
+        """The room of each line of ``column`` when its first line starts at ``top``."""
+        k = len(self.dividers) + 1
+
+        def slot(i: int) -> Slot | None:
+            a = self.depth_at(top + i * line)
+            b = self.depth_at(top + (i + 1) * line)
+            stretch = self.sheet.usable(self.sector, min(a, b), max(a, b), min_length=0)
+            if stretch is None:
+                return None
+            lo, hi = self.local(stretch)
+            if column:
+                lo = max(lo, self.dividers[column - 1] + SIDE_PAD)
+            if column < k - 1:
+                hi = min(hi, self.dividers[column] - SIDE_PAD)
+            return (lo, hi) if hi - lo >= CHAIN_CHAR else None
+
+        return slot
+
+    @property
+    def transform(self) -> str:
+        """Writing at the sides is turned to face the centre, as the player sitting there
+        reads it; at the top it stays upright (upside-down text is unreadable on screen)."""
+        sheet, (u0, u1), t1 = self.sheet, self.ref, self.t1
+        match self.sector.edge:
+            case "bottom":
+                return f"translate({_n(u0)} {_n(sheet.height - t1)})"
+            case "top":
+                return f"translate({_n(u0)} {_n(self.t0)})"
+            case "left":
+                return f"translate({_n(t1)} {_n(u0)}) rotate(90)"
+            case "right":
+                return f"translate({_n(sheet.width - t1)} {_n(u1)}) rotate(-90)"
+
+
+class _Laid(Protocol):
+    """A block's writing placed on its lines, ready to draw."""
+
+    @property
+    def count(self) -> int: ...
+
+    def draw(self, svg: _Svg, top: float) -> None: ...
+
+
+class _Block(Protocol):
+    """Writing for one column of a band."""
+
+    def layout(self, slots: Slots) -> _Laid | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _ChainLines:
+    kind: str
+    on: int | None
+    label: str
+    label_x: float
+    lines: tuple[tuple[float, str], ...]
+
+    @property
+    def count(self) -> int:
+        return max(1, len(self.lines))
+
+    def draw(self, svg: _Svg, top: float) -> None:
+        attrs = {"class_": "sheet-column", "data_kind": self.kind}
+        if self.on is not None:
+            attrs["data_on"] = str(self.on)
+        svg.open("g", **attrs)
+        baseline = top + CHAIN_LINE / 2 + CHAIN_FONT * 0.35
+        svg.text(self.label_x, baseline, self.label, class_="sheet-label", font_size=_n(LABEL_FONT))
+        svg.open("g", class_="sheet-chain", font_family=MONO, font_size=_n(CHAIN_FONT))
+        for i, (x, text) in enumerate(self.lines):
+            if text:
+                svg.text(x, baseline + i * CHAIN_LINE, text)
+        svg.close("g")
+        svg.close("g")
+
+
+@dataclass(frozen=True, slots=True)
+class _ChainBlock:
+    """A label (``пуля``) and a chain wrapped at its dots onto as many lines as it needs;
+    a line that goes on ends with its dot, as on paper."""
+
+    label: str
+    chain: Chain
+    kind: str
+    on: int | None = None
+
+    def layout(self, slots: Slots) -> _ChainLines | None:
+        first = slots(0)
+        label_width = _text_width(self.label, LABEL_FONT) + 5
+        if first is None or first[1] - first[0] < label_width:
+            return None
+        lines: list[tuple[float, str]] = []
+        x, end = first[0] + label_width, first[1]
+        line = ""
+        links = self.chain.links
+        for i, link in enumerate(links):
+            piece = link if i == len(links) - 1 else link + "."
+            while len(line) + len(piece) > int((end - x) // CHAIN_CHAR):
+                if not line and lines:  # even an empty line is too short for the link
+                    return None
+                lines.append((x, line))
+                room = slots(len(lines))
+                if room is None:
+                    return None
+                (x, end), line = room, ""
+            line += piece
+        lines.append((x, line))
+        return _ChainLines(self.kind, self.on, self.label, first[0], tuple(lines))
+
+
+@dataclass(frozen=True, slots=True)
+class _CaptionLines:
+    letter_x: float
+    letter: str
+    name: str
+    bombs: tuple[tuple[int, int, float], ...]
+    """(line, multiplier, x) of each queued bomb, in the order they will be played."""
+
+    @property
+    def count(self) -> int:
+        return 1 + max((line for line, _, _ in self.bombs), default=0)
+
+    def draw(self, svg: _Svg, top: float) -> None:
+        baseline = top + CAPTION_LINE / 2 + NAME_FONT * 0.36
+        letter_x = self.letter_x
+        svg.open("g", class_="sheet-caption")
+        svg.text(letter_x, baseline, self.letter, class_="sheet-letter", font_size=_n(LETTER_FONT))
+        svg.text(
+            letter_x + LETTER_WIDTH,
+            baseline,
+            self.name,
+            class_="sheet-name",
+            font_size=_n(NAME_FONT),
+        )
+        svg.close("g")
+        for line, multiplier, x in self.bombs:
+            _draw_bomb(svg, x, top + line * CAPTION_LINE + CAPTION_LINE / 2, multiplier)
+
+
+@dataclass(frozen=True, slots=True)
+class _CaptionBlock:
+    """The sector letter, the player's name and his queued bombs, in reading order."""
+
+    letter: str
+    name: str
+    bombs: tuple[int, ...]
+
+    def layout(self, slots: Slots) -> _CaptionLines | None:
+        first = slots(0)
+        if first is None:
+            return None
+        x0, end = first
+        name = _clean(self.name)
+        if len(name) > NAME_MAX:
+            name = name[: NAME_MAX - 1] + "…"
+        while name and _text_width(name, NAME_FONT) > end - x0 - LETTER_WIDTH:
+            name = name[:-2] + "…" if len(name) > 1 else ""
+        x = x0 + LETTER_WIDTH + _text_width(name, NAME_FONT) + 10
+        line = 0
+        bombs: list[tuple[int, int, float]] = []
+        for bomb in self.bombs:
+            width = BOMB_WIDTH.get(bomb, BOMB_WIDTH[8])
+            if x + width > end:
+                line += 1
+                room = slots(line)
+                if room is None or room[1] - room[0] < width:
+                    return None
+                x, end = room
+            bombs.append((line, bomb, x))
+            x += width
+        return _CaptionLines(x0, self.letter, name, tuple(bombs))
+
+
+@dataclass(frozen=True, slots=True)
+class _Band:
+    """A strip of a sector parallel to its edge, split into columns."""
+
+    name: str
+    blocks: tuple[_Block, ...]
+    min_lines: int
+    line: float
+    share: float = 0.0
+    """The least part of the sector's depth the band takes, so that a short pulka still
+    looks like the paper sheet (wide whists, a pool band, the mountain in the middle)."""
+
+    def measure(self, frame: _Frame, top: float = BAND_PAD) -> tuple[tuple[_Laid, ...], float]:
+        """The columns laid out from ``top`` and the depth they need (``inf``: no room)."""
+        laid: list[_Laid] = []
+        for column, block in enumerate(self.blocks):
+            result = block.layout(frame.slots(column, top, self.line))
+            if result is None:
+                return (), math.inf
+            laid.append(result)
+        lines = max(max(r.count for r in laid), self.min_lines)
+        return tuple(laid), lines * self.line + 2 * BAND_PAD
+
+
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    frame: _Frame
+    band: _Band
+    laid: tuple[_Laid, ...]
+    top: float
+
+
+def _bands(player: PlayerChains, bombs: Sequence[int]) -> list[_Band]:
+    whists = tuple(
+        _ChainBlock(f"висты на {LETTERS[on]}", chain, "whists", on) for on, chain in player.whists
+    )
+    caption = _CaptionBlock(player.letter, player.name, tuple(bombs))
+    return [
+        _Band("caption", (caption,), 1, CAPTION_LINE),
+        _Band("whists", whists, 2, CHAIN_LINE, share=0.24),
+        _Band("pool", (_ChainBlock("пуля", player.pool, "pool"),), 2, CHAIN_LINE, share=0.18),
+        _Band("mountain", (_ChainBlock("гора", player.mountain, "mountain"),), 3, CHAIN_LINE),
+    ]
+
+
+def _plan(
+    sheet: _Sheet, chains: Sequence[PlayerChains], bombs: Sequence[Sequence[int]]
+) -> list[_Placed] | None:
+    """Every band of every sector placed from the edge inwards, each as deep as its writing
+    needs where it lies; ``None`` if something does not fit on this sheet."""
+    placed: list[_Placed] = []
+    for sector in sheet.sectors:
+        t = 0.0
+        room = sheet.centre_local(sector)[1] - RADIUS - ARROW_ROOM
+        for band in _bands(chains[sector.seat], bombs[sector.seat]):
+            least = max(band.min_lines * band.line + 2 * BAND_PAD, band.share * room)
+            depth = least
+            while True:  # deeper bands are shorter, so their writing may need more lines
+                frame = _Frame.of(sheet, sector, t, t + depth, len(band.blocks))
+                if frame is None:
+                    return None
+                laid, need = band.measure(frame)
+                if need == math.inf:
+                    return None
+                if need <= depth + 1e-6:
+                    break
+                depth = max(need, depth + band.line)
+            top = BAND_PAD
+            if depth > need and not frame.top_is_outer:
+                # Spare depth: move the writing out to the sheet's edge, where lines are
+                # no shorter, so it still fits (re-laid for the longer lines there).
+                shifted, again = band.measure(frame, BAND_PAD + depth - need)
+                if again <= need:
+                    laid, top = shifted, BAND_PAD + depth - need
+            placed.append(_Placed(frame, band, laid, top))
+            t += depth
+    return placed
+
+
+# -- drawing a sector --------------------------------------------------------------------------
+
+
+def _draw_sector(
+    svg: _Svg,
+    sheet: _Sheet,
+    sector: _Sector,
+    player: PlayerChains,
+    bands: Sequence[_Placed],
+    dealer: int,
+) -> None:
+    classes = f"sector sector-{sector.seat}" + (" is-dealer" if sector.seat == dealer else "")
+    svg.open(
+        "g",
+        class_=classes,
+        data_seat=str(sector.seat),
+        data_letter=LETTERS[sector.seat],
+        data_edge=sector.edge,
+    )
+    svg.text_element("title", f"{player.letter} — {_clean(player.name)}")
+    svg.empty("polygon", class_="sector-area", points=_points(sector.polygon), fill="none")
+    for placed in bands[:-1]:  # the rule after each band; the mountain runs to the centre
+        t = placed.frame.t1
+        stretch = sheet.cross(sector, t, RADIUS)
+        if stretch is not None:
+            light = " sheet-rule-light" if placed.band.name == "caption" else ""
+            _line(svg, sheet, sector, (stretch[0], t), (stretch[1], t), light)
+    for placed in bands:
+        _draw_band(svg, placed)
+    svg.close("g")
+
+
+def _draw_band(svg: _Svg, placed: _Placed) -> None:
+    frame = placed.frame
+    svg.open("g", class_=f"sheet-band sheet-band-{placed.band.name}", transform=frame.transform)
+    for x in frame.dividers:
+        svg.empty(
+            "line",
+            class_="sheet-rule",
+            x1=_n(x),
+            y1="0",
+            x2=_n(x),
+            y2=_n(frame.depth),
+            stroke="#000",
+        )
+    for laid in placed.laid:
+        laid.draw(svg, placed.top)
+    svg.close("g")
+
+
+def _line(
+    svg: _Svg, sheet: _Sheet, sector: _Sector, a: Point, b: Point, extra_class: str = ""
+) -> None:
+    (x1, y1), (x2, y2) = sheet.to_screen(sector, *a), sheet.to_screen(sector, *b)
+    svg.empty(
+        "line",
+        class_="sheet-rule" + extra_class,
+        x1=_n(x1),
+        y1=_n(y1),
+        x2=_n(x2),
+        y2=_n(y2),
+        stroke="#000",
+    )
+
+
+def _draw_bomb(svg: _Svg, x: float, middle: float, multiplier: int) -> None:
+    """A bomb (×2), a double bomb (×4) or a fir tree, ёлка (×8), as in seed 001."""
+    svg.open("g", class_=f"sheet-bomb sheet-bomb-{multiplier}", data_bomb=str(multiplier))
+    cy = middle + 1
+    if multiplier >= 8:
+        cx = x + 7
+        svg.empty(
+            "polygon",
+            class_="sheet-tree",
+            points=_points(
+                [
+                    (cx, cy - 9),
+                    (cx + 5, cy - 3),
+                    (cx + 3, cy - 3),
+                    (cx + 7, cy + 3),
+                    (cx - 7, cy + 3),
+                    (cx - 3, cy - 3),
+                    (cx - 5, cy - 3),
+                ]
+            ),
+            fill="#000",
+        )
+        svg.empty("rect", x=_n(cx - 1.5), y=_n(cy + 3), width="3", height="4", fill="#000")
+        label_x = x + 16
+    else:
+        cx = x + 6
+        for k in range(2 if multiplier == 4 else 1):
+            bx = cx + 8 * k
+            svg.empty("circle", class_="sheet-bomb-body", cx=_n(bx), cy=_n(cy), r="5.5")
+            svg.empty(
+                "path",
+                class_="sheet-fuse",
+                d=f"M{_n(bx + 3.5)} {_n(cy - 4)}q2 -5 6 -4",
+                fill="none",
+                stroke="#000",
+            )
+        label_x = cx + 8 * (1 if multiplier == 4 else 0) + 10
+    svg.text(label_x, middle + 4, f"×{multiplier}", class_="sheet-bomb-label", font_size="10.5")
+    svg.close("g")
+
+
+# -- the lines, the centre and the arrow -----------------------------------------------------
+
+
+def _draw_frame(svg: _Svg, sheet: _Sheet) -> None:
+    cx, cy = sheet.centre
+    svg.open("g", class_="sheet-lines", stroke="#000")
+    for x, y in sheet.corners:
+        dx, dy = x - cx, y - cy
+        size = math.hypot(dx, dy)
+        start = (cx + dx / size * RADIUS, cy + dy / size * RADIUS)
+        svg.empty(
+            "line",
+            class_="sheet-rule sheet-rule-bold",
+            x1=_n(start[0]),
+            y1=_n(start[1]),
+            x2=_n(x),
+            y2=_n(y),
+        )
+    svg.empty(
+        "rect",
+        class_="sheet-border",
+        x="1",
+        y="1",
+        width=_n(sheet.width - 2),
+        height=_n(sheet.height - 2),
+        fill="none",
+    )
+    svg.close("g")
+
+
+def _draw_centre(svg: _Svg, sheet: _Sheet, pulka: Pulka, control_time: str | None) -> None:
+    cx, cy = sheet.centre
+    setup = pulka.setup
+    svg.open("g", class_="sheet-centre", text_anchor="middle")
+    svg.empty(
+        "circle",
+        class_="sheet-circle",
+        cx=_n(cx),
+        cy=_n(cy),
+        r=_n(RADIUS),
+        fill="#fff",
+        stroke="#000",
+    )
+    lines: list[tuple[str, str, float]] = [
+        ("пуля", "sheet-centre-label", 10.0),
+        (str(setup.pool_target), "sheet-target", 24.0),
+        (f"вист {_price(setup.whist_price)}", "sheet-price", 11.0),
+    ]
+    if control_time:
+        shown = _clean(control_time)
+        if len(shown) > 12:
+            shown = shown[:11] + "…"
+        lines.append((f"до {shown}", "sheet-control", 11.0))
+    gaps = [size * 1.2 for _, _, size in lines]
+    y = cy - sum(gaps) / 2
+    for (text, cls, size), gap in zip(lines, gaps, strict=True):
+        y += gap
+        svg.text(cx, y - gap * 0.22, text, class_=cls, font_size=_n(size))
+    svg.close("g")
+
+
+def _draw_arrow(svg: _Svg, sheet: _Sheet, dealer: int) -> None:
+    """An arrow from the circle into the dealer's sector (seed field 1)."""
+    cx, cy = sheet.centre
+    sector = sheet.sectors[dealer]
+    mx, my = _centroid(sector.polygon)
+    size = math.hypot(mx - cx, my - cy)
+    dx, dy = (mx - cx) / size, (my - cy) / size
+    start = RADIUS + 2
+    tip = RADIUS + ARROW_ROOM - 3
+    base = tip - 11
+
+    def at(r: float, side: float = 0) -> Point:
+        return (cx + dx * r - dy * side, cy + dy * r + dx * side)
+
+    svg.open(
+        "g",
+        class_=f"dealer-arrow dealer-seat-{dealer}",
+        data_dealer=str(dealer),
+        data_letter=LETTERS[dealer],
+    )
+    svg.text_element("title", f"Сдаёт {LETTERS[dealer]}")
+    (x1, y1), (x2, y2) = at(start), at(base)
+    svg.empty("line", x1=_n(x1), y1=_n(y1), x2=_n(x2), y2=_n(y2), stroke="#000")
+    svg.empty(
+        "polygon",
+        class_="dealer-arrowhead",
+        points=_points([at(tip), at(base, 6), at(base, -6)]),
+        fill="#000",
+    )
+    svg.close("g")
+
+
+def _centroid(polygon: Sequence[Point]) -> Point:
+    area = sx = sy = 0.0
+    for (x0, y0), (x1, y1) in zip(polygon, [*polygon[1:], polygon[0]], strict=True):
+        cross = x0 * y1 - x1 * y0
+        area += cross
+        sx += (x0 + x1) * cross
+        sy += (y0 + y1) * cross
+    return (sx / (3 * area), sy / (3 * area))
+
+
+# -- writing SVG ---------------------------------------------------------------------------------
+
+
+class _Svg:
+    """A tiny SVG writer: attribute names are Python-friendly (``class_``, ``data_seat``,
+    ``font_size``) and every value and text is escaped."""
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+
+    def _tag(self, name: str, attrs: dict[str, str]) -> str:
+        written = "".join(f' {_attr_name(k)}="{_escape(v)}"' for k, v in attrs.items())
+        return f"<{name}{written}"
+
+    def open(self, name: str, **attrs: str) -> None:
+        self._parts.append(self._tag(name, attrs) + ">")
+
+    def close(self, name: str) -> None:
+        self._parts.append(f"</{name}>")
+
+    def empty(self, name: str, **attrs: str) -> None:
+        self._parts.append(self._tag(name, attrs) + "/>")
+
+    def text_element(self, name: str, text: str, **attrs: str) -> None:
+        self._parts.append(f"{self._tag(name, attrs)}>{_escape(text)}</{name}>")
+
+    def text(self, x: float, y: float, text: str, **attrs: str) -> None:
+        self.text_element("text", text, x=_n(x), y=_n(y), **attrs)
+
+    def getvalue(self) -> str:
+        return "".join(self._parts)
+
+
+def _attr_name(key: str) -> str:
+    """``class_`` → ``class``, ``data_seat`` → ``data-seat``; camelCase SVG names as given."""
+    return "class" if key == "class_" else key.replace("_", "-")
+
+
+def _clean(text: str) -> str:
+    """``text`` without the characters XML cannot hold even escaped (control characters)."""
+    return _XML_INVALID.sub("", text)
+
+
+def _escape(text: str) -> str:
+    return html.escape(_clean(text), quote=True)
+
+
+def _n(value: float) -> str:
+    """A coordinate to one decimal, without trailing zeros."""
+    shown = f"{value:.1f}".rstrip("0").rstrip(".")
+    return "0" if shown in ("-0", "") else shown
+
+
+def _points(points: Sequence[Point]) -> str:
+    return " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+
+
+def _price(price: Decimal) -> str:
+    return str(price).replace(".", ",")
+
+
+def _text_width(text: str, size: float) -> float:
+    """A generous estimate of a proportional font's width of ``text``."""
+    width = 0.0
+    for char in text:
+        if unicodedata.east_asian_width(char) in ("W", "F"):
+            width += 1.0
+        elif char.isspace():
+            width += 0.35
+        elif char.isupper() or char in "шщжмюыфШЩЖМЮЫФ":
+            width += 0.75
+        else:
+            width += 0.62
+    return width * size

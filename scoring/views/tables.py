@@ -1,0 +1,503 @@
+"""Tables: opening, deal entry, the live sheet, corrections, export and import.
+
+Every write answers htmx with the updated partials and everyone else with a redirect
+(post/redirect/get), so each page also works with JavaScript off. Permission checks are
+here, in the views, before any service runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch, Q
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import condition, require_POST
+from django_htmx.http import retarget
+
+from members.models import Member
+from scoring import selectors, services
+from scoring.engine.errors import RuleError
+from scoring.engine.preferans import Pulka
+from scoring.forms import (
+    BostonDealForm,
+    ImportForm,
+    PreferansDealForm,
+    ReasonForm,
+    TableOpenForm,
+    rule_error_to_form,
+)
+from scoring.models import BostonTariffVersion, DealRecord, PreferansTariffVersion, Table
+from scoring.sheet import pulka_chains, pulka_svg
+
+LIVE_POLL_SECONDS = 2
+AUDIT_SHOWN = 50
+
+
+# -- who may do what -----------------------------------------------------------------------
+
+
+def is_seated(user: Any, table: Table) -> bool:
+    return bool(user.is_authenticated) and any(s.member_id == user.pk for s in table.seats.all())
+
+
+def can_score(user: Any, table: Table) -> bool:
+    """Seated members and organisers enter and correct deals."""
+    return is_seated(user, table) or bool(user.is_authenticated and user.is_organiser)
+
+
+def _require(allowed: bool) -> None:
+    if not allowed:
+        raise PermissionDenied
+
+
+def _table(pk: int) -> Table:
+    """A table with everything its page needs, in a fixed number of queries."""
+    tables = Table.objects.select_related(
+        "preferans_version__tariff", "boston_version__tariff"
+    ).prefetch_related(
+        "seats",
+        Prefetch("deal_records", queryset=DealRecord.objects.order_by("sequence")),
+    )
+    return get_object_or_404(tables, pk=pk)
+
+
+# -- pages -----------------------------------------------------------------------------------
+
+
+def table_list(request: HttpRequest) -> HttpResponse:
+    tables = Table.objects.select_related(
+        "preferans_version__tariff", "boston_version__tariff"
+    ).prefetch_related("seats")
+    return render(
+        request,
+        "scoring/table_list.html",
+        {
+            "in_play": tables.filter(status=Table.OPEN),
+            "finished": tables.filter(status=Table.FINISHED)[:30],
+        },
+    )
+
+
+@login_required
+def table_open(request: HttpRequest, game: str) -> HttpResponse:
+    if game not in dict(Table.GAMES):
+        raise PermissionDenied
+    form = TableOpenForm(request.POST or None, game=game)
+    if request.method == "POST" and form.is_valid():
+        members = form.members()
+        user = request.user
+        assert isinstance(user, Member)  # noqa: S101 - login_required
+        if user not in members and not user.is_organiser:
+            form.add_error(None, _("Open a table you play at: take one of the seats."))
+        else:
+            try:
+                table = services.table_open(
+                    game=game,
+                    version=form.cleaned_data["version"],
+                    members=members,
+                    by=user,
+                    first_dealer=form.cleaned_data.get("first_dealer", 0),
+                    pool_target=form.cleaned_data.get("pool_target", 20),
+                    price=form.cleaned_data["price"],
+                    control_time=form.cleaned_data.get("control_time"),
+                )
+            except RuleError as error:
+                form.add_error(None, error.message)
+            else:
+                return redirect("scoring:table_detail", pk=table.pk)
+    return render(request, "scoring/table_open.html", {"form": form, "game": game})
+
+
+def _context(request: HttpRequest, table: Table, **extra: Any) -> dict[str, Any]:
+    state = selectors.replay(table)
+    scorer = can_score(request.user, table)
+    context: dict[str, Any] = {
+        "table": table,
+        "state": state,
+        "document": state.document(),
+        "rows": _deal_rows(state),
+        "can_score": scorer and table.is_open,
+        "is_organiser": request.user.is_authenticated and request.user.is_organiser,
+        "can_finish": scorer and table.is_open,
+        "poll_seconds": LIVE_POLL_SECONDS,
+    }
+    if isinstance(state.game, Pulka):
+        context["svg"] = pulka_svg(
+            state.game,
+            control_time=table.control_time.strftime("%H:%M") if table.control_time else None,
+        )
+        context["chains"] = pulka_chains(state.game)
+        context["dealer"] = state.players[state.game.dealer]
+    if context["can_score"] and "form" not in extra:
+        context["form"] = _deal_form(state)
+    return context | extra
+
+
+def _deal_rows(state: selectors.TableState) -> list[dict[str, Any]]:
+    """The deal log: each live deal with what it wrote, newest first."""
+    results = state.game.result().deals
+    names = state.players
+    rows = []
+    for record, result in zip(state.records, results, strict=True):
+        if isinstance(state.game, Pulka):
+            entries = [
+                {"text": _entry_text(e, names), "rule": e.rule, "calc": e.calc}
+                for e in result.entries
+            ]
+            dealer = None if result.dealer is None else names[result.dealer]
+        else:
+            entries = [
+                {
+                    "text": f"{names[t.payer]} → {names[t.payee]}: {t.chips}",
+                    "rule": t.rule,
+                    "calc": t.arithmetic,
+                }
+                for t in result.transfers
+            ]
+            dealer = None
+        rows.append(
+            {
+                "n": len(rows) + 1,
+                "record": record,
+                "deal": record.data,
+                "dealer": dealer,
+                "entries": entries,
+            }
+        )
+    return rows[::-1]
+
+
+def _entry_text(entry: Any, names: tuple[str, ...]) -> str:
+    label = {"pool": _("pool"), "mountain": _("mountain"), "whists": _("whists")}[entry.kind]
+    if entry.on is not None:
+        return f"{names[entry.player]} → {names[entry.on]}: {label} {entry.amount}"
+    return f"{names[entry.player]}: {label} {entry.amount}"
+
+
+def _deal_form(state: selectors.TableState, data: Any = None, initial: Any = None) -> Any:
+    if isinstance(state.game, Pulka):
+        return PreferansDealForm(data, pulka=state.game, initial=initial)
+    return BostonDealForm(data, players=state.players, initial=initial)
+
+
+def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    context = _context(request, table)
+    context["audit"] = table.audit.select_related("actor")[:AUDIT_SHOWN]
+    return render(request, "scoring/table_detail.html", context)
+
+
+def _etag(request: HttpRequest, pk: int) -> str | None:
+    """The live sheet's version: one indexed lookup, so an idle viewer costs a 304."""
+    revision = Table.objects.filter(pk=pk).values_list("revision", flat=True).first()
+    if revision is None:
+        return None
+    language = getattr(request, "LANGUAGE_CODE", "")
+    return f'"{pk}-{revision}-{language}"'
+
+
+@condition(etag_func=_etag)
+def table_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The sheet region, polled by viewers; 304 while nothing changed."""
+    table = _table(pk)
+    response = render(request, "scoring/table_detail.html#sheet", _context(request, table))
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def table_print(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    return render(request, "scoring/table_print.html", _context(request, table))
+
+
+# -- deals -----------------------------------------------------------------------------------
+
+
+@require_POST
+def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    _require(can_score(request.user, table))
+    state = selectors.replay(table)
+    form = _deal_form(state, request.POST)
+    preview = None
+    if "change" in request.POST:  # the kind or declarer changed: redraw the form only
+        form = _deal_form(state, initial=request.POST.dict())
+        return _form_response(request, table, form)
+    if form.is_valid():
+        try:
+            if "preview" in request.POST:
+                preview = _preview(table, state, form.deal())
+            else:
+                expected = _int(request.POST.get("count"))
+                services.deal_create(
+                    table, form.deal(), by=_member(request), expected_count=expected
+                )
+                return _after_write(request, table, _("Deal saved."))
+        except RuleError as error:
+            rule_error_to_form(form, error)
+    return _form_response(request, table, form, preview=preview)
+
+
+def _preview(table: Table, state: selectors.TableState, deal: dict[str, Any]) -> list[str]:
+    result = services.deal_preview(table, deal)
+    if isinstance(state.game, Pulka):
+        return [f"{_entry_text(e, state.players)} — {e.rule}: {e.calc}" for e in result.entries]
+    names = state.players
+    return [
+        f"{names[t.payer]} → {names[t.payee]}: {t.chips} — {t.rule}: {t.arithmetic}"
+        for t in result.transfers
+    ]
+
+
+def _form_response(request: HttpRequest, table: Table, form: Any, **extra: Any) -> HttpResponse:
+    if request.htmx:  # type: ignore[attr-defined]
+        table = _table(table.pk)
+        context = _context(request, table, form=form, **extra)
+        return render(request, "scoring/table_detail.html#deal-form", context)
+    table = _table(table.pk)
+    context = _context(request, table, form=form, **extra)
+    context["audit"] = table.audit.select_related("actor")[:AUDIT_SHOWN]
+    return render(request, "scoring/table_detail.html", context)
+
+
+def _after_write(request: HttpRequest, table: Table, message: str) -> HttpResponse:
+    """htmx: the fresh sheet and an empty form; others: back to the table page."""
+    if request.htmx:  # type: ignore[attr-defined]
+        table = _table(table.pk)
+        context = _context(request, table, saved=message)
+        context["audit"] = table.audit.select_related("actor")[:AUDIT_SHOWN]
+        response = render(request, "scoring/table_detail.html#table-body", context)
+        return retarget(response, "#table-body")
+    messages.success(request, message)
+    return redirect("scoring:table_detail", pk=table.pk)
+
+
+def _member(request: HttpRequest) -> Member:
+    user = request.user
+    assert isinstance(user, Member)  # noqa: S101 - callers check can_score first
+    return user
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+@require_POST
+def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    _require(can_score(request.user, table))
+    try:
+        services.deal_undo(table, by=_member(request))
+    except RuleError as error:
+        return _refused(request, table, error)
+    return _after_write(request, table, _("Last deal undone."))
+
+
+def _refused(request: HttpRequest, table: Table, error: RuleError) -> HttpResponse:
+    if request.htmx:  # type: ignore[attr-defined]
+        table = _table(table.pk)
+        context = _context(request, table, refused=str(error))
+        context["audit"] = table.audit.select_related("actor")[:AUDIT_SHOWN]
+        response = render(request, "scoring/table_detail.html#table-body", context)
+        return retarget(response, "#table-body")
+    messages.error(request, str(error))
+    return redirect("scoring:table_detail", pk=table.pk)
+
+
+def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
+    table = _table(pk)
+    _require(can_score(request.user, table) and table.is_open)
+    record = get_object_or_404(DealRecord, pk=deal_pk, table=table, deleted=False)
+    state = selectors.replay(table)
+    position = next(i for i, r in enumerate(state.records) if r.pk == record.pk)
+    # The form is drawn for the sheet as it stood before this deal.
+    before = selectors.replay(table, state.records[:position])
+    form = _deal_form(
+        before,
+        request.POST or None,
+        initial=_initial(table, record.data) if request.method != "POST" else None,
+    )
+    reason = ReasonForm(request.POST or None)
+    if request.method == "POST" and "change" not in request.POST:
+        if form.is_valid() and reason.is_valid():
+            try:
+                services.deal_edit(
+                    record, form.deal(), by=_member(request), reason=reason.cleaned_data["reason"]
+                )
+            except RuleError as error:
+                rule_error_to_form(form, error)
+            else:
+                messages.success(request, _("Deal %(n)s corrected.") % {"n": position + 1})
+                return redirect("scoring:table_detail", pk=table.pk)
+    elif request.method == "POST":
+        form = _deal_form(before, initial=request.POST.dict())
+    return render(
+        request,
+        "scoring/deal_edit.html",
+        {
+            "table": table,
+            "form": form,
+            "reason_form": reason,
+            "n": position + 1,
+            "record": record,
+        },
+    )
+
+
+def _initial(table: Table, data: dict[str, Any]) -> dict[str, Any]:
+    if table.game == Table.PREFERANS:
+        return PreferansDealForm.initial_from(data)
+    return BostonDealForm.initial_from(data)
+
+
+@require_POST
+def deal_delete(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
+    table = _table(pk)
+    _require(can_score(request.user, table))
+    record = get_object_or_404(DealRecord, pk=deal_pk, table=table)
+    reason = ReasonForm(request.POST)
+    if not reason.is_valid():
+        return _refused(
+            request, table, RuleError(_("Say why the deal is deleted."), field="reason")
+        )
+    try:
+        services.deal_delete(record, by=_member(request), reason=reason.cleaned_data["reason"])
+    except RuleError as error:
+        return _refused(request, table, error)
+    return _after_write(request, table, _("Deal deleted."))
+
+
+# -- finishing ---------------------------------------------------------------------------------
+
+
+@require_POST
+def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
+    """Seated members finish a complete pulka (or a Boston table); an organiser may close
+    any table early (the control time)."""
+    table = _table(pk)
+    _require(can_score(request.user, table))
+    state = selectors.replay(table)
+    complete = not isinstance(state.game, Pulka) or state.game.complete
+    if not complete and not _member(request).is_organiser:
+        return _refused(
+            request,
+            table,
+            RuleError(
+                _("Pools are still open: only an organiser can close the pulka early."),
+                field="table",
+            ),
+        )
+    try:
+        services.table_finish(
+            table, by=_member(request), reason=request.POST.get("reason", "")[:200]
+        )
+    except RuleError as error:
+        return _refused(request, table, error)
+    return _after_write(request, table, _("Table finished."))
+
+
+@require_POST
+def table_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    _require(request.user.is_authenticated and request.user.is_organiser)
+    reason = ReasonForm(request.POST)
+    if not reason.is_valid():
+        return _refused(
+            request, table, RuleError(_("Say why the table is reopened."), field="reason")
+        )
+    try:
+        services.table_reopen(table, by=_member(request), reason=reason.cleaned_data["reason"])
+    except RuleError as error:
+        return _refused(request, table, error)
+    return _after_write(request, table, _("Table reopened."))
+
+
+# -- export and import -------------------------------------------------------------------------
+
+
+def table_export(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    response = JsonResponse(
+        services.table_export(table), json_dumps_params={"ensure_ascii": False, "indent": 1}
+    )
+    response["Content-Disposition"] = f'attachment; filename="table-{table.pk}.json"'
+    return response
+
+
+@login_required
+def table_import(request: HttpRequest) -> HttpResponse:
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            table = _import(form, _member(request))
+        except RuleError as error:
+            form.add_error("record", str(error))
+        else:
+            messages.success(request, _("Record imported as a finished table."))
+            return redirect("scoring:table_detail", pk=table.pk)
+    return render(request, "scoring/table_import.html", {"form": form})
+
+
+def _import(form: ImportForm, user: Member) -> Table:
+    upload = form.cleaned_data["record"]
+    if upload.size > 5_000_000:
+        raise RuleError(_("the file is larger than 5 MB"))
+    from scoring.engine.record import load
+
+    try:
+        text = upload.read().decode("utf-8")
+    except UnicodeDecodeError:
+        raise RuleError(_("the file is not UTF-8 text")) from None
+    record = load(text)
+    if record["game"] != form.cleaned_data["game"]:
+        raise RuleError(_("the record is a %(game)s game") % {"game": record["game"]}, field="game")
+    members = _members_named(record.get("players"))
+    if user not in members and not user.is_organiser:
+        raise RuleError(_("import a game you played in"), field="players")
+    version = _version_for(record)
+    return services.table_import(
+        record,
+        version=version,
+        members=members,
+        by=user,
+        played_on=form.cleaned_data.get("played_on"),
+    )
+
+
+def _members_named(names: Any) -> list[Member]:
+    """The club members a record's player names refer to (display name or username)."""
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise RuleError(_("must list the players' names"), field="players")
+    found = []
+    for name in names:
+        member = Member.objects.filter(Q(display_name=name) | Q(username=name)).first()
+        if member is None:
+            raise RuleError(_("no member is called %(name)s") % {"name": name}, field="players")
+        found.append(member)
+    return found
+
+
+def _version_for(record: Any) -> Any:
+    """The newest tariff version whose rules are the record's rules."""
+    from scoring.engine import boston, preferans
+
+    if record["game"] == "preferans":
+        rules = preferans.record.parse_rules(record.get("rules", "sochi")).to_dict()
+        versions: Any = PreferansTariffVersion.objects.order_by("-created_at")
+    else:
+        rules = boston.record.parse_rules(record.get("rules", "payment-tariff")).to_dict()
+        versions = BostonTariffVersion.objects.order_by("-created_at")
+    for version in versions:
+        if version.rules == rules:
+            return version
+    raise RuleError(
+        _("no house tariff has this record's rules; add one in the admin first"), field="rules"
+    )

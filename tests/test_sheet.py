@@ -1,0 +1,416 @@
+"""The pulka sheet drawing (scoring/sheet.py): its chains, and an SVG that is well-formed,
+safe under the site's Content Security Policy and laid out without overflow.
+
+Plain functions: no database. The SVG is our own output, so parsing it with ElementTree is
+safe (hence the ``noqa: S314``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from scoring import sheet
+from scoring.engine.preferans.deals import Adjustment, Deal, Game, Misere, Passout
+from scoring.engine.preferans.pulka import Pulka, PulkaSetup
+from scoring.engine.preferans.record import parse_record
+from scoring.engine.preferans.rules import PreferansRules
+from scoring.sheet import format_amount, pulka_chains, pulka_svg
+
+SVG = "{http://www.w3.org/2000/svg}"
+EXAMPLES = Path(__file__).parent / "engine" / "examples"
+THREE = ("Anna", "Boris", "Vera")
+FOUR = ("Anna", "Boris", "Vera", "Gleb")
+
+Point = tuple[float, float]
+
+
+# -- building pulkas -----------------------------------------------------------------------------
+
+
+def example(name: str) -> Pulka:
+    setup, deals = parse_record(json.loads((EXAMPLES / f"{name}.json").read_text()))
+    return played(setup, deals)
+
+
+def played(setup: PulkaSetup, deals: list[Deal]) -> Pulka:
+    pulka = Pulka(setup)
+    for deal in deals:
+        pulka.play(deal)
+    return pulka
+
+
+def new(players: tuple[str, ...] = THREE, rules: str = "sochi", **setup: int) -> Pulka:
+    return Pulka(PulkaSetup(players=players, rules=PreferansRules.preset(rules), **setup))
+
+
+def unplayed_game(pulka: Pulka, declarer: int, level: int) -> Game:
+    """A contract both defenders pass: the declarer just writes its value."""
+    return Game(declarer, level, "S", dict.fromkeys(pulka.defenders(declarer), "pass"))
+
+
+def busy(players: tuple[str, ...], deals: int) -> Pulka:
+    """A long Sochi pulka that never closes: games made and failed, misères, pass-outs."""
+    pulka = new(players, pool_target=10_000)
+    for i in range(deals):
+        active = pulka.active_seats()
+        declarer = active[i % len(active)]
+        first, second = pulka.defenders(declarer)
+        match i % 5:
+            case 0:
+                pulka.play(Passout(tricks=dict(zip(active, (4, 3, 3), strict=True))))
+            case 1:
+                answers = {first: "whist", second: "pass"}
+                pulka.play(Game(declarer, 6, "S", answers, {declarer: 6, first: 3, second: 1}))
+            case 2:
+                answers = {first: "whist", second: "whist"}
+                pulka.play(Game(declarer, 7, "H", answers, {declarer: 5, first: 3, second: 2}))
+            case 3:
+                pulka.play(Misere(declarer, i % 2))
+            case _:
+                pulka.play(unplayed_game(pulka, declarer, 8))
+    return pulka
+
+
+def dark_passouts(players: tuple[str, ...], count: int) -> Pulka:
+    """A Classic pulka after ``count`` dark pass-outs in a row, nobody looking."""
+    pulka = new(players, rules="classic")
+    for _ in range(count):
+        active = pulka.active_seats()
+        pulka.play(Passout(tricks=dict(zip(active, (4, 3, 3), strict=True)), dark=True))
+    return pulka
+
+
+# -- reading the SVG -----------------------------------------------------------------------------
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)  # noqa: S314 - our own output
+
+
+def classes(element: ET.Element) -> set[str]:
+    return set(element.get("class", "").split())
+
+
+def with_class(root: ET.Element, name: str) -> list[ET.Element]:
+    return [e for e in root.iter() if name in classes(e)]
+
+
+def sectors(root: ET.Element) -> dict[int, ET.Element]:
+    return {int(e.get("data-seat", "")): e for e in with_class(root, "sector")}
+
+
+def polygon(sector: ET.Element) -> list[Point]:
+    area = with_class(sector, "sector-area")[0]
+    return [(float(x), float(y)) for x, y in (p.split(",") for p in area.get("points", "").split())]
+
+
+def inside(point: Point, shape: list[Point], slack: float = 0.5) -> bool:
+    """Inside a convex polygon (either winding), allowing ``slack`` user units."""
+    x, y = point
+    sides = []
+    for (x0, y0), (x1, y1) in zip(shape, [*shape[1:], shape[0]], strict=True):
+        length = math.hypot(x1 - x0, y1 - y0)
+        sides.append(((x1 - x0) * (y - y0) - (y1 - y0) * (x - x0)) / length)
+    return all(s >= -slack for s in sides) or all(s <= slack for s in sides)
+
+
+def transform(text: str) -> tuple[float, float, int]:
+    match = re.fullmatch(r"translate\(([-\d.]+) ([-\d.]+)\)(?: rotate\((-?\d+)\))?", text)
+    assert match, text
+    return float(match[1]), float(match[2]), int(match[3] or 0)
+
+
+def to_sheet(point: Point, move: tuple[float, float, int]) -> Point:
+    (x, y), (dx, dy, angle) = point, move
+    turn = {0: (x, y), 90: (-y, x), -90: (y, -x)}[angle]
+    return (dx + turn[0], dy + turn[1])
+
+
+def chain_boxes(root: ET.Element) -> list[tuple[int, list[Point]]]:
+    """(seat, corners on the sheet) of every written line of every chain."""
+    boxes = []
+    for seat, sector in sectors(root).items():
+        for band in with_class(sector, "sheet-band"):
+            move = transform(band.get("transform", ""))
+            for chain in with_class(band, "sheet-chain"):
+                for text in chain.iter(f"{SVG}text"):
+                    x, base = float(text.get("x", "")), float(text.get("y", ""))
+                    right = x + len(text.text or "") * sheet.CHAIN_CHAR
+                    top, bottom = base - 0.75 * sheet.CHAIN_FONT, base + 0.2 * sheet.CHAIN_FONT
+                    corners = [(x, top), (right, top), (right, bottom), (x, bottom)]
+                    boxes.append((seat, [to_sheet(c, move) for c in corners]))
+    return boxes
+
+
+def written_chains(root: ET.Element) -> dict[tuple[int, str, int | None], str]:
+    """What each column shows, lines joined: (seat, kind, on) → chain text."""
+    shown = {}
+    for seat, sector in sectors(root).items():
+        for column in with_class(sector, "sheet-column"):
+            on = column.get("data-on")
+            key = (seat, column.get("data-kind", ""), None if on is None else int(on))
+            chain = with_class(column, "sheet-chain")[0]
+            shown[key] = "".join(t.text or "" for t in chain.iter(f"{SVG}text"))
+    return shown
+
+
+def expected_chains(pulka: Pulka) -> dict[tuple[int, str, int | None], str]:
+    expected: dict[tuple[int, str, int | None], str] = {}
+    for p in pulka_chains(pulka):
+        expected[p.seat, "pool", None] = p.pool.text
+        expected[p.seat, "mountain", None] = p.mountain.text
+        for on, chain in p.whists:
+            expected[p.seat, "whists", on] = chain.text
+    return expected
+
+
+# -- the chains ------------------------------------------------------------------------------------
+
+# Worked by hand from sochi-short-pulka.expected.json, deal by deal. A deal adds one link
+# per column it changes: in deal 2 Anna and Vera each write 8 for tricks and 4 consolation
+# on Boris, one number of 12 each.
+SOCHI_SHORT = {
+    "Anna": ("2.4", "5.7", {"Boris": "12", "Vera": ""}),
+    "Boris": ("10", "4.9.17", {"Vera": "", "Anna": "8"}),
+    "Vera": ("1.9", "10", {"Anna": "4", "Boris": "12"}),
+}
+
+
+def test_chains_of_the_sochi_example():
+    chains = pulka_chains(example("sochi-short-pulka"))
+    names = [p.name for p in chains]
+    assert names == ["Anna", "Boris", "Vera"]
+    assert [p.letter for p in chains] == ["А", "Б", "В"]
+    for p in chains:
+        pool, mountain, whists = SOCHI_SHORT[p.name]
+        assert p.pool.text == pool
+        assert p.mountain.text == mountain
+        assert {names[on]: chain.text for on, chain in p.whists} == whists
+
+
+def test_chain_totals_agree_with_the_engine():
+    pulka = busy(FOUR, 120)
+    result = pulka.result()
+    for p in pulka_chains(pulka):
+        assert p.pool.total == result.pool[p.seat]
+        assert p.mountain.total == result.mountain[p.seat]
+        for on, chain in p.whists:
+            assert chain.total == result.whists[p.seat][on]
+            assert p.whists_on(on) == chain
+
+
+def test_whist_columns_run_clockwise_from_the_player():
+    chains = pulka_chains(new(FOUR))
+    assert [[on for on, _ in p.whists] for p in chains] == [
+        [1, 2, 3],
+        [2, 3, 0],
+        [3, 0, 1],
+        [0, 1, 2],
+    ]
+
+
+def test_help_overflow_and_adjustments_are_links_of_the_chains():
+    pulka = new(pool_target=4)
+    pulka.play(unplayed_game(pulka, 0, 8))  # 6 points: 4 close Anna's pool, 2 help Boris
+    pulka.play(unplayed_game(pulka, 1, 6))  # Boris closes his pool
+    pulka.play(unplayed_game(pulka, 2, 8))  # Vera: 4 to her pool, 2 off her mountain
+    pulka.play(Adjustment("correction", mountain={0: 5}, whists=((2, 1, 3),)))
+    anna, boris, vera = pulka_chains(pulka)
+    assert anna.pool.text == "4"
+    assert anna.whists_on(1).text == "20"
+    assert boris.pool.text == "2.4"
+    assert vera.pool.text == "4"
+    assert vera.mountain.text == "−2"
+    assert anna.mountain.text == "5"
+    assert vera.whists_on(1).text == "3"
+
+
+@pytest.mark.parametrize(
+    ("amount", "shown"),
+    [
+        (0, "0"),
+        (12, "12"),
+        (-3, "−3"),
+        (Fraction(7, 2), "3,5"),
+        (Fraction(-1, 4), "−0,25"),
+        (Fraction(1, 3), "0,33"),
+    ],
+)
+def test_amounts_are_written_with_a_decimal_comma(amount, shown):
+    assert format_amount(amount) == shown
+
+
+# -- the drawing -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [THREE, FOUR], ids=["3 players", "4 players"])
+def test_a_well_formed_svg_with_a_sector_per_player(players):
+    pulka = busy(players, 12)
+    root = parse(pulka_svg(pulka, control_time="23:00"))
+    assert root.tag == f"{SVG}svg"
+    assert root.get("role") == "img"
+    assert root.get("aria-label") == f"Пулька: {', '.join(players)}"
+    assert root.findtext(f"{SVG}title") == root.get("aria-label")
+    assert root.get("viewBox", "").startswith("0 0 600 ")
+    assert root.get("width") is None  # scales to its container
+    found = sectors(root)
+    assert sorted(found) == list(range(len(players)))
+    for seat, sector in found.items():
+        assert sector.get("data-letter") == "АБВГ"[seat]
+        assert sector.findtext(f"{SVG}title") == f"{'АБВГ'[seat]} — {players[seat]}"
+        names = [t.text for t in with_class(sector, "sheet-name")]
+        assert names == [players[seat]]
+        assert {c.get("data-kind") for c in with_class(sector, "sheet-column")} == {
+            "pool",
+            "mountain",
+            "whists",
+        }
+        assert len(with_class(sector, "sheet-column")) == 2 + len(players) - 1
+    assert written_chains(root) == expected_chains(pulka)
+
+
+def test_russian_labels_and_the_centre():
+    pulka = example("sochi-short-pulka")
+    root = parse(pulka_svg(pulka, control_time="23:30"))
+    labels = {t.text for t in with_class(root, "sheet-label")}
+    assert {"пуля", "гора", "висты на Б", "висты на В", "висты на А"} <= labels
+    centre = with_class(root, "sheet-centre")[0]
+    texts = [t.text for t in centre.iter(f"{SVG}text")]
+    assert texts == ["пуля", "10", "вист 0,50", "до 23:30"]
+
+
+def test_no_control_time_no_line_for_it():
+    root = parse(pulka_svg(new()))
+    centre = with_class(root, "sheet-centre")[0]
+    assert [t.text for t in centre.iter(f"{SVG}text")] == ["пуля", "20", "вист 1"]
+
+
+@pytest.mark.parametrize(
+    "name", ['<b>&"', "O'Brien <script>alert(1)</script>", "Ann\x07a", "]]> & <!--"]
+)
+def test_names_and_texts_from_users_are_escaped(name):
+    pulka = new((name, "Boris", "Vera"))
+    svg = pulka_svg(pulka, control_time="<i>&", title='"Friday" <pulka>')
+    root = parse(svg)
+    assert "<script" not in svg
+    assert root.get("aria-label") == '"Friday" <pulka>'
+    shown = name.replace("\x07", "")  # a control character XML cannot hold at all
+    assert sectors(root)[0].findtext(f"{SVG}title") == f"А — {shown}"
+    assert [t.text for t in with_class(sectors(root)[0], "sheet-name")] == [shown]
+    assert with_class(root, "sheet-control")[0].text == "до <i>&"
+
+
+def test_a_long_name_is_shortened_on_the_sheet_but_whole_in_the_title():
+    name = "Анастасия Константиновна Преферансова-Вистующая"
+    root = parse(pulka_svg(new((name, "Boris", "Vera"))))
+    shown = with_class(sectors(root)[0], "sheet-name")[0].text or ""
+    assert shown.endswith("…")
+    assert name.startswith(shown[:-1])
+    assert sectors(root)[0].findtext(f"{SVG}title") == f"А — {name}"
+
+
+@pytest.mark.parametrize("players", [THREE, FOUR], ids=["3 players", "4 players"])
+@pytest.mark.parametrize("deals", [0, 1, 2, 3, 5])
+def test_the_arrow_points_into_the_current_dealers_sector(players, deals):
+    pulka = busy(players, deals)
+    root = parse(pulka_svg(pulka))
+    dealer = pulka.dealer
+    assert dealer == deals % len(players)
+    assert root.get("data-dealer") == str(dealer)
+    (arrow,) = with_class(root, "dealer-arrow")
+    assert arrow.get("data-dealer") == str(dealer)
+    assert f"dealer-seat-{dealer}" in classes(arrow)
+    head = with_class(arrow, "dealer-arrowhead")[0].get("points", "")
+    tip = tuple(float(v) for v in head.split()[0].split(","))
+    found = sectors(root)
+    assert inside(tip, polygon(found[dealer]))
+    assert not any(inside(tip, polygon(found[s])) for s in found if s != dealer)
+    assert [s for s, e in found.items() if "is-dealer" in classes(e)] == [dealer]
+
+
+def bombs_by_seat(root: ET.Element) -> dict[int, list[str]]:
+    return {
+        seat: [b.get("data-bomb", "") for b in with_class(sector, "sheet-bomb")]
+        for seat, sector in sectors(root).items()
+    }
+
+
+def test_a_dark_passout_draws_a_bomb_for_everybody():
+    pulka = example("classic-dark-passout-bomb")  # then Boris made a game: his bomb is gone
+    root = parse(pulka_svg(pulka))
+    assert pulka.bombs == [[2], [], [2]]
+    assert bombs_by_seat(root) == {0: ["2"], 1: [], 2: ["2"]}
+    (bomb,) = with_class(sectors(root)[0], "sheet-bomb")
+    assert with_class(bomb, "sheet-bomb-body")
+    assert with_class(bomb, "sheet-fuse")
+    assert [t.text for t in bomb.iter(f"{SVG}text")] == ["×2"]
+
+
+@pytest.mark.parametrize("players", [THREE, FOUR], ids=["3 players", "4 players"])
+def test_three_dark_passouts_draw_a_bomb_a_double_bomb_and_a_fir_tree(players):
+    pulka = dark_passouts(players, 3)
+    root = parse(pulka_svg(pulka))
+    assert bombs_by_seat(root) == {seat: ["2", "4", "8"] for seat in range(len(players))}
+    for sector in sectors(root).values():
+        assert len(with_class(sector, "sheet-tree")) == 1
+        assert [t.text for t in with_class(sector, "sheet-bomb-label")] == ["×2", "×4", "×8"]
+
+
+def test_a_sochi_pulka_draws_no_bombs():
+    root = parse(pulka_svg(busy(THREE, 30)))
+    assert not with_class(root, "sheet-bomb")
+
+
+@pytest.mark.parametrize("players", [THREE, FOUR], ids=["3 players", "4 players"])
+def test_no_inline_style_and_no_script(players):
+    svg = pulka_svg(dark_passouts(players, 2), control_time="22:00", title="Пятница")
+    root = parse(svg)
+    assert all("style" not in e.attrib for e in root.iter())
+    assert not list(root.iter(f"{SVG}style"))
+    assert not list(root.iter(f"{SVG}script"))
+    assert "style=" not in svg
+    assert "<script" not in svg
+    assert not any(name.startswith("on") for e in root.iter() for name in e.attrib)
+
+
+@pytest.mark.parametrize("players", [THREE, FOUR], ids=["3 players", "4 players"])
+def test_a_300_deal_pulka_fits_in_one_svg_with_every_chain(players):
+    pulka = busy(players, 300)
+    root = parse(pulka_svg(pulka))
+    expected = expected_chains(pulka)
+    assert max(len(text) for text in expected.values()) > 200
+    assert written_chains(root) == expected
+    # The sheet grows taller, never wider, so the writing keeps its size on a phone.
+    width, height = map(float, root.get("viewBox", "").split()[2:])
+    assert width == 600
+    assert height > 1000
+
+
+@pytest.mark.parametrize("players", [THREE, FOUR], ids=["3 players", "4 players"])
+@pytest.mark.parametrize("deals", [7, 300])
+def test_every_line_stays_in_its_sector_clear_of_the_circle_and_the_others(players, deals):
+    root = parse(pulka_svg(busy(players, deals)))
+    shapes = {seat: polygon(e) for seat, e in sectors(root).items()}
+    circle = with_class(root, "sheet-circle")[0]
+    centre = (float(circle.get("cx", "")), float(circle.get("cy", "")))
+    boxes = chain_boxes(root)
+    assert boxes
+    for seat, corners in boxes:
+        assert all(inside(c, shapes[seat]) for c in corners)
+        assert all(math.dist(c, centre) > sheet.RADIUS for c in corners)
+    spans = [
+        (min(x for x, _ in c), min(y for _, y in c), max(x for x, _ in c), max(y for _, y in c))
+        for _, c in boxes
+    ]
+    for i, a in enumerate(spans):
+        for b in spans[i + 1 :]:
+            overlap_x = min(a[2], b[2]) - max(a[0], b[0])
+            overlap_y = min(a[3], b[3]) - max(a[1], b[1])
+            assert overlap_x <= 0.5 or overlap_y <= 0.5, (a, b)
