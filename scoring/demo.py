@@ -28,10 +28,6 @@ from members.models import ORGANISERS, Member
 from scoring import selectors, services
 from scoring.engine.errors import RuleError
 from scoring.engine.preferans import Pulka
-
-# selectors and services reach the record module as ``preferans.record``; the package
-# does not import it itself, so make sure it is loaded.
-from scoring.engine.preferans import record as _preferans_record  # noqa: F401
 from scoring.models import BostonTariff, PreferansTariff, Table
 
 SEED = 2026

@@ -12,19 +12,25 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Max
+from django.db.models import F, Max, Q
 from django.utils import timezone
+from openskill.models import PlackettLuce
 
 from members.models import Member
 from scoring import selectors
 from scoring.engine import boston, preferans
 from scoring.engine.errors import RuleError
+from scoring.engine.money import two_decimals
 from scoring.engine.record import check_head
+from scoring.engine.standings import table_places
+from scoring.engine.stats import boston_stats, preferans_stats
 from scoring.models import (
     AuditEntry,
     BostonTariff,
     DealRecord,
     PreferansTariff,
+    Rating,
+    RatingHistory,
     Seat,
     Table,
 )
@@ -371,12 +377,15 @@ def table_finish(table: Table, *, by: Member | None, reason: str = "") -> Table:
     with transaction.atomic():
         table = _locked(table)
         _require_open(table)
+        state = selectors.replay(table)
         table.status = Table.FINISHED
-        table.result = selectors.replay(table).document()
+        table.result = state.document()
         table.finished_at = timezone.now()
         table.revision += 1
         table.save(update_fields=["status", "result", "finished_at", "revision"])
+        _store_seat_results(table, state)
         AuditEntry.objects.create(table=table, action=AuditEntry.CLOSE, actor=by, reason=reason)
+        ratings_after_finish(table)
         return table
 
 
@@ -392,7 +401,9 @@ def table_reopen(table: Table, *, by: Member | None, reason: str) -> Table:
         table.finished_at = None
         table.revision += 1
         table.save(update_fields=["status", "result", "finished_at", "revision"])
+        table.seats.update(result=None, money=None, place=None, won=False, stats={})
         AuditEntry.objects.create(table=table, action=AuditEntry.REOPEN, actor=by, reason=reason)
+        ratings_rebuild(table.game)  # the table no longer counts until it finishes again
         return table
 
 
@@ -448,3 +459,110 @@ def table_import(
             table=table, action=AuditEntry.IMPORT, actor=by, after={"deals": len(deals)}
         )
         return table_finish(table, by=by, reason="imported")
+
+
+def _store_seat_results(table: Table, state: selectors.TableState) -> None:
+    """Each seat's final balance, money, place and statistics, for standings."""
+    result = state.result
+    deals = [
+        selectors.parse_deal(table, state.players, r.data, n)
+        for n, r in enumerate(state.records, start=1)
+    ]
+    if table.game == Table.PREFERANS:
+        balances = [_cents(b) for b in result.balances]
+        stats = preferans_stats(state.game.setup, deals, result.deals)  # type: ignore[union-attr]
+    else:
+        balances = [Decimal(c) for c in result.chips]
+        stats = boston_stats(deals, result.deals)
+    places = table_places(balances)
+    seats = sorted(table.seats.all(), key=lambda seat: seat.position)
+    for seat, balance, money, place, seat_stats in zip(
+        seats, balances, result.money, places, stats, strict=True
+    ):
+        seat.result, seat.money, seat.place = balance, money, place
+        seat.won, seat.stats = place == 1, seat_stats
+    Seat.objects.bulk_update(seats, ["result", "money", "place", "won", "stats"])
+
+
+def _cents(value: Any) -> Decimal:
+    return Decimal(two_decimals(value))
+
+
+# -- ratings ------------------------------------------------------------------------------
+
+RATING_MODEL = PlackettLuce()
+
+
+def ratings_after_finish(table: Table) -> None:
+    """Rate a newly finished table; if it is not the latest finished table of its game
+    (an imported past game, a re-finished one), rebuild that game's ratings instead, so
+    the ratings are always those of the tables in date order."""
+    later = Table.objects.filter(game=table.game, status=Table.FINISHED).filter(
+        Q(played_on__gt=table.played_on) | Q(played_on=table.played_on, pk__gt=table.pk)
+    )
+    if later.exists() or RatingHistory.objects.filter(table=table).exists():
+        ratings_rebuild(table.game)
+        return
+    ratings = {r.member_id: r for r in Rating.objects.filter(game=table.game)}
+    history = _rate(table, ratings)
+    for entry in history:
+        ratings[entry.member_id].save()
+    RatingHistory.objects.bulk_create(history)
+
+
+def ratings_rebuild(game: str) -> None:
+    """Recompute a game's ratings from scratch over its finished tables in date order."""
+    with transaction.atomic():
+        Rating.objects.filter(game=game).delete()
+        RatingHistory.objects.filter(game=game).delete()
+        ratings: dict[int, Rating] = {}
+        history: list[RatingHistory] = []
+        tables = (
+            Table.objects.filter(game=game, status=Table.FINISHED)
+            .order_by("played_on", "pk")
+            .prefetch_related("seats")
+        )
+        for table in tables.iterator(chunk_size=500):
+            history += _rate(table, ratings)
+        Rating.objects.bulk_create(ratings.values())
+        RatingHistory.objects.bulk_create(history, batch_size=1000)
+
+
+def _rate(table: Table, ratings: dict[int, Rating]) -> list[RatingHistory]:
+    """Move the seated members' ratings (in ``ratings``, in memory) by the table's final
+    places; returns the history rows to store."""
+    seats = sorted(table.seats.all(), key=lambda seat: seat.position)
+    if any(seat.place is None for seat in seats):
+        return []
+    current = []
+    for seat in seats:
+        rating = ratings.get(seat.member_id)
+        if rating is None:
+            fresh = RATING_MODEL.rating()
+            rating = Rating(
+                member_id=seat.member_id,
+                game=table.game,
+                mu=fresh.mu,
+                sigma=fresh.sigma,
+                ordinal=fresh.ordinal(),
+            )
+            ratings[seat.member_id] = rating
+        current.append([RATING_MODEL.create_rating([rating.mu, rating.sigma])])
+    rated = RATING_MODEL.rate(current, ranks=[seat.place for seat in seats])
+    history = []
+    for seat, (new,) in zip(seats, rated, strict=True):
+        rating = ratings[seat.member_id]
+        rating.mu, rating.sigma, rating.ordinal = new.mu, new.sigma, new.ordinal()
+        rating.tables += 1
+        history.append(
+            RatingHistory(
+                member_id=seat.member_id,
+                game=table.game,
+                table=table,
+                played_on=table.played_on,
+                mu=new.mu,
+                sigma=new.sigma,
+                ordinal=rating.ordinal,
+            )
+        )
+    return history

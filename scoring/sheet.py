@@ -172,7 +172,8 @@ def pulka_svg(pulka: Pulka, *, control_time: str | None = None, title: str | Non
     """
     chains = pulka_chains(pulka)
     n = pulka.setup.size
-    sheet, plan = _fit(n, chains, pulka.bombs)
+    bands = [_bands(player, pulka.bombs[player.seat]) for player in chains]
+    sheet, plan = _fit(n, bands)
     names = ", ".join(pulka.setup.players)
     label = title or f"Пулька: {names}"
     dealer = pulka.dealer
@@ -212,25 +213,23 @@ def pulka_svg(pulka: Pulka, *, control_time: str | None = None, title: str | Non
     return svg.getvalue()
 
 
-def _fit(
-    n: int, chains: Sequence[PlayerChains], bombs: Sequence[Sequence[int]]
-) -> tuple[_Sheet, list[_Placed]]:
+def _fit(n: int, bands: Sequence[Sequence[_Band]]) -> tuple[_Sheet, list[_Placed]]:
     """The shortest sheet (to within a few per cent) that holds everything: grow the height
     until it fits, then halve the gap to the last height that did not."""
     height, short = HEIGHT[n], 0.0
     sheet = _Sheet.of(n, height)
-    plan = _plan(sheet, chains, bombs)
+    plan = _plan(sheet, bands)
     for _ in range(MAX_GROWTH_STEPS):
         if plan is not None:
             break
         short, height = height, height * GROWTH
         sheet = _Sheet.of(n, height)
-        plan = _plan(sheet, chains, bombs)
+        plan = _plan(sheet, bands)
     if plan is None:  # pragma: no cover - 1.25 ** 100 times the height holds any record
         raise ValueError("the pulka is too long to draw")
     for _ in range(BISECTIONS if short else 0):
         middle = _Sheet.of(n, (short + sheet.height) / 2)
-        tried = _plan(middle, chains, bombs)
+        tried = _plan(middle, bands)
         if tried is None:
             short = middle.height
         else:
@@ -530,7 +529,7 @@ class _ChainBlock:
     a line that goes on ends with its dot, as on paper."""
 
     label: str
-    chain: Chain
+    links: tuple[str, ...]
     kind: str
     on: int | None = None
 
@@ -542,7 +541,7 @@ class _ChainBlock:
         lines: list[tuple[float, str]] = []
         x, end = first[0] + label_width, first[1]
         line = ""
-        links = self.chain.links
+        links = self.links
         for i, link in enumerate(links):
             piece = link if i == len(links) - 1 else link + "."
             while len(line) + len(piece) > int((end - x) // CHAIN_CHAR):
@@ -655,27 +654,26 @@ class _Placed:
 
 def _bands(player: PlayerChains, bombs: Sequence[int]) -> list[_Band]:
     whists = tuple(
-        _ChainBlock(f"висты на {LETTERS[on]}", chain, "whists", on) for on, chain in player.whists
+        _ChainBlock(f"висты на {LETTERS[on]}", chain.links, "whists", on)
+        for on, chain in player.whists
     )
     caption = _CaptionBlock(player.letter, player.name, tuple(bombs))
     return [
         _Band("caption", (caption,), 1, CAPTION_LINE),
         _Band("whists", whists, 2, CHAIN_LINE, share=0.24),
-        _Band("pool", (_ChainBlock("пуля", player.pool, "pool"),), 2, CHAIN_LINE, share=0.18),
-        _Band("mountain", (_ChainBlock("гора", player.mountain, "mountain"),), 3, CHAIN_LINE),
+        _Band("pool", (_ChainBlock("пуля", player.pool.links, "pool"),), 2, CHAIN_LINE, share=0.18),
+        _Band("mountain", (_ChainBlock("гора", player.mountain.links, "mountain"),), 3, CHAIN_LINE),
     ]
 
 
-def _plan(
-    sheet: _Sheet, chains: Sequence[PlayerChains], bombs: Sequence[Sequence[int]]
-) -> list[_Placed] | None:
+def _plan(sheet: _Sheet, bands: Sequence[Sequence[_Band]]) -> list[_Placed] | None:
     """Every band of every sector placed from the edge inwards, each as deep as its writing
     needs where it lies; ``None`` if something does not fit on this sheet."""
     placed: list[_Placed] = []
     for sector in sheet.sectors:
         t = 0.0
         room = sheet.centre_local(sector)[1] - RADIUS - ARROW_ROOM
-        for band in _bands(chains[sector.seat], bombs[sector.seat]):
+        for band in bands[sector.seat]:
             least = max(band.min_lines * band.line + 2 * BAND_PAD, band.share * room)
             depth = least
             while True:  # deeper bands are shorter, so their writing may need more lines

@@ -183,6 +183,7 @@ def test_odd_sign_in_input_never_errors(client: Client, anna: Member, data: dict
         ("javascript:alert(1)", HOME),
         ("", HOME),
         ("home", "home"),  # a relative path, never looked up as a URL name
+        (f"{SIGN_IN}?next=/tables/", HOME),
     ],
 )
 def test_next_is_honoured_only_for_local_urls(

@@ -392,6 +392,9 @@ def test_boston_table_scores_the_example(client):
     assert document(table) == want
     page = client.get(reverse("scoring:table_detail", args=[table.pk])).content.decode()
     assert "Boris → Anna: 24" in page
+    # Running chip totals after each deal: 24 / −24 / 24 / −24, then 44 / −84 / 44 / −4.
+    assert "Anna 24 · Boris -24 · Vera 24 · Gleb -24" in page
+    assert "Anna 44 · Boris -84 · Vera 44 · Gleb -4" in page
 
 
 def test_services_refuse_writes_on_a_finished_table(table, anna):

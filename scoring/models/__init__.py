@@ -2,6 +2,7 @@
 their deals and audit history. Each model adapts itself to the engine (``to_rules()``,
 ``setup()``); the write paths live in ``scoring/services.py``."""
 
+from scoring.models.seasons import Rating, RatingHistory, Season
 from scoring.models.tables import AuditEntry, DealRecord, Seat, Table
 from scoring.models.tariffs import (
     BostonCardRow,
@@ -21,6 +22,9 @@ __all__ = [
     "DealRecord",
     "PreferansTariff",
     "PreferansTariffVersion",
+    "Rating",
+    "RatingHistory",
+    "Season",
     "Seat",
     "Table",
 ]

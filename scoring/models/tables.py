@@ -95,6 +95,9 @@ class Table(models.Model):
             models.CheckConstraint(condition=Q(first_dealer__lte=3), name="table_dealer_seat"),
             models.CheckConstraint(condition=Q(price__gte=0), name="table_price_not_negative"),
         ]
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=("game", "status", "played_on"), name="table_standings"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} #{self.pk}"
@@ -140,6 +143,18 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
     )
     name = models.CharField(max_length=100)
+    # The final standing, stored when the table finishes (empty while it is in play).
+    result = models.DecimalField(
+        max_digits=14,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text=_("Balance in whists (Preferans) or chips (Boston)."),
+    )
+    money = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    won = models.BooleanField(default=False, help_text=_("Finished with the best balance."))
+    stats = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ("table", "position")

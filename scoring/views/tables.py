@@ -139,19 +139,25 @@ def _context(request: HttpRequest, table: Table, **extra: Any) -> dict[str, Any]
 
 
 def _deal_rows(state: selectors.TableState) -> list[dict[str, Any]]:
-    """The deal log: each live deal with what it wrote, newest first."""
+    """The deal log, newest first: each live deal, what it wrote and (Boston) the running
+    chip totals after it."""
     results = state.game.result().deals
     names = state.players
+    running = [0] * len(names)
     rows = []
     for record, result in zip(state.records, results, strict=True):
+        row: dict[str, Any] = {"n": len(rows) + 1, "record": record, "deal": record.data}
         if isinstance(state.game, Pulka):
-            entries = [
+            row["entries"] = [
                 {"text": _entry_text(e, names), "rule": e.rule, "calc": e.calc}
                 for e in result.entries
             ]
-            dealer = None if result.dealer is None else names[result.dealer]
+            row["dealer"] = None if result.dealer is None else names[result.dealer]
         else:
-            entries = [
+            for t in result.transfers:
+                running[t.payer] -= t.chips
+                running[t.payee] += t.chips
+            row["entries"] = [
                 {
                     "text": f"{names[t.payer]} → {names[t.payee]}: {t.chips}",
                     "rule": t.rule,
@@ -159,16 +165,8 @@ def _deal_rows(state: selectors.TableState) -> list[dict[str, Any]]:
                 }
                 for t in result.transfers
             ]
-            dealer = None
-        rows.append(
-            {
-                "n": len(rows) + 1,
-                "record": record,
-                "deal": record.data,
-                "dealer": dealer,
-                "entries": entries,
-            }
-        )
+            row["totals"] = list(zip(names, running, strict=True))
+        rows.append(row)
     return rows[::-1]
 
 
