@@ -84,7 +84,7 @@ def test_season_boundaries_decide_which_tables_count(club):
     play_and_finish(club[:3], club[1], datetime.date(2026, 3, 1))  # first day
     play_and_finish(club[:3], club[1], datetime.date(2026, 5, 31))  # last day
     play_and_finish(club[:3], club[2], datetime.date(2026, 6, 1))  # the day after
-    ranked, below = selectors.standings(Table.PREFERANS, spring)
+    ranked, _ = selectors.standings(Table.PREFERANS, spring)
     by_name = {s.name: s for s in ranked}
     assert by_name["Boris"].games == 2
     assert by_name["Boris"].wins == 2
