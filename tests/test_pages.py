@@ -58,8 +58,8 @@ def test_home_page_says_what_the_site_is(client: Client) -> None:
     assert reverse("scoring:rules") == "/rules/"
 
 
-def test_home_page_is_russian_by_default(client: Client) -> None:
-    response = client.get("/")
+def test_home_page_is_russian_by_default() -> None:
+    response = Client().get("/")  # no Accept-Language: the site's default language
 
     assert '<html lang="ru">' in response.content.decode()
 

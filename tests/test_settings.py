@@ -12,7 +12,7 @@ from typing import Any
 import dj_database_url
 import pytest
 from django.conf import settings
-from django.contrib.auth.models import User
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 
@@ -80,8 +80,9 @@ def test_this_run_uses_the_database_from_the_environment() -> None:
     )
     # A real round trip through the migrated test database.
     assert connection.vendor == expected_vendor
-    User.objects.create_user("vist", password="not-used-here")  # noqa: S106
-    assert User.objects.filter(username="vist").count() == 1
+    user_model = get_user_model()
+    user_model.objects.create_user("vist", password="not-used-here")  # noqa: S106
+    assert user_model.objects.filter(username="vist").count() == 1
 
 
 def test_debug_off_refuses_to_start_without_a_secret_key(

@@ -35,11 +35,19 @@ BOSTON_DEALS = [
     {"kind": "ask", "declarer": "Anna", "partner": "Vera", "suit": "minor", "tricks": 13},
     {"kind": "independence", "declarer": "Boris", "suit": "major", "tricks": 7},
     {"kind": "ask", "declarer": "Gleb", "suit": "minor", "tour": "double", "tricks": 6},
+    {"kind": "ask", "declarer": "Vera", "partner": "Boris", "suit": "major", "tricks": 0},
+]
+CARD_DEALS = [
     {"kind": "card", "declarer": "Vera", "contract": "8", "column": "diamonds", "tricks": 9}
     | {"honours": 4},
-    {"kind": "card", "declarer": "Anna", "contract": "small-misere", "column": "clubs"}
+    {"kind": "card", "declarer": "Anna", "contract": "5", "partner": "Gleb", "column": "spades"}
+    | {"tricks": 7, "honours": 3},
+    {"kind": "card", "declarer": "Boris", "contract": "small-misere", "column": "clubs"}
+    | {"tricks": 1},
+    {"kind": "card", "declarer": "Gleb", "contract": "piccolissimo", "column": "hearts"}
     | {"tricks": 1},
 ]
+VALUE_CARD = "Бостон: таблица стоимости (value card)"
 
 # A new value for every setting of preferans.md §11 (each differs from Sochi's).
 EVERY_PREFERANS_SETTING = {
@@ -83,7 +91,6 @@ EVERY_PREFERANS_SETTING = {
     "settlement_divisor": "players_minus_one",
 }
 EVERY_BOSTON_SETTING = {
-    "system": "value-card",
     "slam_multiplier": 3,
     "major_multiplier": 3,
     "double_tour_multiplier": 4,
@@ -185,13 +192,23 @@ def test_editing_every_preferans_setting_leaves_finished_games_unchanged(client,
 
 
 @pytest.mark.django_db
-def test_editing_every_boston_setting_and_row_leaves_finished_games_unchanged(client, organiser):
-    tariff = BostonTariff.objects.get(name=PAYMENT)
-    table = finished(boston_table(system="payment-tariff"), BOSTON_DEALS)
+@pytest.mark.parametrize(
+    ("name", "system", "other_system", "deals"),
+    [
+        (PAYMENT, "payment-tariff", "value-card", BOSTON_DEALS),
+        (VALUE_CARD, "value-card", "payment-tariff", CARD_DEALS),
+    ],
+)
+def test_editing_every_boston_setting_and_row_leaves_finished_games_unchanged(
+    client, organiser, name, system, other_system, deals
+):
+    tariff = BostonTariff.objects.get(name=name)
+    table = finished(boston_table(system=system), deals)
     stored = table.result
     assert selectors.replay(table).document() == stored
     old_rules = tariff.current_version.rules
-    data = edit(change_form(client, tariff), EVERY_BOSTON_SETTING)
+    changes = EVERY_BOSTON_SETTING | {"system": other_system}
+    data = edit(change_form(client, tariff), changes)
     for row in tariff.payment_rows.all():
         data[row_field(data, "payment_rows", row, "required")] = str(row.required + 1)
         data[row_field(data, "payment_rows", row, "base")] = str(row.base + 1)
@@ -215,7 +232,9 @@ def test_editing_every_boston_setting_and_row_leaves_finished_games_unchanged(cl
     assert table.boston_version.rules == old_rules
     assert table.result == stored
     assert selectors.replay(table).document() == stored
-    assert selectors.replay(table, rules=tariff.to_rules()).document() != stored
+    # The edited rules would score this game differently (under its own system).
+    edited = tariff.to_rules().with_overrides({"system": system})
+    assert selectors.replay(table, rules=edited).document() != stored
 
 
 @pytest.mark.django_db

@@ -67,9 +67,9 @@ class BrowserProblems:
         page.on("pageerror", lambda error: self.seen.append(f"page error: {error}"))
         page.on(
             "console",
-            lambda msg: self.seen.append(f"console {msg.type}: {msg.text}")
-            if msg.type == "error"
-            else None,
+            lambda msg: (
+                self.seen.append(f"console {msg.type}: {msg.text}") if msg.type == "error" else None
+            ),
         )
         page.on(
             "requestfailed",
@@ -77,9 +77,11 @@ class BrowserProblems:
         )
         page.on(
             "response",
-            lambda response: self.seen.append(f"{response.status}: {response.url}")
-            if response.status >= 400
-            else None,
+            lambda response: (
+                self.seen.append(f"{response.status}: {response.url}")
+                if response.status >= 400
+                else None
+            ),
         )
         return page
 

@@ -613,7 +613,7 @@ FORMAT_ERRORS = [
         record({"kind": "adjust", "pool": {"Anna": 1}}),
         1,
         "reason",
-        "non-empty",
+        "an adjustment needs a reason",
         id="adjust-no-reason",
     ),
     pytest.param(
