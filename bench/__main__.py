@@ -1,6 +1,54 @@
-"""``python -m bench``: run every benchmark and print its figures beside its target."""
+"""``make bench``: every benchmark, each figure printed beside its target.
+
+    python -m bench                 # engine, then the site at 2,500 and 10,000 tables
+    python -m bench engine          # the engine only
+    python -m bench site --sizes 10000
+
+The site benchmarks build their own club in a scratch PostgreSQL database
+(``clubsite_bench``, dropped and recreated each run), measure each endpoint in process
+(server time, queries) and under gunicorn with wrk (requests per second), beside a bare
+Django view measured the same way at the same moment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
 
 from bench import engine
 
+DATABASE = "clubsite_bench"
+DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
+SIZES = {2500: 100, 10000: 300}  # finished tables → deals in the live pulka
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench")
+    parser.add_argument("what", nargs="?", choices=["all", "engine", "site"], default="all")
+    parser.add_argument(
+        "--sizes",
+        default=",".join(str(s) for s in SIZES),
+        help="finished-table counts to build, comma separated",
+    )
+    parser.add_argument("--seconds", type=int, default=10, help="wrk run per endpoint")
+    args = parser.parse_args(argv)
+    if args.what in ("all", "engine"):
+        engine.run()
+    if args.what in ("all", "site"):
+        from bench import site
+
+        for size in (int(s) for s in args.sizes.split(",")):
+            site.run(
+                DATABASE,
+                DATABASE_URL,
+                tables=size,
+                live_deals=SIZES.get(size, 300),
+                seconds=args.seconds,
+            )
+    return 0
+
+
 if __name__ == "__main__":
-    engine.run()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
+    sys.exit(main(sys.argv[1:]))

@@ -37,22 +37,26 @@ def thousand_deal_record(seed: int = 1, deals: int = 1000) -> dict[str, Any]:
     pulka = Pulka(setup)
     played: list[Deal] = []
     for _ in range(deals):
-        deal = _random_deal(rng, pulka)
+        deal = random_deal(rng, pulka)
         pulka.play(deal)
         played.append(deal)
     return to_record(setup, played)
 
 
-def _random_deal(rng: random.Random, pulka: Pulka) -> Deal:
+def random_deal(rng: random.Random, pulka: Pulka) -> Deal:
+    """A legal next deal for ``pulka`` (games, misères, pass-outs; dark where allowed)."""
     active = pulka.active_seats()
     roll = rng.random()
-    dark = rng.random() < 0.1
+    dark = pulka.rules.dark_games and rng.random() < 0.1
     if roll < 0.2:
-        widow = rng.randint(0, 2)
+        widow_rule = pulka.setup.size == 4 and pulka.rules.dealer_takes_widow_tricks
+        widow = rng.randint(0, 2) if widow_rule else 0
         cuts = sorted(rng.randint(0, 10 - widow) for _ in range(2))
         shares = (cuts[0], cuts[1] - cuts[0], 10 - widow - cuts[1])
         return Passout(
-            tricks=dict(zip(active, shares, strict=True)), dealer_tricks=widow, dark=dark
+            tricks=dict(zip(active, shares, strict=True)),
+            dealer_tricks=widow if widow_rule else None,
+            dark=dark,
         )
     declarer = rng.choice(active)
     if roll < 0.3:

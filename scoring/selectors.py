@@ -37,13 +37,17 @@ class TableState:
     def result(self) -> Any:
         return self.game.result()
 
-    def document(self) -> dict[str, Any]:
-        """The result document (game-format.md) of the table as it stands."""
+    def document(self, *, with_deals: bool = True) -> dict[str, Any]:
+        """The result document (game-format.md) of the table as it stands; without the
+        per-deal entries when only the totals are shown."""
+        result = self.game.result()
+        if not with_deals:
+            result = dataclasses.replace(result, deals=())
         if isinstance(self.game, Pulka):
-            document = preferans.record.result_document(self.game.result())
+            document = preferans.record.result_document(result)
             document["complete"] = self.game.complete or not self.table.is_open
             return document
-        return boston.record.result_document(self.game.result())
+        return boston.record.result_document(result)
 
 
 def seat_names(table: Table) -> tuple[str, ...]:

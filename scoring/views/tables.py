@@ -11,11 +11,13 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import condition, require_POST
 from django_htmx.http import retarget
 
@@ -36,6 +38,15 @@ from scoring.sheet import pulka_chains, pulka_svg
 
 LIVE_POLL_SECONDS = 2
 AUDIT_SHOWN = 50
+LOG_SHOWN = 20
+"""Deals shown in the log (newest first); the whole log is one click away. The sheet
+itself always holds every deal."""
+SHEET_CACHE_SECONDS = 24 * 3600
+KIND_LABELS = {
+    "pool": gettext_lazy("pool"),
+    "mountain": gettext_lazy("mountain"),
+    "whists": gettext_lazy("whists"),
+}
 
 
 # -- who may do what -----------------------------------------------------------------------
@@ -116,21 +127,20 @@ def table_open(request: HttpRequest, game: str) -> HttpResponse:
 def _context(request: HttpRequest, table: Table, **extra: Any) -> dict[str, Any]:
     state = selectors.replay(table)
     scorer = can_score(request.user, table)
+    shown = None if request.GET.get("log") == "all" else LOG_SHOWN
     context: dict[str, Any] = {
         "table": table,
         "state": state,
-        "document": state.document(),
-        "rows": _deal_rows(state),
+        "document": state.document(with_deals=False),
+        "rows": _deal_rows(state, shown),
+        "hidden_rows": max(0, len(state.records) - shown) if shown else 0,
         "can_score": scorer and table.is_open,
         "is_organiser": request.user.is_authenticated and request.user.is_organiser,
         "can_finish": scorer and table.is_open,
         "poll_seconds": LIVE_POLL_SECONDS,
     }
     if isinstance(state.game, Pulka):
-        context["svg"] = pulka_svg(
-            state.game,
-            control_time=table.control_time.strftime("%H:%M") if table.control_time else None,
-        )
+        context["svg"] = _sheet_svg(table, state.game)
         context["chains"] = pulka_chains(state.game)
         context["dealer"] = state.players[state.game.dealer]
     if context["can_score"] and "form" not in extra:
@@ -138,40 +148,62 @@ def _context(request: HttpRequest, table: Table, **extra: Any) -> dict[str, Any]
     return context | extra
 
 
-def _deal_rows(state: selectors.TableState) -> list[dict[str, Any]]:
-    """The deal log, newest first: each live deal, what it wrote and (Boston) the running
-    chip totals after it."""
+def _sheet_svg(table: Table, pulka: Pulka) -> str:
+    """The drawn sheet, cached per table revision: drawing lays out every chain (tens of
+    milliseconds for a long pulka) and a revision's sheet never changes, so every viewer
+    after the first gets it from the cache."""
+    control_time = table.control_time.strftime("%H:%M") if table.control_time else None
+    key = f"pulka-svg:{table.pk}:{table.revision}:{control_time}"
+    svg = cache.get(key)
+    if svg is None:
+        svg = pulka_svg(pulka, control_time=control_time)
+        cache.set(key, svg, SHEET_CACHE_SECONDS)
+    return str(svg)
+
+
+def _deal_rows(state: selectors.TableState, shown: int | None) -> list[dict[str, Any]]:
+    """The deal log, newest first (the last ``shown`` deals, or all): each deal, what it
+    wrote and (Boston) the running chip totals after it."""
     results = state.game.result().deals
     names = state.players
+    first = 0 if shown is None else max(0, len(results) - shown)
     running = [0] * len(names)
     rows = []
-    for record, result in zip(state.records, results, strict=True):
-        row: dict[str, Any] = {"n": len(rows) + 1, "record": record, "deal": record.data}
+    for n, (record, result) in enumerate(zip(state.records, results, strict=True), start=1):
         if isinstance(state.game, Pulka):
-            row["entries"] = [
+            if n <= first:
+                continue
+            entries = [
                 {"text": _entry_text(e, names), "rule": e.rule, "calc": e.calc}
                 for e in result.entries
             ]
-            row["dealer"] = None if result.dealer is None else names[result.dealer]
+            row = {
+                "entries": entries,
+                "dealer": None if result.dealer is None else names[result.dealer],
+            }
         else:
-            for t in result.transfers:
+            for t in result.transfers:  # the running totals need every deal
                 running[t.payer] -= t.chips
                 running[t.payee] += t.chips
-            row["entries"] = [
-                {
-                    "text": f"{names[t.payer]} → {names[t.payee]}: {t.chips}",
-                    "rule": t.rule,
-                    "calc": t.arithmetic,
-                }
-                for t in result.transfers
-            ]
-            row["totals"] = list(zip(names, running, strict=True))
-        rows.append(row)
+            if n <= first:
+                continue
+            row = {
+                "entries": [
+                    {
+                        "text": f"{names[t.payer]} → {names[t.payee]}: {t.chips}",
+                        "rule": t.rule,
+                        "calc": t.arithmetic,
+                    }
+                    for t in result.transfers
+                ],
+                "totals": list(zip(names, running, strict=True)),
+            }
+        rows.append({"n": n, "record": record, "deal": record.data, **row})
     return rows[::-1]
 
 
 def _entry_text(entry: Any, names: tuple[str, ...]) -> str:
-    label = {"pool": _("pool"), "mountain": _("mountain"), "whists": _("whists")}[entry.kind]
+    label = KIND_LABELS[entry.kind]
     if entry.on is not None:
         return f"{names[entry.player]} → {names[entry.on]}: {label} {entry.amount}"
     return f"{names[entry.player]}: {label} {entry.amount}"

@@ -1,0 +1,88 @@
+"""Server time and queries per request for each endpoint, in process (Django's test client
+through the full middleware stack, against the benchmark database)."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+
+@dataclass
+class Timing:
+    name: str
+    median_ms: float
+    p95_ms: float
+    queries: int
+    status: int
+
+
+def measure(name: str, request: Callable[[], Any], repeats: int = 60) -> Timing:
+    """Median and 95th percentile of ``repeats`` calls (after two warm-ups), and the
+    queries of the last call."""
+    request()
+    request()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        request()
+        times.append((time.perf_counter() - start) * 1000)
+    with CaptureQueriesContext(connection) as queries:
+        response = request()
+    times.sort()
+    return Timing(
+        name,
+        statistics.median(times),
+        times[int(0.95 * (len(times) - 1))],
+        len(queries),
+        response.status_code,
+    )
+
+
+def run(live: Any, member: Any, season: Any, repeats: int = 60) -> list[Timing]:
+    """Every endpoint the performance issue names, side by side with the bare view."""
+    anonymous = Client()
+    scorer = Client()
+    scorer.force_login(member)
+    table_url = reverse("scoring:table_detail", args=[live.pk])
+    live_url = reverse("scoring:table_live", args=[live.pk])
+    etag = anonymous.get(live_url)["ETag"]
+    passout = {
+        "kind": "passout",
+        "tricks:" + live.seats.get(position=0).name: "4",
+        "tricks:" + live.seats.get(position=1).name: "3",
+        "tricks:" + live.seats.get(position=2).name: "3",
+    }
+    deal_url = reverse("scoring:deal_create", args=[live.pk])
+    leaderboard = reverse("scoring:season_leaderboard", args=[season.pk, "preferans"])
+    profile = reverse("members:detail", args=[member.username])
+
+    def live_after_a_deal() -> Any:
+        # What a viewer pays when something changed: a fresh ETag, the full partial.
+        return anonymous.get(live_url, HTTP_IF_NONE_MATCH='"stale"')
+
+    timings = [
+        measure("bare Django view", lambda: anonymous.get("/bench/bare/"), repeats),
+        measure(
+            "live update, nothing changed (304)",
+            lambda: anonymous.get(live_url, HTTP_IF_NONE_MATCH=etag),
+            repeats,
+        ),
+        measure("live update, a deal was added", live_after_a_deal, repeats),
+        measure("pulka page (full)", lambda: anonymous.get(table_url), repeats),
+        measure(
+            "save a deal (htmx POST)",
+            lambda: scorer.post(deal_url, passout, HTTP_HX_REQUEST="true"),
+            repeats,
+        ),
+        measure("season leaderboard", lambda: anonymous.get(leaderboard), repeats),
+        measure("member profile", lambda: anonymous.get(profile), repeats),
+    ]
+    return timings

@@ -1,0 +1,129 @@
+"""Throughput under gunicorn, measured with wrk on loopback, and worker memory."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass
+class Throughput:
+    name: str
+    requests_per_second: float
+    latency_ms: float
+    errors: int
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def gunicorn(
+    env: dict[str, str], workers: int = 2
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """The site under gunicorn with the production config, on a free loopback port."""
+    port = free_port()
+    command = [
+        str(ROOT / ".venv" / "bin" / "gunicorn"),
+        "clubsite.wsgi:application",
+        "--config",
+        str(ROOT / "clubsite" / "gunicorn.conf.py"),
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(workers),
+        "--access-logfile",
+        "/dev/null",
+    ]
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base + "/bench/bare/", timeout=1).read()
+                break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            raise RuntimeError("gunicorn did not start")
+        yield base, process
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+
+
+def wrk(
+    name: str,
+    url: str,
+    *,
+    headers: dict[str, str] | None = None,
+    seconds: int = 10,
+    connections: int = 16,
+) -> Throughput:
+    """``wrk`` against ``url``: requests per second, mean latency, non-2xx/3xx + socket
+    errors."""
+    if shutil.which("wrk") is None:
+        raise RuntimeError("wrk is not installed (apt-get install wrk)")
+    command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    for key, value in (headers or {}).items():
+        command += ["-H", f"{key}: {value}"]
+    output = subprocess.run([*command, url], capture_output=True, text=True, check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))  # type: ignore[union-attr]
+    latency = re.search(r"Latency\s+([\d.]+)(us|ms|s)", output)
+    scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+    latency_ms = float(latency.group(1)) * scale[latency.group(2)] if latency else 0.0
+    errors = 0
+    if match := re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output):
+        errors += int(match.group(1))
+    if match := re.search(
+        r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output
+    ):
+        errors += sum(int(n) for n in match.groups())
+    return Throughput(name, rps, latency_ms, errors)
+
+
+def worker_memory_mb(master: subprocess.Popen[bytes]) -> list[float]:
+    """Resident memory of each gunicorn worker (children of the master), in MB."""
+    sizes = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            text = status.read_text()
+        except OSError:
+            continue
+        if re.search(rf"^PPid:\s+{master.pid}$", text, re.M):
+            rss = re.search(r"^VmRSS:\s+(\d+) kB", text, re.M)
+            if rss:
+                sizes.append(int(rss.group(1)) / 1024)
+    return sizes
+
+
+def environment(database_url: str) -> dict[str, str]:
+    """Production-like settings for a local run over plain http."""
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "bench.settings",
+        "DATABASE_URL": database_url,
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY", "bench-" + "x" * 60),
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "DJANGO_SECURE_COOKIES": "0",
+        "DJANGO_LOG_LEVEL": "WARNING",
+    }

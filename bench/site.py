@@ -1,0 +1,104 @@
+"""The site benchmark at one size: build the club, time the endpoints, load them."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import psycopg
+
+from bench import load
+
+MEMBERS = 200
+TARGETS = {
+    "live update, nothing changed (304)": "≥ 50% of the bare view's requests/s",
+    "pulka page (full)": "≤ 15 ms median, ≤ 10 queries",
+    "save a deal (htmx POST)": "≤ 30 ms median",
+    "season leaderboard": "≤ 100 ms median, constant queries",
+    "member profile": "≤ 100 ms median, constant queries",
+}
+
+
+def recreate(database: str) -> None:
+    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{database}"')
+
+
+def run(database: str, url: str, *, tables: int, live_deals: int, seconds: int) -> None:
+    env = load.environment(url)
+    os.environ.update(env)
+    recreate(database)
+
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    from django.db import connections
+
+    connections.close_all()
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)  # DEBUG off: the manifest
+    from bench import data, endpoints
+    from members.models import Member
+    from scoring.models import Season
+
+    print(
+        f"\n== site with {tables:,} finished tables, {MEMBERS} members, "
+        f"a live pulka of {live_deals} deals =="
+    )
+    start = time.perf_counter()
+    built = data.build(
+        members=MEMBERS, tables=tables, live_deals=live_deals, log=lambda m: print(f"  built: {m}")
+    )
+    print(f"  (built in {time.perf_counter() - start:.0f} s)")
+    live = built["live"]
+    busiest = Member.objects.order_by("-seats__id").first()  # any member with history
+    member = live.seats.get(position=0).member
+    season = Season.objects.order_by("-starts_on").first()
+
+    timings = endpoints.run(live, member, season)
+    print("\n  endpoint                               median ms   p95 ms  queries  target")
+    for t in timings:
+        print(
+            f"  {t.name:<38} {t.median_ms:9.2f} {t.p95_ms:8.2f} {t.queries:8}  "
+            f"{TARGETS.get(t.name, '')}"
+        )
+
+    etag = _etag(live)
+    with load.gunicorn(env) as (base, master):
+        live_url = f"{base}/tables/{live.pk}/live/"
+        runs = [
+            load.wrk("bare Django view", f"{base}/bench/bare/", seconds=seconds),
+            load.wrk(
+                "live update, nothing changed (304)",
+                live_url,
+                headers={"If-None-Match": etag},
+                seconds=seconds,
+            ),
+            load.wrk("live update, full sheet", live_url, seconds=seconds),
+            load.wrk("pulka page (full)", f"{base}/tables/{live.pk}/", seconds=seconds),
+            load.wrk(
+                "season leaderboard", f"{base}/seasons/{season.pk}/preferans/", seconds=seconds
+            ),
+            load.wrk("member profile", f"{base}/members/{busiest.username}/", seconds=seconds),
+        ]
+        memory = load.worker_memory_mb(master)
+    bare = runs[0].requests_per_second
+    print("\n  under gunicorn (2 workers), wrk 16 connections   req/s   latency ms  errors")
+    for r in runs:
+        share = f"  ({r.requests_per_second / bare:.0%} of bare)" if bare else ""
+        print(
+            f"  {r.name:<46} {r.requests_per_second:7.0f} {r.latency_ms:10.2f} {r.errors:7}{share}"
+        )
+    print(
+        f"  gunicorn worker memory after the run: "
+        f"{', '.join(f'{m:.0f} MB' for m in memory)} (target ≤ 150 MB)"
+    )
+
+
+def _etag(live: object) -> str:
+    from django.test import Client
+    from django.urls import reverse
+
+    return Client().get(reverse("scoring:table_live", args=[live.pk]))["ETag"]  # type: ignore[attr-defined]
