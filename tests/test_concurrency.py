@@ -47,8 +47,9 @@ class Browser:
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
         assert token, "the page carries a CSRF token"
         body = urllib.parse.urlencode({**data, "csrfmiddlewaretoken": token.group(1)})
-        request = urllib.request.Request(self.base + path, body.encode(),
-                                         headers={"Referer": self.base + path})
+        request = urllib.request.Request(
+            self.base + path, body.encode(), headers={"Referer": self.base + path}
+        )
         with self.opener.open(request) as response:
             return response.status, response.read().decode()
 
@@ -64,10 +65,12 @@ def test_the_same_deal_saved_twice_at_once_is_stored_once(live_server):
 
     def save(browser: Browser, page: str) -> None:
         start.wait()
-        status, html = browser.post(f"{path}deals/", {**PASSOUT, "count": "0"}, page)
+        _, html = browser.post(f"{path}deals/", {**PASSOUT, "count": "0"}, page)
         answers.append(html)
 
-    threads = [threading.Thread(target=save, args=(b, p)) for b, p in zip(browsers, pages)]
+    threads = [
+        threading.Thread(target=save, args=(b, p)) for b, p in zip(browsers, pages, strict=True)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -94,9 +97,10 @@ def test_many_members_racing_for_the_next_deal_number(live_server):
     def save() -> None:
         start.wait()
         try:
-            services.deal_create(table, {"kind": "passout", "tricks": {
-                "Anna": 4, "Boris": 3, "Vera": 3}}, by=member)
-        except Exception as error:  # noqa: BLE001 - reported below
+            services.deal_create(
+                table, {"kind": "passout", "tricks": {"Anna": 4, "Boris": 3, "Vera": 3}}, by=member
+            )
+        except Exception as error:  # reported by the assertion below
             errors.append(error)
         finally:
             connection.close()
