@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 ARGS ?=
 
-.PHONY: venv run test lint fmt bench clean
+.PHONY: venv run serve-prod test lint fmt bench clean
 
 venv: $(STAMP)
 
@@ -29,6 +29,28 @@ run: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# The production setup on this machine, over plain http: DEBUG off, static files collected
+# for WhiteNoise, gunicorn with clubsite/gunicorn.conf.py, against PostgreSQL (the database
+# is created if missing). Any variable can be given: make serve-prod PORT=8765
+# DJANGO_SECRET_KEY=… DATABASE_URL=…; docs/deploy.md lists them. Secure cookies and the
+# HTTPS redirect are off here only because local http has no TLS.
+serve-prod: venv
+	@set -e; \
+	export DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/clubsite}"; \
+	export DJANGO_DEBUG=0; \
+	export DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))')}"; \
+	export DJANGO_ALLOWED_HOSTS="$${DJANGO_ALLOWED_HOSTS:-127.0.0.1,localhost}"; \
+	export DJANGO_SECURE_SSL_REDIRECT="$${DJANGO_SECURE_SSL_REDIRECT:-0}"; \
+	export DJANGO_SECURE_COOKIES="$${DJANGO_SECURE_COOKIES:-0}"; \
+	database="$${DATABASE_URL##*/}"; database="$${database%%\?*}"; \
+	if ! psql "$$DATABASE_URL" -Atqc 'SELECT 1' >/dev/null 2>&1; then \
+		echo "Creating the PostgreSQL database $$database"; \
+		createdb --maintenance-db="$${DATABASE_URL%/*}/postgres" "$$database"; \
+	fi; \
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0; \
+	$(BIN)/python manage.py migrate --noinput; \
+	exec $(BIN)/gunicorn --config clubsite/gunicorn.conf.py clubsite.wsgi
 
 test: venv
 	$(BIN)/pytest $(ARGS)

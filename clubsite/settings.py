@@ -6,6 +6,7 @@ Production sets at least ``DJANGO_DEBUG=0``, ``DJANGO_SECRET_KEY``,
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -71,6 +72,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     "members",
     "scoring",
 ]
@@ -79,6 +81,13 @@ AUTH_USER_MODEL = "members.Member"
 LOGIN_URL = "members:login"
 LOGIN_REDIRECT_URL = "scoring:home"
 LOGOUT_REDIRECT_URL = "scoring:home"
+
+# django-axes checks every sign-in first and refuses it while the username is locked out
+# from that address; ModelBackend then checks the password.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -92,6 +101,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "clubsite.urls"
@@ -151,7 +162,8 @@ USE_TZ = True
 # (which needs `manage.py collectstatic` at deploy time).
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where `collectstatic` puts the files WhiteNoise serves once DEBUG is off.
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -185,12 +197,22 @@ SECURE_CSP = {
 
 X_FRAME_OPTIONS = "DENY"
 
+# Cookies: the session cookie is never readable by scripts; SameSite=Lax keeps it off
+# cross-site POSTs (CSRF protection checks those as well).
+
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+
 # HTTPS and cookies once DEBUG is off.
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
+    # Secure cookies travel over HTTPS only. DJANGO_SECURE_COOKIES=0 is for trying a
+    # production build over plain http on one's own machine (`make serve-prod`), never
+    # for a real deployment: `check --deploy` warns about it.
+    SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", default=True)
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
     SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", default=True)
@@ -198,6 +220,38 @@ if not DEBUG:
     # only when told to, or SSL redirects loop forever.
     if env_bool("DJANGO_TRUST_X_FORWARDED_PROTO", default=False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Sign-in rate limit (django-axes): five failed attempts for one username from one
+# address lock that pair out for 15 minutes; a successful sign-in clears the count.
+# Attempts are kept in the database, so every app server behind a load balancer sees them.
+
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "axes_lockout.html"
+
+# Behind reverse proxies REMOTE_ADDR is the nearest proxy's, the same for everyone: the
+# lock would then be per username, and anyone could lock a member out. With
+# DJANGO_TRUSTED_PROXY_COUNT=N the client's address is the one the outermost of the N
+# proxies appended to X-Forwarded-For (entries further left are the client's own say).
+TRUSTED_PROXY_COUNT = env_int("DJANGO_TRUSTED_PROXY_COUNT", default=0)
+
+
+def client_ip(request: object) -> str | None:
+    """The sign-in's client address for django-axes, given TRUSTED_PROXY_COUNT."""
+    from django.conf import settings  # the live value (tests override it)
+
+    proxies = settings.TRUSTED_PROXY_COUNT
+    meta: dict[str, str] = getattr(request, "META", {})
+    forwarded = [part.strip() for part in meta.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    forwarded = [part for part in forwarded if part]
+    if 0 < proxies <= len(forwarded):
+        return forwarded[-proxies]
+    return meta.get("REMOTE_ADDR")
+
+
+AXES_CLIENT_IP_CALLABLE = client_ip
 
 # Logging: everything to the console; the process manager keeps the logs.
 
@@ -215,5 +269,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        # Failed sign-ins and lockouts are warnings; axes' INFO lines (a banner at every
+        # process start, one per attempt) would also land on every command's stderr.
+        "axes": {"level": "WARNING"},
     },
 }

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from members.forms import DisplayNameForm, SignInForm
 from members.models import Member
+from scoring import profiles
 from scoring.models import Seat, Table
 
 
@@ -95,6 +96,9 @@ def table_line(seat: Seat) -> TableLine:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def member_detail(request: HttpRequest, username: str) -> HttpResponse:
+    """A member's page: their tables, statistics, head-to-head and charts (all from the
+    results stored when each table finished: a constant number of queries), and for the
+    member themselves the form for their display name."""
     member = get_object_or_404(Member.objects.prefetch_related("groups"), username=username)
     own_page = request.user.is_authenticated and request.user.pk == member.pk
     name = member.name
@@ -109,13 +113,7 @@ def member_detail(request: HttpRequest, username: str) -> HttpResponse:
             form.save()
             messages.success(request, _("Your display name is saved."))
             return redirect("members:detail", username=member.username)
-    seats = (
-        Seat.objects.filter(member=member)
-        .select_related(
-            "table", "table__preferans_version__tariff", "table__boston_version__tariff"
-        )
-        .order_by("-table__played_on", "-table__id")
-    )
+    shown = profiles.profile(member, season=request.GET.get("season"))
     return render(
         request,
         "members/member_detail.html",
@@ -123,6 +121,7 @@ def member_detail(request: HttpRequest, username: str) -> HttpResponse:
             "member": member,
             "name": name,
             "form": form,
-            "lines": [table_line(seat) for seat in seats],
+            "lines": shown.lines,
+            "profile": shown,
         },
     )

@@ -244,7 +244,7 @@ class TariffRowsFormSet(forms.BaseInlineFormSet):  # type: ignore[type-arg]
 
 class FixedRowsInline(OrganisersOnly, admin.TabularInline):  # type: ignore[type-arg]
     """Rows that exist once per contract: no deleting; a new tariff starts with the
-    preset's rows, an existing one keeps its row names fixed."""
+    preset's rows, an existing one keeps its rows (each titled by its contract)."""
 
     formset = TariffRowsFormSet
     extra = 0
@@ -254,8 +254,10 @@ class FixedRowsInline(OrganisersOnly, admin.TabularInline):  # type: ignore[type
     def preset_rows(self) -> list[dict[str, Any]]:
         raise NotImplementedError
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
-        return (self.key,) if obj is not None and obj.pk else ()
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        # An existing row is titled by its contract already; only a new tariff chooses.
+        fields = super().get_fields(request, obj)
+        return [f for f in fields if f != self.key] if obj is not None and obj.pk else fields
 
     def get_extra(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> int:
         return 0 if obj is not None and obj.pk else len(self.preset_rows())
@@ -408,6 +410,55 @@ class TariffAdmin(OrganisersOnly, admin.ModelAdmin):  # type: ignore[type-arg]
         if formsets:
             formsets[-1].tariff_formsets = formsets
         return formsets, inline_instances
+
+    # -- deleting: a tariff goes with its versions, unless a table has played one
+
+    def get_deleted_objects(
+        self, objs: Any, request: HttpRequest
+    ) -> tuple[list[Any], dict[str, int], set[str], list[str]]:
+        """Versions PROTECT their tariff so that no code path drops a used one by accident;
+        here a tariff no table has played is deleted with its versions and rows, and one
+        that a table has played is refused (the table's version must stay forever)."""
+        tariffs = list(objs)
+        version_model = self.model._meta.get_field("versions").related_model
+        versions = version_model.objects.filter(tariff__in=tariffs).annotate(
+            table_count=Count("tables")
+        )
+        protected = [
+            ngettext(
+                "%(version)s: played at %(n)d table",
+                "%(version)s: played at %(n)d tables",
+                version.table_count,
+            )
+            % {"version": version, "n": version.table_count}
+            for version in versions.select_related("tariff")
+            if version.table_count
+        ]
+        if protected:
+            return [], {}, set(), protected
+        deleted: list[Any] = []
+        for tariff in tariffs:
+            url = reverse(
+                f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[tariff.pk]
+            )
+            deleted.append(
+                format_html('{}: <a href="{}">{}</a>', self.opts.verbose_name, url, tariff)
+            )
+            deleted.append([str(version) for version in tariff.versions.all()])
+        counts = {
+            str(self.opts.verbose_name_plural): len(tariffs),
+            str(version_model._meta.verbose_name_plural): len(versions),
+        }
+        return deleted, counts, set(), []
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        with transaction.atomic(using=router.db_for_write(self.model)):
+            obj.versions.all().delete()  # ProtectedError if a table has just used one
+            obj.delete()
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        for obj in queryset:
+            self.delete_model(request, obj)
 
     # -- the preview of tables in play
 
@@ -578,8 +629,9 @@ class TariffAdmin(OrganisersOnly, admin.ModelAdmin):  # type: ignore[type-arg]
         """Upload a JSON export: every tariff in it is created, or none (errors shown)."""
         if not self.has_add_permission(request):
             raise PermissionDenied
-        form = ImportForm(request.POST or None, request.FILES or None)
-        if request.method == "POST" and form.is_valid():
+        posted = request.method == "POST"
+        form = ImportForm(request.POST, request.FILES) if posted else ImportForm()
+        if posted and form.is_valid():
             try:
                 with transaction.atomic(using=router.db_for_write(self.model)):
                     tariffs = self._import(request, form)

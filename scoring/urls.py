@@ -31,3 +31,22 @@ urlpatterns = [
     path("tables/<int:pk>/finish/", tables.table_finish, name="table_finish"),
     path("tables/<int:pk>/reopen/", tables.table_reopen, name="table_reopen"),
 ]
+
+# -- Standings (scoring/views/standings.py): seasons, leaderboards, CSV downloads ----------
+from django.urls import register_converter  # noqa: E402
+
+from scoring.views import standings  # noqa: E402
+
+register_converter(standings.GameConverter, "game")
+
+urlpatterns += [
+    path("seasons/", standings.season_list, name="season_list"),
+    path("seasons/<int:pk>/<game:game>/", standings.season_standings, name="season_standings"),
+    path(
+        "seasons/<int:pk>/<game:game>.csv",
+        standings.season_standings_csv,
+        name="season_standings_csv",
+    ),
+    path("standings/<game:game>/", standings.standings, name="standings"),
+    path("standings/<game:game>.csv", standings.standings_csv, name="standings_csv"),
+]

@@ -658,3 +658,45 @@ def test_the_organisers_group_comes_from_the_migration():
     assert "view_preferanstariffversion" in codenames
     assert "change_preferanstariffversion" not in codenames
     assert "change_bostontariffversion" not in codenames
+
+
+# -- deleting -----------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_tariff_no_table_played_is_deleted_with_its_versions(client, organiser):
+    copy = services.tariff_copy(BostonTariff.objects.get(name=PAYMENT), name="Лишний", by=None)
+    url = reverse("admin:scoring_bostontariff_delete", args=[copy.pk])
+
+    page = client.get(url)
+    response = client.post(url, {"post": "yes"})
+
+    assert page.status_code == 200
+    assert "Лишний v1" in page.content.decode()
+    assert response.status_code == 302
+    assert not BostonTariff.objects.filter(name="Лишний").exists()
+    assert not BostonTariffVersion.objects.filter(tariff_id=copy.pk).exists()
+    assert not BostonPaymentRow.objects.filter(tariff_id=copy.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_tariff_a_table_played_cannot_be_deleted(client, organiser):
+    from tests.factories import pulka
+
+    tariff = PreferansTariff.objects.get(name=SOCHI)
+    pulka(tariff=SOCHI)
+    url = reverse("admin:scoring_preferanstariff_delete", args=[tariff.pk])
+
+    page = client.get(url)
+    response = client.post(url, {"post": "yes"})
+    bulk = client.post(
+        changelist_url(PreferansTariff),
+        {"action": "delete_selected", "_selected_action": [tariff.pk], "post": "yes"}
+        | {"index": "0"},
+    )
+
+    assert "played at 1 table" in page.content.decode()
+    assert response.status_code == 200
+    assert bulk.status_code == 200
+    assert PreferansTariff.objects.filter(pk=tariff.pk).exists()
+    assert tariff.versions.count() == 1

@@ -8,7 +8,25 @@ from scoring.rules_doc import render_markdown_file
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "scoring/home.html")
+    """The club's front page: tables in play, the latest finished tables and the top of
+    the current season's boards (all time between seasons), in a constant number of
+    queries: the two lists of tables, their seats, the season, and the boards."""
+    # Imported here so that this change stays inside ``home`` (they may move to the top).
+    from django.db.models import prefetch_related_objects
+    from django.utils import timezone
+
+    from scoring.models import Season, Table
+    from scoring.views import standings
+
+    tables = Table.objects.select_related("preferans_version__tariff", "boston_version__tariff")
+    in_play = list(tables.filter(status=Table.OPEN))
+    latest = list(tables.filter(status=Table.FINISHED)[:5])
+    prefetch_related_objects([*in_play, *latest], "seats")
+    context: dict[str, object] = {"in_play": in_play, "latest": latest}
+    if standings.standings_visible(request):
+        season = Season.of_date(timezone.localdate())
+        context |= {"season": season, "leaders": standings.leaders(season)}
+    return render(request, "scoring/home.html", context)
 
 
 def rules(request: HttpRequest) -> HttpResponse:

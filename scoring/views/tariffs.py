@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -50,7 +51,7 @@ CARD_PARTS = (
 
 def _tariffs(model: type[Tariff]) -> QuerySet[Any]:
     """Tariffs with the number of their current version (one query)."""
-    return model.objects.select_related("changed_by").annotate(version=Max("versions__number"))
+    return model.objects.annotate(version=Max("versions__number"))
 
 
 def tariff_list(request: HttpRequest) -> HttpResponse:
@@ -68,12 +69,11 @@ def tariff_list(request: HttpRequest) -> HttpResponse:
 
 
 def number(value: Fraction | int) -> str:
-    """A whole number as itself, anything else as an exact decimal (rates have at most two
-    decimals, values are whole, so a product has at most two)."""
+    """An exact number as the page prints it: ``4``, ``2.5``, ``0.25`` (rates have at most
+    two decimals and values are whole, so every product has at most two)."""
     value = Fraction(value)
-    if value.denominator == 1:
-        return str(value.numerator)
-    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+    exact = (Decimal(value.numerator) / Decimal(value.denominator)).quantize(Decimal("0.01"))
+    return format(exact.normalize(), "f")
 
 
 @dataclass(frozen=True)

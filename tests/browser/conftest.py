@@ -1,5 +1,4 @@
-"""Real-browser fixtures: Playwright driving Debian's Chromium against pytest-django's
-``live_server``.
+"""Real-browser fixtures: Playwright driving Debian's Chromium against a live server.
 
 Playwright cannot download a browser of its own here, so it launches the system one
 (``apt-get install chromium``; ``.ci/run`` installs it). Without it the browser tests skip,
@@ -9,11 +8,25 @@ except when ``REQUIRE_BROWSER=1`` (set by ``.ci/run``): then a missing browser f
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from django.contrib.staticfiles.handlers import StaticFilesHandler
+from django.test.testcases import LiveServerThread
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Playwright,
+    Request,
+    Response,
+    sync_playwright,
+)
+from pytest_django.live_server_helper import LiveServer
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -36,11 +49,50 @@ def _require_chromium() -> None:
     pytest.skip(message)
 
 
+# -- the live server -------------------------------------------------------------------------
+
+
+class _OneRequestAtATime(StaticFilesHandler):
+    """Serves static files like pytest-django's live server, and handles one request at a
+    time: on SQLite the test database lives in memory and every server thread shares the
+    test's one connection, so a sheet poll arriving during a save would fail with "database
+    table is locked". PostgreSQL gets the usual threaded server."""
+
+    lock = threading.Lock()
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        with self.lock:
+            return super().__call__(environ, start_response)
+
+
+@pytest.fixture(scope="module")
+def live_server(request: pytest.FixtureRequest) -> Iterator[LiveServer]:
+    """pytest-django's ``live_server`` (static files served; ``transactional_db`` implied),
+    serialised on in-memory SQLite."""
+    host = request.config.getvalue("liveserver") or "localhost"
+    server = LiveServer(host, start=False)
+    shared = server.thread.connections_override
+    if shared:
+        server.thread = LiveServerThread(
+            server.thread.host,
+            static_handler=_OneRequestAtATime,
+            connections_override=shared,
+            port=server.thread.port,
+        )
+        server.thread.daemon = True
+    server.start()
+    yield server
+    server.stop()
+
+
+# -- the browser -----------------------------------------------------------------------------
+
+
 @pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
     _require_chromium()
     # Playwright's sync API keeps an asyncio loop running on this thread, so Django would
-    # refuse ORM calls from the test body; the live server's own thread is unaffected.
+    # refuse ORM calls from the test body; the live server's own threads are unaffected.
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         with sync_playwright() as driver:
@@ -65,25 +117,27 @@ class BrowserProblems:
 
     def watch(self, page: Page) -> Page:
         page.on("pageerror", lambda error: self.seen.append(f"page error: {error}"))
-        page.on(
-            "console",
-            lambda msg: (
-                self.seen.append(f"console {msg.type}: {msg.text}") if msg.type == "error" else None
-            ),
-        )
-        page.on(
-            "requestfailed",
-            lambda request: self.seen.append(f"failed: {request.method} {request.url}"),
-        )
-        page.on(
-            "response",
-            lambda response: (
-                self.seen.append(f"{response.status}: {response.url}")
-                if response.status >= 400
-                else None
-            ),
-        )
+        page.on("console", self._console)
+        page.on("requestfailed", self._failed)
+        page.on("response", self._response)
         return page
+
+    def _console(self, message: ConsoleMessage) -> None:
+        if message.type not in {"error", "warning"}:
+            return
+        url = message.location.get("url", "")
+        if url.endswith("/favicon.ico"):  # the browser asks for it by itself; the site has none
+            return
+        self.seen.append(f"console {message.type}: {message.text} ({url})")
+
+    def _failed(self, request: Request) -> None:
+        if request.failure == "net::ERR_ABORTED":  # a poll cut short by leaving the page
+            return
+        self.seen.append(f"failed: {request.method} {request.url}: {request.failure}")
+
+    def _response(self, response: Response) -> None:
+        if response.status >= 400:
+            self.seen.append(f"{response.status}: {response.request.method} {response.url}")
 
 
 @pytest.fixture
@@ -92,9 +146,11 @@ def browser_problems() -> BrowserProblems:
 
 
 @pytest.fixture
-def new_page(browser: Browser, live_server, browser_problems: BrowserProblems):
+def new_page(
+    browser: Browser, live_server: LiveServer, browser_problems: BrowserProblems
+) -> Iterator[Callable[[], Page]]:
     """``new_page()`` opens a page in a fresh browser context (its own cookies: a separate
-    visitor) that speaks English to the live server."""
+    visitor) that asks the live server for English pages."""
     contexts: list[BrowserContext] = []
 
     def open_page() -> Page:
