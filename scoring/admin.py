@@ -35,8 +35,10 @@ from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring import admin_seasons  # noqa: F401 - registers SeasonAdmin (organisers' too)
-from scoring import services
+from scoring import (
+    admin_seasons,  # noqa: F401 - registers SeasonAdmin (organisers' too)
+    services,
+)
 from scoring.engine.boston.rules import TRICK_ROWS, BostonRules
 from scoring.engine.errors import RuleError
 from scoring.models import (

@@ -19,3 +19,10 @@ def client():
     from django.test import Client
 
     return Client(headers={"accept-language": "en"})
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hasher(settings):
+    """Members are made by the dozen in tests; a real password hash takes most of a
+    second each on these machines."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
