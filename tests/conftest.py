@@ -21,8 +21,11 @@ def client():
     return Client(headers={"accept-language": "en"})
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hasher(settings):
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hasher():
     """Members are made by the dozen in tests; a real password hash takes most of a
-    second each on these machines."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    second each on these machines. (Not via the ``settings`` fixture: some engine tests
+    use ``settings`` as a parameter name.)"""
+    from django.conf import settings as django_settings
+
+    django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
