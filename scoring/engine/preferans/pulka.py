@@ -30,6 +30,7 @@ from scoring.engine.preferans.rules import SOCHI, PreferansRules
 
 MAX_POOL_TARGET = 10_000
 MAX_ADJUSTMENT = 1_000_000
+ANSWERS = frozenset(("whist", "pass", "half"))
 SAME_DEALER_PASSOUTS = 3
 """Classic: the dealer deals again after a pass-out, up to this many in a row (§6)."""
 
@@ -104,6 +105,7 @@ class Pulka:
         self.deals: list[DealResult] = []
         # Looked up on every deal, so worked out once: seats by dealer, amounts by level.
         self._active = [_active_seats(n, dealer) for dealer in range(n)]
+        self._active_set = [frozenset(seats) for seats in self._active]
         self._defenders = [
             [
                 tuple(s for s in _clockwise_after(n, declarer) if n == 3 or s != dealer)
@@ -166,7 +168,7 @@ class Pulka:
         dealer: int | None = None if isinstance(deal, Adjustment) else self.dealer
         entries = self._write(self._score(deal))
         self._advance(deal)
-        result = DealResult(n=n, dealer=dealer, entries=tuple(entries))
+        result = DealResult(n, dealer, tuple(entries))
         self.deals.append(result)
         return result
 
@@ -230,7 +232,7 @@ class Pulka:
         answers = [game.answers.get(s) for s in defenders]
         if len(game.answers) != len(defenders) or None in answers:
             raise RuleError("give an answer for each defender and nobody else", field="answers")
-        if any(a not in ("whist", "pass", "half") for a in answers):
+        if not ANSWERS.issuperset(answers):
             raise RuleError("each answer must be whist, pass or half", field="answers")
         if "half" in answers:
             if answers != ["pass", "half"]:
@@ -245,7 +247,7 @@ class Pulka:
         if "whist" in answers:
             if game.tricks is None:
                 raise RuleError("give every active player's tricks", field="tricks")
-            self._check_tricks(game.tricks, self.active_seats(), 10)
+            self._check_tricks(game.tricks, self._active_set[self.dealer], 10)
         elif game.tricks is not None:
             raise RuleError("tricks are not entered when nobody whists", field="tricks")
 
@@ -258,7 +260,7 @@ class Pulka:
                 )
             if not 0 <= dealer_tricks <= 2:
                 raise RuleError("the dealer takes 0–2 widow tricks", field="dealer_tricks")
-        self._check_tricks(tricks, self.active_seats(), 10 - (dealer_tricks or 0))
+        self._check_tricks(tricks, self._active_set[self.dealer], 10 - (dealer_tricks or 0))
         if passout.looked and not passout.dark:
             raise RuleError("only a dark pass-out records who looked", field="looked")
         if not set(passout.looked) <= set(self.active_seats()):
@@ -279,14 +281,15 @@ class Pulka:
         return tricks, dealer_tricks
 
     @staticmethod
-    def _check_tricks(tricks: Mapping[int, int], seats: Sequence[int], total: int) -> None:
-        if len(tricks) != len(seats) or any(s not in tricks for s in seats):
+    def _check_tricks(tricks: Mapping[int, int], seats: frozenset[int], total: int) -> None:
+        if tricks.keys() != seats:
             raise RuleError(
                 "give the tricks of every active player and nobody else", field="tricks"
             )
-        if min(tricks.values()) < 0 or max(tricks.values()) > 10:
+        values = tricks.values()
+        if min(values) < 0 or max(values) > 10:
             raise RuleError("each player's tricks must be from 0 to 10", field="tricks")
-        got = sum(tricks.values())
+        got = sum(values)
         if got != total:
             raise RuleError(f"must add up to {total}, got {got}", field="tricks")
 
@@ -374,40 +377,37 @@ class Pulka:
                 )
             )
 
-        def whist(writer: int, amount: Amount, rule: str, calc: str) -> None:
-            if amount:
-                entries.append(Entry("whists", writer, amount, rule, calc, declarer))
-
-        def console(writer: int, rule: str = "consolation") -> None:
-            whist(writer, consolation, rule, f"{under} × {rates.consolation} = {consolation}")
-
+        # Whists on the declarer: (writer, amount, rule, arithmetic); zero amounts are not
+        # written.
+        whists: list[tuple[int, Amount, str, str]] = []
         # Gentleman's whist: one whister on a remise shares everything with the passer.
         split = under and len(whisters) == 1 and self.rules.lone_whist == "gentleman"
         if split:
             share = _exact(Fraction(defence * rates.whist + 2 * consolation, 2))
             calc = f"({defence} × {rates.whist} + 2 × {consolation}) / 2 = {share}"
-            for s in defenders:
-                whist(s, share, "gentleman-split", calc)
+            whists += [(s, share, "gentleman-split", calc) for s in defenders]
         elif len(whisters) == 2:
             for w in whisters:
-                whist(
-                    w,
-                    tricks[w] * rates.whist,
-                    "whists-for-tricks",
-                    f"{tricks[w]} × {rates.whist} = {tricks[w] * rates.whist}",
+                amount = tricks[w] * rates.whist
+                whists.append(
+                    (w, amount, "whists-for-tricks", f"{tricks[w]} × {rates.whist} = {amount}")
                 )
         else:  # a lone whister is paid for the passer's tricks too (greedy)
-            whist(
-                whisters[0],
-                defence * rates.whist,
-                "lone-whist",
-                f"{defence} × {rates.whist} = {defence * rates.whist}",
+            amount = defence * rates.whist
+            whists.append(
+                (whisters[0], amount, "lone-whist", f"{defence} × {rates.whist} = {amount}")
             )
-        if under and not split:
-            for s in defenders:
-                console(s)
-        if under and self.setup.size == 4 and self.rules.consolation_by_dealer:
-            console(self.dealer, "consolation-dealer")
+        if under:
+            calc = f"{under} × {rates.consolation} = {consolation}"
+            if not split:
+                whists += [(s, consolation, "consolation", calc) for s in defenders]
+            if self.setup.size == 4 and self.rules.consolation_by_dealer:
+                whists.append((self.dealer, consolation, "consolation-dealer", calc))
+        entries += [
+            Entry("whists", writer, amount, rule, calc, declarer)
+            for writer, amount, rule, calc in whists
+            if amount
+        ]
         entries += self._whister_duty(rates, tricks, whisters, defence)
         return entries
 
@@ -511,15 +511,16 @@ class Pulka:
     def _write(self, entries: Iterable[Entry]) -> list[Entry]:
         written: list[Entry] = []
         for entry in entries:
-            if entry.kind == "pool" and entry.amount > 0:
-                self._write_pool(entry, written)
-                continue
-            if entry.kind == "pool":
-                self.pool[entry.player] += entry.amount
-            elif entry.kind == "mountain":
-                self.mountain[entry.player] += entry.amount
-            elif entry.on is not None:
-                self.whists[entry.player][entry.on] += entry.amount
+            kind, player, amount, _, _, on = entry
+            if kind == "pool":
+                if amount > 0:
+                    self._write_pool(entry, written)
+                    continue
+                self.pool[player] += amount
+            elif kind == "mountain":
+                self.mountain[player] += amount
+            elif on is not None:
+                self.whists[player][on] += amount
             written.append(entry)
         return written
 
@@ -584,8 +585,7 @@ class Pulka:
         if isinstance(deal, Passout):
             self._after_passout(deal)
             return
-        made = _made(deal)
-        if self.rules.bombs and made and self.bombs[deal.declarer]:
+        if self.rules.bombs and self.bombs[deal.declarer] and _made(deal):
             self.bombs[deal.declarer].pop(0)
         if isinstance(deal, Game) or self.rules.misere_ends_passouts:
             self.passouts_in_series = 0
