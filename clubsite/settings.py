@@ -274,3 +274,6 @@ LOGGING = {
         "axes": {"level": "WARNING"},
     },
 }
+
+# Whether visitors who are not signed in may see the standings (leaderboards, CSV).
+STANDINGS_PUBLIC = env_bool("DJANGO_STANDINGS_PUBLIC", default=True)

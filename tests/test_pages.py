@@ -10,6 +10,8 @@ from pytest_django import Settings
 
 from scoring.rules_doc import render_markdown_file
 
+pytestmark = pytest.mark.django_db
+
 
 class _Headings(HTMLParser):
     """Collects the text of every h1-h6 element."""

@@ -1,0 +1,121 @@
+"""The organisers' editor for seasons: name and dates, the default tariffs, and how the
+season's leaderboards qualify and rank members.
+
+Only organisers (the Organisers group, and superusers) reach these pages; other staff get
+403. A season that has ended is read-only: its table is final, so nobody changes its dates
+or rules after the fact (the admin shows it without a save button and refuses a POST).
+
+``scoring/admin.py`` imports this module, which registers ``SeasonAdmin``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine.standings import RANKING_KEYS
+from scoring.models import Season, Table
+
+
+def ranking_help() -> str:
+    """The ranking field's help: how the order works, and every key with its meaning."""
+    return format_html(
+        "{}<br>{}",
+        _(
+            "Comma-separated keys: the first ranks, each next one breaks the ties left "
+            "(higher values rank first), e.g. money, average, wins. The keys:"
+        ),
+        format_html_join(", ", "<code>{}</code> ({})", RANKING_KEYS.items()),
+    )
+
+
+def is_organiser(request: HttpRequest) -> bool:
+    """Whether the signed-in member is an active staff organiser (kept on the request:
+    the admin asks many times per page)."""
+    if not hasattr(request, "_is_season_organiser"):
+        user = request.user
+        request._is_season_organiser = bool(  # type: ignore[attr-defined]
+            user.is_active and user.is_staff and getattr(user, "is_organiser", False)
+        )
+    return request._is_season_organiser  # type: ignore[attr-defined,no-any-return]
+
+
+class SeasonAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("name", "starts_on", "ends_on", "min_games", "ranking", "state", "boards")
+    list_select_related = ("preferans_tariff", "boston_tariff")
+    search_fields = ("name",)
+    date_hierarchy = "starts_on"
+    fieldsets = (
+        (None, {"fields": ("name", ("starts_on", "ends_on"))}),
+        (
+            _("Default tariffs"),
+            {
+                "description": _("The tariffs a new table in this season starts with."),
+                "fields": ("preferans_tariff", "boston_tariff"),
+            },
+        ),
+        (
+            _("Qualification and ranking"),
+            {
+                "description": _(
+                    "Members with fewer finished tables than the minimum are listed apart, "
+                    "unranked. The ranking order is shown on the season's page in words."
+                ),
+                "fields": ("min_games", "ranking"),
+            },
+        ),
+    )
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        form = super().get_form(request, obj, change=change, **kwargs)
+        if "ranking" in form.base_fields:
+            form.base_fields["ranking"].help_text = ranking_help()
+        return form
+
+    @admin.display(description=_("state"))
+    def state(self, obj: Season) -> str:
+        if obj.is_past:
+            return str(_("finished (read-only)"))
+        return str(_("current or upcoming"))
+
+    @admin.display(description=_("leaderboards"))
+    def boards(self, obj: Season) -> str:
+        return format_html_join(
+            " · ",
+            '<a href="{}">{}</a>',
+            (
+                (reverse("scoring:season_standings", kwargs={"pk": obj.pk, "game": game}), label)
+                for game, label in Table.GAMES
+            ),
+        )
+
+    # -- who may do what ------------------------------------------------------------------
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return is_organiser(request) and super().has_module_permission(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_organiser(request) and super().has_view_permission(request, obj)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return is_organiser(request) and super().has_add_permission(request)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None and obj.is_past:
+            return False
+        return is_organiser(request) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None and obj.is_past:
+            return False
+        return is_organiser(request) and super().has_delete_permission(request, obj)
+
+
+admin.site.register(Season, SeasonAdmin)

@@ -1,0 +1,477 @@
+"""A member's profile: history, statistics, head-to-head and charts.
+
+Everything is read from what was stored on each seat when its table finished (result,
+money, place, per-seat counts in ``Seat.stats``) and from the rating history, so a profile
+never replays a deal, and it costs the same few queries whatever the member's history:
+their seats, the head-to-head aggregate, the seasons and the rating history.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Count, F, Q, Sum
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring.charts import line_chart
+from scoring.engine.boston.rules import BOSTON_ROWS, MISERE_ROWS, TRICK_ROWS
+from scoring.models import RatingHistory, Season, Seat, Table
+
+CENT = Decimal("0.01")
+PREFERANS_LEVELS = (6, 7, 8, 9, 10)
+BOSTON_KINDS: dict[str, Any] = {
+    "ask-supported": gettext_lazy("Ask, supported (8 together)"),
+    "ask-unsupported": gettext_lazy("Ask, alone (5)"),
+    "independence": gettext_lazy("Independence"),
+    **{f"card-{row}": row for row in TRICK_ROWS},
+    "card-slam-by-two": gettext_lazy("Slam by two"),
+    "card-small-misere": gettext_lazy("Small misère"),
+    "card-piccolissimo": gettext_lazy("Piccolissimo"),
+    "card-grand-misere": gettext_lazy("Grand misère"),
+    "card-four-tour-misere": gettext_lazy("Four-tour misère"),
+    "card-small-open-misere": gettext_lazy("Small open misère"),
+    "card-grand-open-misere": gettext_lazy("Grand open misère"),
+    "card-boston": gettext_lazy("Boston"),
+    "card-open-boston": gettext_lazy("Open Boston"),
+}
+"""Boston contracts as ``Seat.stats`` names them, in the order the profile lists them."""
+assert all(f"card-{row}" in BOSTON_KINDS for row in (*MISERE_ROWS, *BOSTON_ROWS))  # noqa: S101
+
+
+def unit(game: str) -> str:
+    """What a result is counted in: whists (Preferans) or chips (Boston)."""
+    return _("whists") if game == Table.PREFERANS else _("chips")
+
+
+def figure(value: Decimal | None, game: str) -> str | None:
+    """A stored result as the sheet writes it: whists to the cent, chips whole."""
+    if value is None:
+        return None
+    if game == Table.BOSTON and value == value.to_integral_value():
+        return str(int(value))
+    return str(value.quantize(CENT))
+
+
+def _percent(part: int, whole: int) -> int | None:
+    return round(100 * part / whole) if whole else None
+
+
+def display_name(display: str, first: str, last: str, username: str) -> str:
+    """``Member.name`` from the columns of a ``values()`` row."""
+    return display or f"{first} {last}".strip() or username
+
+
+# -- history ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HistoryLine:
+    """One table on a member's page, with the member's result when it is finished."""
+
+    table: Table
+    tariff: str
+    result: str | None  # whists (Preferans) or chips (Boston); None while in play
+    money: str | None
+
+    @property
+    def unit(self) -> str:
+        return unit(self.table.game)
+
+    @property
+    def sign(self) -> str:
+        """``"plus"``, ``"minus"`` or ``"zero"``: a class name for the result's colour."""
+        value = (self.money or "0").lstrip()
+        if value.startswith("-"):
+            return "minus"
+        return "zero" if value.strip("0.") == "" else "plus"
+
+
+def member_seats(member: Any) -> list[Seat]:
+    """Every seat the member took, newest table first, with its table and tariff (one
+    query; the tables' result documents are left behind: the seats hold the results)."""
+    return list(
+        Seat.objects.filter(member=member)
+        .select_related(
+            "table", "table__preferans_version__tariff", "table__boston_version__tariff"
+        )
+        .defer("table__result")
+        .order_by("-table__played_on", "-table__id")
+    )
+
+
+def history(seats: Iterable[Seat]) -> list[HistoryLine]:
+    lines = []
+    for seat in seats:
+        table = seat.table
+        finished = not table.is_open
+        lines.append(
+            HistoryLine(
+                table=table,
+                tariff=table.version.tariff.name,
+                result=figure(seat.result, table.game) if finished else None,
+                money=None if not finished or seat.money is None else str(seat.money),
+            )
+        )
+    return lines
+
+
+def finished(seats: Iterable[Seat], game: str | None = None) -> list[Seat]:
+    """The seats of finished tables (of ``game``) that carry a stored result."""
+    return [
+        s
+        for s in seats
+        if not s.table.is_open and s.result is not None and game in (None, s.table.game)
+    ]
+
+
+# -- summary and statistics ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A member's totals in one game."""
+
+    game: str
+    tables: int
+    wins: int
+    total: Decimal
+    money: Decimal
+    best: Decimal
+    worst: Decimal
+    rating: float | None
+
+    @property
+    def unit(self) -> str:
+        return unit(self.game)
+
+    @property
+    def average(self) -> Decimal:
+        return (self.total / self.tables).quantize(CENT)
+
+    def shown(self, name: str) -> str | None:
+        return figure(getattr(self, name), self.game)
+
+    @property
+    def total_shown(self) -> str | None:
+        return self.shown("total")
+
+    @property
+    def best_shown(self) -> str | None:
+        return self.shown("best")
+
+    @property
+    def worst_shown(self) -> str | None:
+        return self.shown("worst")
+
+
+def summaries(seats: Sequence[Seat], ratings: dict[str, float]) -> list[GameSummary]:
+    lines = []
+    for game, _label in Table.GAMES:
+        played = finished(seats, game)
+        if not played:
+            continue
+        results = [s.result for s in played if s.result is not None]
+        lines.append(
+            GameSummary(
+                game=game,
+                tables=len(played),
+                wins=sum(s.won for s in played),
+                total=sum(results, Decimal(0)),
+                money=sum((s.money or Decimal(0) for s in played), Decimal(0)),
+                best=max(results),
+                worst=min(results),
+                rating=ratings.get(game),
+            )
+        )
+    return lines
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Contracts of one kind: how many the member declared and how many they made."""
+
+    label: str
+    declared: int
+    made: int
+
+    @property
+    def percent(self) -> int | None:
+        return _percent(self.made, self.declared)
+
+
+@dataclass(frozen=True)
+class PreferansStats:
+    tables: int
+    levels: tuple[Tally, ...]
+    misere: Tally
+    passouts: int
+    passout_tricks: int
+    whists_written: int
+    whists_received: int
+    help_given: int
+    help_received: int
+
+    @property
+    def passout_average(self) -> Decimal | None:
+        """Tricks taken per pass-out deal played."""
+        if not self.passouts:
+            return None
+        return (Decimal(self.passout_tricks) / self.passouts).quantize(CENT)
+
+
+@dataclass(frozen=True)
+class BostonStats:
+    tables: int
+    kinds: tuple[Tally, ...]  # only the contracts declared at least once
+
+
+def _counts(seats: Iterable[Seat]) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for seat in seats:
+        counts.update({k: v for k, v in (seat.stats or {}).items() if isinstance(v, int)})
+    return counts
+
+
+def preferans_stats(seats: Sequence[Seat]) -> PreferansStats | None:
+    played = finished(seats, Table.PREFERANS)
+    if not played:
+        return None
+    c = _counts(played)
+    return PreferansStats(
+        tables=len(played),
+        levels=tuple(
+            Tally(str(level), c[f"declared_{level}"], c[f"made_{level}"])
+            for level in PREFERANS_LEVELS
+        ),
+        misere=Tally(_("misère"), c["misere_declared"], c["misere_made"]),
+        passouts=c["passouts"],
+        passout_tricks=c["passout_tricks"],
+        whists_written=c["whists_written"],
+        whists_received=c["whists_received"],
+        help_given=c["help_given"],
+        help_received=c["help_received"],
+    )
+
+
+def boston_stats(seats: Sequence[Seat]) -> BostonStats | None:
+    played = finished(seats, Table.BOSTON)
+    if not played:
+        return None
+    c = _counts(played)
+    known = [k for k in BOSTON_KINDS if c[f"declared_{k}"]]
+    # A kind a later rule book adds still shows, after the known ones.
+    other = sorted(
+        k.removeprefix("declared_")
+        for k in c
+        if k.startswith("declared_") and k.removeprefix("declared_") not in BOSTON_KINDS
+    )
+    return BostonStats(
+        tables=len(played),
+        kinds=tuple(
+            Tally(str(BOSTON_KINDS.get(k, k)), c[f"declared_{k}"], c[f"made_{k}"])
+            for k in (*known, *other)
+        ),
+    )
+
+
+# -- head-to-head -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rival:
+    """Another member as seen from the profile's member: at the tables they shared."""
+
+    username: str
+    name: str
+    game: str
+    tables: int
+    mine: Decimal  # the member's total result at those tables
+    theirs: Decimal  # the rival's total result at those tables
+    above: int  # tables where the member finished above the rival
+
+    @property
+    def unit(self) -> str:
+        return unit(self.game)
+
+    @property
+    def mine_shown(self) -> str | None:
+        return figure(self.mine, self.game)
+
+    @property
+    def theirs_shown(self) -> str | None:
+        return figure(self.theirs, self.game)
+
+    @property
+    def above_percent(self) -> int | None:
+        return _percent(self.above, self.tables)
+
+    @property
+    def sign(self) -> str:
+        return "plus" if self.mine > self.theirs else "minus" if self.mine < self.theirs else "zero"
+
+
+def rivals(member: Any) -> list[Rival]:
+    """Head-to-head against every member met at a finished table, per game, in one
+    aggregate query: the other seats of the member's tables, each joined to the member's
+    own seat at the same table (the join the filter made, reused by the sums)."""
+    rows = (
+        Seat.objects.filter(table__status=Table.FINISHED, table__seats__member=member)
+        .exclude(member=member)
+        .values(
+            "member_id",
+            "member__username",
+            "member__display_name",
+            "member__first_name",
+            "member__last_name",
+            "table__game",
+        )
+        .annotate(
+            tables=Count("id"),
+            theirs=Sum("result"),
+            mine=Sum("table__seats__result"),
+            above=Count("id", filter=Q(table__seats__place__lt=F("place"))),
+        )
+        .order_by("table__game", "-tables", "member__display_name", "member__username")
+    )
+    return [
+        Rival(
+            username=row["member__username"],
+            name=display_name(
+                row["member__display_name"],
+                row["member__first_name"],
+                row["member__last_name"],
+                row["member__username"],
+            ),
+            game=row["table__game"],
+            tables=row["tables"],
+            mine=row["mine"] or Decimal(0),
+            theirs=row["theirs"] or Decimal(0),
+            above=row["above"],
+        )
+        for row in rows
+    ]
+
+
+# -- charts -------------------------------------------------------------------------------
+
+
+def chosen_season(
+    seasons: Sequence[Season], asked: str | None, today: datetime.date | None = None
+) -> Season | None:
+    """The season a profile's result chart shows: the one asked for (``"all"`` for all
+    time), else the current one, else the latest that has begun, else all time."""
+    if asked == "all":
+        return None
+    by_pk = {str(season.pk): season for season in seasons}
+    if asked in by_pk:
+        return by_pk[asked]
+    today = today or timezone.localdate()
+    begun = [s for s in seasons if s.starts_on <= today]
+    current = [s for s in begun if s.ends_on >= today]
+    return (current or sorted(begun, key=lambda s: s.starts_on, reverse=True) or [None])[0]
+
+
+def _day(day: datetime.date) -> str:
+    return date_format(day, "j M y")
+
+
+def result_series(
+    seats: Sequence[Seat], game: str, season: Season | None
+) -> list[tuple[str, Decimal]]:
+    """The member's cumulative result in ``game`` after each table of the season."""
+    played = [
+        s
+        for s in finished(seats, game)
+        if season is None or season.starts_on <= s.table.played_on <= season.ends_on
+    ]
+    played.sort(key=lambda s: (s.table.played_on, s.table.pk))
+    points, running = [], Decimal(0)
+    for seat in played:
+        running += seat.result or 0
+        points.append((_day(seat.table.played_on), running))
+    return points
+
+
+def rating_series(member: Any) -> dict[str, list[tuple[str, float]]]:
+    """The member's rating (the shown ordinal) after each rated table, per game."""
+    series: dict[str, list[tuple[str, float]]] = defaultdict(list)
+    rows = (
+        RatingHistory.objects.filter(member=member)
+        .order_by("game", "played_on", "table_id")
+        .values_list("game", "played_on", "ordinal")
+    )
+    for game, played_on, ordinal in rows:
+        series[game].append((_day(played_on), round(ordinal, 2)))
+    return dict(series)
+
+
+@dataclass(frozen=True)
+class Chart:
+    game: str
+    title: str
+    svg: SafeString
+
+
+@dataclass(frozen=True)
+class Profile:
+    lines: list[HistoryLine]
+    summaries: list[GameSummary]
+    preferans: PreferansStats | None
+    boston: BostonStats | None
+    rivals: list[Rival]
+    seasons: list[Season]
+    season: Season | None
+    result_charts: list[Chart]
+    rating_charts: list[Chart]
+
+
+def profile(member: Any, *, season: str | None = None) -> Profile:
+    """Everything a member's page shows, in four queries."""
+    seats = member_seats(member)
+    ratings = rating_series(member)
+    seasons = list(Season.objects.all())
+    chosen = chosen_season(seasons, season)
+    games = [game for game, _label in Table.GAMES if finished(seats, game)]
+    labels = dict(Table.GAMES)
+    period = chosen.name if chosen is not None else _("all time")
+    result_charts = []
+    for game in games:
+        title = _("%(game)s: cumulative result, %(period)s") % {
+            "game": labels[game],
+            "period": period,
+        }
+        points = result_series(seats, game, chosen)
+        svg = line_chart(
+            [(str(labels[game]), points)],
+            title=title,
+            y_label=unit(game),
+            empty_text=_("No games in this season"),
+        )
+        result_charts.append(Chart(game, title, svg))
+    rating_charts = []
+    for game in games:
+        title = _("%(game)s: rating after each table") % {"game": labels[game]}
+        svg = line_chart(
+            [(str(labels[game]), ratings.get(game, []))], title=title, y_label=_("rating")
+        )
+        rating_charts.append(Chart(game, title, svg))
+    return Profile(
+        lines=history(seats),
+        summaries=summaries(seats, {g: points[-1][1] for g, points in ratings.items()}),
+        preferans=preferans_stats(seats),
+        boston=boston_stats(seats),
+        rivals=rivals(member),
+        seasons=seasons,
+        season=chosen,
+        result_charts=result_charts,
+        rating_charts=rating_charts,
+    )

@@ -1,0 +1,354 @@
+"""Standings: the seasons, each season's leaderboard per game, the all-time boards, and
+their CSV downloads.
+
+A leaderboard reads the results stored on each seat when its table finished
+(``selectors.standings``: two queries whatever the number of tables), so its page costs the
+same few queries for a season of ten tables or ten thousand. Sorting by a column happens
+here, on the server, through plain links: it works without JavaScript, and the rank column
+always shows the official rank.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import wraps
+from typing import Any
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_safe
+
+from members.models import Member
+from scoring import selectors
+from scoring.engine.standings import RANKING_KEYS, Standing
+from scoring.models import Season, Table
+from scoring.profiles import CENT, figure, unit
+
+ALL_TIME_ORDER = ("money", "average", "wins")
+"""How ``selectors.standings`` ranks the all-time boards (copied here to say it in words)."""
+
+RANKING_WORDS: dict[str, Any] = {
+    "total": gettext_lazy("total result"),
+    "money": gettext_lazy("total money"),
+    "average": gettext_lazy("average result per game"),
+    "wins": gettext_lazy("wins"),
+    "rating": gettext_lazy("rating"),
+    "best": gettext_lazy("best game"),
+    "games": gettext_lazy("games played"),
+}
+"""The ranking keys in words (``RANKING_KEYS``, translatable)."""
+
+
+class GameConverter:
+    """``<game:game>`` in a URL: ``preferans`` or ``boston``, anything else is a 404."""
+
+    regex = "|".join(game for game, _label in Table.GAMES)
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+def standings_public(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """With ``STANDINGS_PUBLIC = False`` only signed-in members see standings; anybody
+    else is sent to sign in and brought back."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not standings_visible(request):
+            return redirect_to_login(request.get_full_path())
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def standings_visible(request: HttpRequest) -> bool:
+    return bool(getattr(settings, "STANDINGS_PUBLIC", True) or request.user.is_authenticated)
+
+
+# -- the board ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: str
+    numeric: bool = True
+
+
+def columns(game: str) -> list[Column]:
+    """The leaderboard's columns (and the CSV's), in order."""
+    return [
+        Column("rank", _("Rank")),
+        Column("name", _("Member"), numeric=False),
+        Column("games", _("Games")),
+        Column("total", _("Whists") if game == Table.PREFERANS else _("Chips")),
+        Column("money", _("Money")),
+        Column("average", _("Average")),
+        Column("best", _("Best")),
+        Column("worst", _("Worst")),
+        Column("wins", _("Wins")),
+        Column("rating", _("Rating")),
+    ]
+
+
+SORT_KEYS = frozenset(
+    ("rank", "name", "games", "total", "money", "average", "best", "worst", "wins", "rating")
+)
+
+
+@dataclass(frozen=True)
+class BoardLine:
+    """One member's line as the page and the CSV show it (numbers as plain text)."""
+
+    rank: int | None
+    username: str | None
+    name: str
+    games: int
+    total: str
+    money: str
+    average: str
+    best: str
+    worst: str
+    wins: int
+    rating: str
+    sign: str
+
+    def cells(self) -> list[str]:
+        return [
+            "" if self.rank is None else str(self.rank),
+            self.name,
+            str(self.games),
+            self.total,
+            self.money,
+            self.average,
+            self.best,
+            self.worst,
+            str(self.wins),
+            self.rating,
+        ]
+
+
+def _sign(value: Decimal) -> str:
+    return "plus" if value > 0 else "minus" if value < 0 else "zero"
+
+
+def board_lines(
+    standings: Iterable[Standing], game: str, usernames: dict[int, str]
+) -> list[BoardLine]:
+    def shown(value: Decimal) -> str:
+        return figure(value, game) or ""
+
+    return [
+        BoardLine(
+            rank=s.rank,
+            username=usernames.get(s.member),
+            name=s.name,
+            games=s.games,
+            total=shown(s.total),
+            money=str(s.money.quantize(CENT)),
+            average=str(s.average),
+            best=shown(s.best),
+            worst=shown(s.worst),
+            wins=s.wins,
+            rating=str(s.rating.quantize(CENT)),
+            sign=_sign(s.money),
+        )
+        for s in standings
+    ]
+
+
+def usernames(*boards: Sequence[Standing]) -> dict[int, str]:
+    """Member id → username, for the profile links (one query; none for empty boards)."""
+    ids = {s.member for board in boards for s in board}
+    if not ids:
+        return {}
+    return dict(Member.objects.filter(pk__in=ids).values_list("pk", "username"))
+
+
+def sorted_standings(standings: Sequence[Standing], key: str, descending: bool) -> list[Standing]:
+    """The board ordered by a column; equal values keep the official order."""
+    if key == "rank":
+        return list(reversed(standings)) if descending else list(standings)
+
+    def value(s: Standing) -> Any:
+        return s.name.casefold() if key == "name" else s.key(key)
+
+    return sorted(standings, key=value, reverse=descending)
+
+
+def ranking_in_words(order: Sequence[str]) -> str:
+    words = [str(RANKING_WORDS.get(key, RANKING_KEYS.get(key, key))) for key in order]
+    return _("Ranked by %(keys)s; higher comes first.") % {"keys": _(", then ").join(words)}
+
+
+def qualification_in_words(min_games: int) -> str:
+    if min_games <= 1:
+        return _("Everyone who has played is ranked.")
+    return ngettext(
+        "A member needs %(count)d game to be ranked; the others are listed apart.",
+        "A member needs %(count)d games to be ranked; the others are listed apart.",
+        min_games,
+    ) % {"count": min_games}
+
+
+@dataclass(frozen=True)
+class Header:
+    column: Column
+    url: str
+    sorted: str  # "ascending", "descending" or "" (for aria-sort)
+
+
+def headers(game: str, sort: str, descending: bool) -> list[Header]:
+    result = []
+    for column in columns(game):
+        if column.key == sort:
+            direction = "asc" if descending else "desc"
+            state = "descending" if descending else "ascending"
+        else:
+            direction = "desc" if column.numeric and column.key != "rank" else "asc"
+            state = ""
+        query = urlencode({"sort": column.key, "dir": direction})
+        result.append(Header(column, f"?{query}#leaderboard", state))
+    return result
+
+
+def _sort_request(request: HttpRequest) -> tuple[str, bool]:
+    sort = request.GET.get("sort", "rank")
+    if sort not in SORT_KEYS:
+        sort = "rank"
+    default = "desc" if sort not in ("rank", "name") else "asc"
+    direction = request.GET.get("dir", default)
+    return sort, (direction if direction in ("asc", "desc") else default) == "desc"
+
+
+def _page(request: HttpRequest, game: str, season: Season | None) -> HttpResponse:
+    ranked, below = selectors.standings(game, season)
+    names = usernames(ranked, below)
+    sort, descending = _sort_request(request)
+    order = season.order if season is not None else ALL_TIME_ORDER
+    min_games = season.min_games if season is not None else 0
+    if season is not None:
+        csv_url = reverse("scoring:season_standings_csv", kwargs={"pk": season.pk, "game": game})
+        other = {
+            g: reverse("scoring:season_standings", kwargs={"pk": season.pk, "game": g})
+            for g, _label in Table.GAMES
+        }
+    else:
+        csv_url = reverse("scoring:standings_csv", kwargs={"game": game})
+        other = {g: reverse("scoring:standings", kwargs={"game": g}) for g, _label in Table.GAMES}
+    return render(
+        request,
+        "scoring/standings_detail.html",
+        {
+            "game": game,
+            "game_label": dict(Table.GAMES)[game],
+            "unit": unit(game),
+            "season": season,
+            "today": timezone.localdate(),
+            "headers": headers(game, sort, descending),
+            "ranked": board_lines(sorted_standings(ranked, sort, descending), game, names),
+            "below": board_lines(sorted_standings(below, sort, descending), game, names),
+            "ranking": ranking_in_words(order),
+            "qualification": qualification_in_words(min_games),
+            "min_games": min_games,
+            "csv_url": csv_url,
+            "games": [(g, label, other[g]) for g, label in Table.GAMES],
+        },
+    )
+
+
+def _csv(game: str, season: Season | None) -> HttpResponse:
+    ranked, below = selectors.standings(game, season)
+    lines = board_lines([*ranked, *below], game, {})
+    stem = (
+        (slugify(season.name, allow_unicode=True) or f"season-{season.pk}")
+        if season is not None
+        else "all-time"
+    )
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(
+        as_attachment=True, filename=f"{stem}-{game}.csv"
+    )
+    # A byte-order mark, so that spreadsheet programs read the Cyrillic names as UTF-8.
+    response.write("\ufeff")
+    writer = csv.writer(response, lineterminator="\r\n")
+    writer.writerow([column.label for column in columns(game)])
+    writer.writerows(line.cells() for line in lines)
+    return response
+
+
+def _season(pk: int) -> Season:
+    return get_object_or_404(
+        Season.objects.select_related("preferans_tariff", "boston_tariff"), pk=pk
+    )
+
+
+# -- pages --------------------------------------------------------------------------------
+
+
+@require_safe
+@standings_public
+def season_list(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "scoring/season_list.html",
+        {
+            "seasons": list(Season.objects.order_by("-starts_on")),
+            "today": timezone.localdate(),
+            "games": Table.GAMES,
+        },
+    )
+
+
+@require_safe
+@standings_public
+def season_standings(request: HttpRequest, pk: int, game: str) -> HttpResponse:
+    return _page(request, game, _season(pk))
+
+
+@require_safe
+@standings_public
+def season_standings_csv(request: HttpRequest, pk: int, game: str) -> HttpResponse:
+    return _csv(game, _season(pk))
+
+
+@require_safe
+@standings_public
+def standings(request: HttpRequest, game: str) -> HttpResponse:
+    return _page(request, game, None)
+
+
+@require_safe
+@standings_public
+def standings_csv(request: HttpRequest, game: str) -> HttpResponse:
+    return _csv(game, None)
+
+
+def leaders(season: Season | None, *, top: int = 3) -> list[tuple[str, str, str, list[BoardLine]]]:
+    """The top of each game's board (for the home page): ``(game, label, url, lines)``.
+    Two queries per game and one for the members' usernames."""
+    boards = {game: selectors.standings(game, season)[0][:top] for game, _label in Table.GAMES}
+    names = usernames(*boards.values())
+    result = []
+    for game, label in Table.GAMES:
+        if season is not None:
+            url = reverse("scoring:season_standings", kwargs={"pk": season.pk, "game": game})
+        else:
+            url = reverse("scoring:standings", kwargs={"game": game})
+        result.append((game, str(label), url, board_lines(boards[game], game, names)))
+    return result
