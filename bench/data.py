@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.hashers import make_password
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from bench.engine import random_deal
@@ -69,6 +69,8 @@ def build(
     for game, _ in Table.GAMES:
         services.ratings_rebuild(game)
     log("ratings rebuilt")
+    with connection.cursor() as cursor:  # fresh planner statistics after the bulk load
+        cursor.execute("ANALYZE")
     live = _live_pulka(rng, club, sochi, live_deals)
     log(f"live pulka #{live.pk} with {live_deals} deals")
     return {"live": live, "members": club}

@@ -46,7 +46,7 @@ def measure(name: str, request: Callable[[], Any], repeats: int = 60) -> Timing:
     )
 
 
-def run(live: Any, member: Any, season: Any, repeats: int = 60) -> list[Timing]:
+def run(live: Any, member: Any, season: Any, *, profile: Any, repeats: int = 60) -> list[Timing]:
     """Every endpoint the performance issue names, side by side with the bare view."""
     anonymous = Client()
     scorer = Client()
@@ -61,8 +61,8 @@ def run(live: Any, member: Any, season: Any, repeats: int = 60) -> list[Timing]:
         "tricks:" + live.seats.get(position=2).name: "3",
     }
     deal_url = reverse("scoring:deal_create", args=[live.pk])
-    leaderboard = reverse("scoring:season_leaderboard", args=[season.pk, "preferans"])
-    profile = reverse("members:detail", args=[member.username])
+    leaderboard = reverse("scoring:season_standings", args=[season.pk, "preferans"])
+    profile_url = reverse("members:detail", args=[profile.username])
 
     def live_after_a_deal() -> Any:
         # What a viewer pays when something changed: a fresh ETag, the full partial.
@@ -83,6 +83,6 @@ def run(live: Any, member: Any, season: Any, repeats: int = 60) -> list[Timing]:
             repeats,
         ),
         measure("season leaderboard", lambda: anonymous.get(leaderboard), repeats),
-        measure("member profile", lambda: anonymous.get(profile), repeats),
+        measure("member profile", lambda: anonymous.get(profile_url), repeats),
     ]
     return timings

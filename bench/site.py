@@ -53,11 +53,13 @@ def run(database: str, url: str, *, tables: int, live_deals: int, seconds: int) 
     )
     print(f"  (built in {time.perf_counter() - start:.0f} s)")
     live = built["live"]
-    busiest = Member.objects.order_by("-seats__id").first()  # any member with history
+    from django.db.models import Count
+
     member = live.seats.get(position=0).member
+    busiest = Member.objects.annotate(tables=Count("seats")).order_by("-tables").first()
     season = Season.objects.order_by("-starts_on").first()
 
-    timings = endpoints.run(live, member, season)
+    timings = endpoints.run(live, member, season, profile=busiest)
     print("\n  endpoint                               median ms   p95 ms  queries  target")
     for t in timings:
         print(

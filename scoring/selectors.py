@@ -31,7 +31,7 @@ class TableState:
     table: Table
     players: tuple[str, ...]
     game: Game
-    records: Sequence[DealRecord]
+    records: list[DealRecord]
 
     @property
     def result(self) -> Any:
@@ -88,7 +88,7 @@ def replay(
 ) -> TableState:
     """Replay ``table``'s live deals (or ``records``) through the engine."""
     players = seat_names(table)
-    records = live_deals(table) if records is None else records
+    records = live_deals(table) if records is None else list(records)
     game = new_game(table, players, rules)
     for n, record in enumerate(records, start=1):
         game.play(parse_deal(table, players, record.data, n))

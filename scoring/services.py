@@ -264,14 +264,26 @@ def _touch(table: Table) -> None:
 
 
 def deal_create(
-    table: Table, data: Any, *, by: Member | None, expected_count: int | None = None
+    table: Table,
+    data: Any,
+    *,
+    by: Member | None,
+    expected_count: int | None = None,
+    state: selectors.TableState | None = None,
 ) -> DealRecord:
     """Add the next deal. ``expected_count`` is how many deals the form was drawn for: if
-    someone saved a deal meanwhile, the deal is refused rather than stored twice."""
+    someone saved a deal meanwhile, the deal is refused rather than stored twice.
+
+    ``state`` is the caller's replay of the table: if the table has not changed since
+    (same revision, checked under the row lock), it is advanced by the new deal in place
+    rather than replayed again, and the caller can draw the new sheet from it.
+    """
     with transaction.atomic():
-        table = _locked(table)
-        _require_open(table)
-        state = selectors.replay(table)
+        locked = _locked(table)
+        _require_open(locked)
+        if state is None or state.table.revision != locked.revision:
+            state = selectors.replay(locked)
+        table = locked
         if expected_count is not None and expected_count != len(state.records):
             raise RuleError(
                 "another deal was saved meanwhile; the sheet now shows it — check and "
@@ -289,6 +301,8 @@ def deal_create(
             table=table, deal=record, action=AuditEntry.ADD, actor=by, after=canonical
         )
         _touch(table)
+        state.records.append(record)
+        state.table.revision = table.revision + 1
         return record
 
 

@@ -1,9 +1,10 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from scoring import views
-from scoring.views import tables, tariffs
+from scoring.views import standings, tables, tariffs
 
 app_name = "scoring"
+register_converter(standings.GameConverter, "game")
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -30,16 +31,7 @@ urlpatterns = [
     path("tables/<int:pk>/deals/<int:deal_pk>/delete/", tables.deal_delete, name="deal_delete"),
     path("tables/<int:pk>/finish/", tables.table_finish, name="table_finish"),
     path("tables/<int:pk>/reopen/", tables.table_reopen, name="table_reopen"),
-]
-
-# -- Standings (scoring/views/standings.py): seasons, leaderboards, CSV downloads ----------
-from django.urls import register_converter  # noqa: E402
-
-from scoring.views import standings  # noqa: E402
-
-register_converter(standings.GameConverter, "game")
-
-urlpatterns += [
+    # Standings (scoring/views/standings.py): seasons, leaderboards, CSV downloads
     path("seasons/", standings.season_list, name="season_list"),
     path("seasons/<int:pk>/<game:game>/", standings.season_standings, name="season_standings"),
     path(

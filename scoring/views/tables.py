@@ -124,8 +124,13 @@ def table_open(request: HttpRequest, game: str) -> HttpResponse:
     return render(request, "scoring/table_open.html", {"form": form, "game": game})
 
 
-def _context(request: HttpRequest, table: Table, **extra: Any) -> dict[str, Any]:
-    state = selectors.replay(table)
+def _context(
+    request: HttpRequest,
+    table: Table,
+    state: selectors.TableState | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    state = state or selectors.replay(table)
     scorer = can_score(request.user, table)
     shown = None if request.GET.get("log") == "all" else LOG_SHOWN
     context: dict[str, Any] = {
@@ -257,20 +262,23 @@ def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
     preview = None
     if "change" in request.POST:  # the kind or declarer changed: redraw the form only
         form = _deal_form(state, initial=request.POST.dict())
-        return _form_response(request, table, form)
-    if form.is_valid():
-        try:
-            if "preview" in request.POST:
-                preview = _preview(table, state, form.deal())
-            else:
-                expected = _int(request.POST.get("count"))
-                services.deal_create(
-                    table, form.deal(), by=_member(request), expected_count=expected
-                )
-                return _after_write(request, table, _("Deal saved."))
-        except RuleError as error:
-            rule_error_to_form(form, error)
-    return _form_response(request, table, form, preview=preview)
+        return _form_response(request, table, form, state=state)
+    if not form.is_valid():
+        return _form_response(request, table, form, state=state)
+    try:
+        if "preview" in request.POST:
+            preview = _preview(table, state, form.deal())
+        else:
+            expected = _int(request.POST.get("count"))
+            record = services.deal_create(
+                table, form.deal(), by=_member(request), expected_count=expected, state=state
+            )
+            advanced = bool(state.records) and state.records[-1].pk == record.pk
+            return _after_write(request, table, _("Deal saved."), state=state if advanced else None)
+    except RuleError as error:
+        rule_error_to_form(form, error)
+        return _form_response(request, table, form)  # the sheet may have moved: replay
+    return _form_response(request, table, form, state=state, preview=preview)
 
 
 def _preview(table: Table, state: selectors.TableState, deal: dict[str, Any]) -> list[str]:
@@ -284,22 +292,34 @@ def _preview(table: Table, state: selectors.TableState, deal: dict[str, Any]) ->
     ]
 
 
-def _form_response(request: HttpRequest, table: Table, form: Any, **extra: Any) -> HttpResponse:
-    if request.htmx:  # type: ignore[attr-defined]
+def _form_response(
+    request: HttpRequest,
+    table: Table,
+    form: Any,
+    state: selectors.TableState | None = None,
+    **extra: Any,
+) -> HttpResponse:
+    """The form again, with its errors (or the preview), beside the sheet as it stands."""
+    if state is None:
         table = _table(table.pk)
-        context = _context(request, table, form=form, **extra)
+    context = _context(request, table, state, form=form, **extra)
+    if request.htmx:  # type: ignore[attr-defined]
         return render(request, "scoring/table_detail.html#deal-form", context)
-    table = _table(table.pk)
-    context = _context(request, table, form=form, **extra)
     context["audit"] = table.audit.select_related("actor")[:AUDIT_SHOWN]
     return render(request, "scoring/table_detail.html", context)
 
 
-def _after_write(request: HttpRequest, table: Table, message: str) -> HttpResponse:
-    """htmx: the fresh sheet and an empty form; others: back to the table page."""
+def _after_write(
+    request: HttpRequest,
+    table: Table,
+    message: str,
+    state: selectors.TableState | None = None,
+) -> HttpResponse:
+    """htmx: the fresh sheet and an empty form (drawn from ``state`` when the write
+    advanced it); others: back to the table page."""
     if request.htmx:  # type: ignore[attr-defined]
-        table = _table(table.pk)
-        context = _context(request, table, saved=message)
+        table = _table(table.pk) if state is None else state.table
+        context = _context(request, table, state, saved=message)
         context["audit"] = table.audit.select_related("actor")[:AUDIT_SHOWN]
         response = render(request, "scoring/table_detail.html#table-body", context)
         return retarget(response, "#table-body")

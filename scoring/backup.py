@@ -1,0 +1,563 @@
+"""Backup and restore of the whole club as one JSON document (``export_club`` /
+``import_club``).
+
+The document holds everything that cannot be recomputed: members (never their password
+hashes), groups, both kinds of tariff with every version, seasons, and every table with its
+seats, deal log and audit history. Ratings are left out: ``club_import`` rebuilds them from
+the finished tables, as ``rebuild_ratings`` does. Rows refer to each other by natural keys
+(usernames, tariff names and version numbers, deal sequences), never by primary key, so a
+backup restores into any database.
+
+Restoring is for an empty club only (a fresh ``migrate``): the preset tariffs that the
+migrations create are replaced by the backup's, which keep their names and version
+numbers, so every table points at the version it was played under.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import Counter
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import Group, Permission
+from django.core.exceptions import ValidationError
+from django.db import DatabaseError, connection, models, transaction
+from django.utils import timezone
+
+from members.models import Member
+from scoring import selectors
+from scoring.engine.errors import RuleError
+from scoring.models import (
+    AuditEntry,
+    BostonCardRow,
+    BostonPaymentRow,
+    BostonTariff,
+    BostonTariffVersion,
+    DealRecord,
+    PreferansTariff,
+    PreferansTariffVersion,
+    Season,
+    Seat,
+    Table,
+)
+from scoring.services import ratings_rebuild
+
+FORMAT = "clubsite-backup"
+VERSION = 1
+
+MEMBER_FIELDS = (
+    "username",
+    "display_name",
+    "first_name",
+    "last_name",
+    "email",
+    "is_staff",
+    "is_superuser",
+    "is_active",
+    "date_joined",
+)
+TARIFFS: dict[str, tuple[type[Any], type[Any]]] = {
+    Table.PREFERANS: (PreferansTariff, PreferansTariffVersion),
+    Table.BOSTON: (BostonTariff, BostonTariffVersion),
+}
+VERSION_FIELD = {Table.PREFERANS: "preferans_version", Table.BOSTON: "boston_version"}
+
+
+class BackupError(Exception):
+    """A backup that cannot be restored; the message says where and why."""
+
+
+# -- export -------------------------------------------------------------------------------
+
+
+def club_export() -> dict[str, Any]:
+    """The whole club as a JSON-ready document (format ``clubsite-backup``, version 1)."""
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            # One snapshot for every query, so a deal saved meanwhile is in all or none.
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        usernames = dict(Member.objects.values_list("pk", "username"))
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "exported_at": timezone.now().isoformat(),
+            "groups": _export_groups(),
+            "members": _export_members(),
+            "tariffs": {game: _export_tariffs(game, usernames) for game in TARIFFS},
+            "seasons": _export_seasons(),
+            "tables": _export_tables(usernames),
+        }
+
+
+def _export_groups() -> list[dict[str, Any]]:
+    groups = Group.objects.prefetch_related("permissions__content_type").order_by("name")
+    return [
+        {"name": group.name, "permissions": _permission_keys(group.permissions.all())}
+        for group in groups
+    ]
+
+
+def _permission_keys(permissions: Any) -> list[str]:
+    return sorted(f"{p.content_type.app_label}.{p.codename}" for p in permissions)
+
+
+def _export_members() -> list[dict[str, Any]]:
+    members = Member.objects.prefetch_related("groups", "user_permissions__content_type").order_by(
+        "username"
+    )
+    return [
+        {name: _plain(getattr(member, name)) for name in MEMBER_FIELDS}
+        | {
+            "groups": sorted(group.name for group in member.groups.all()),
+            "permissions": _permission_keys(member.user_permissions.all()),
+        }
+        for member in members
+    ]
+
+
+def _export_tariffs(game: str, usernames: dict[int, str]) -> list[dict[str, Any]]:
+    tariff_model, _version_model = TARIFFS[game]
+    prefetch = ["versions"]
+    if game == Table.BOSTON:
+        prefetch += ["payment_rows", "card_rows"]
+    exported = []
+    for tariff in tariff_model.objects.prefetch_related(*prefetch).order_by("name"):
+        item: dict[str, Any] = {
+            "fields": _fields(tariff),
+            "changed_by": usernames.get(tariff.changed_by_id),
+            "versions": [
+                _fields(version) | {"created_by": usernames.get(version.created_by_id)}
+                for version in sorted(tariff.versions.all(), key=lambda v: v.number)
+            ],
+        }
+        if game == Table.BOSTON:
+            item["payment_rows"] = [_fields(row) for row in tariff.payment_rows.all()]
+            item["card_rows"] = [_fields(row) for row in tariff.card_rows.all()]
+        exported.append(item)
+    return exported
+
+
+def _export_seasons() -> list[dict[str, Any]]:
+    seasons = Season.objects.select_related("preferans_tariff", "boston_tariff")
+    return [
+        _fields(season)
+        | {
+            "preferans_tariff": getattr(season.preferans_tariff, "name", None),
+            "boston_tariff": getattr(season.boston_tariff, "name", None),
+        }
+        for season in seasons.order_by("starts_on", "name")
+    ]
+
+
+def _export_tables(usernames: dict[int, str]) -> list[dict[str, Any]]:
+    tables = (
+        Table.objects.select_related("preferans_version__tariff", "boston_version__tariff")
+        .prefetch_related("seats", "deal_records", "audit")
+        .order_by("played_on", "opened_at", "pk")
+    )
+    exported = []
+    for table in tables:
+        deals = sorted(table.deal_records.all(), key=lambda d: d.sequence)
+        sequences = {deal.pk: deal.sequence for deal in deals}
+        exported.append(
+            _fields(table)
+            | {
+                "tariff": table.version.tariff.name,
+                "version": table.version.number,
+                "opened_by": usernames.get(table.opened_by_id),
+                "seats": [
+                    _fields(seat) | {"member": usernames[seat.member_id]}
+                    for seat in sorted(table.seats.all(), key=lambda s: s.position)
+                ],
+                "deals": [
+                    _fields(deal) | {"created_by": usernames.get(deal.created_by_id)}
+                    for deal in deals
+                ],
+                "audit": [
+                    _fields(entry)
+                    | {
+                        "deal": sequences.get(entry.deal_id),
+                        "actor": usernames.get(entry.actor_id),
+                    }
+                    for entry in sorted(table.audit.all(), key=lambda e: (e.at, e.pk))
+                ],
+            }
+        )
+    return exported
+
+
+def _fields(obj: models.Model) -> dict[str, Any]:
+    """The row's own values (no primary key, no relations) in JSON form."""
+    return {
+        f.name: _plain(f.value_from_object(obj))
+        for f in obj._meta.concrete_fields
+        if not f.primary_key and not f.is_relation
+    }
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, datetime.date | datetime.time):  # datetime is a date too
+        return value.isoformat()
+    return value
+
+
+# -- import -------------------------------------------------------------------------------
+
+
+@dataclass
+class ImportSummary:
+    """What ``club_import`` created."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    replaced_tariffs: int = 0
+    unknown_permissions: set[str] = field(default_factory=set)
+
+
+def club_contents() -> dict[str, int]:
+    """What makes a club non-empty for ``club_import``: members, tables and seasons."""
+    return {
+        "members": Member.objects.count(),
+        "tables": Table.objects.count(),
+        "seasons": Season.objects.count(),
+    }
+
+
+def club_import(document: Any) -> ImportSummary:
+    """Restore a ``club_export`` document into an empty club, in one transaction.
+
+    Raises ``BackupError`` (changing nothing) if the club is not empty or the document is
+    not a restorable backup. Members get unusable passwords; ratings are rebuilt.
+    """
+    check_header(document)
+    with transaction.atomic():
+        contents = club_contents()
+        if any(contents.values()):
+            found = ", ".join(
+                f"{count} {name if count != 1 else name.removesuffix('s')}"
+                for name, count in contents.items()
+                if count
+            )
+            raise BackupError(
+                f"the club is not empty ({found}): a backup restores into an empty club "
+                "only (a freshly migrated database). Nothing was changed."
+            )
+        importer = _Importer()
+        try:
+            importer.run(document)
+        except (TypeError, ValueError, KeyError, AttributeError) as error:
+            # A value of the wrong shape somewhere the checks above do not look.
+            raise BackupError(f"the document is malformed ({error!r})") from None
+        return importer.summary
+
+
+def check_header(document: Any) -> None:
+    """``BackupError`` unless ``document`` says it is a club backup this site can read."""
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise BackupError(f'not a club backup: "format" must be "{FORMAT}"')
+    version = document.get("version")
+    if version != VERSION:
+        raise BackupError(
+            f'backup "version" {version!r} is not one this site reads (it reads {VERSION})'
+        )
+
+
+class _Importer:
+    """One restore: maps natural keys to the new rows as it creates them."""
+
+    def __init__(self) -> None:
+        self.summary = ImportSummary()
+        self.members: dict[str, int] = {}
+        self.tariffs: dict[tuple[str, str], Any] = {}
+        self.versions: dict[tuple[str, str, int], Any] = {}
+
+    def run(self, document: dict[str, Any]) -> None:
+        permissions = {
+            f"{app}.{codename}": pk
+            for pk, app, codename in Permission.objects.values_list(
+                "pk", "content_type__app_label", "codename"
+            )
+        }
+        for i, item in enumerate(_list(document, "groups", "", default=[])):
+            self.group(item, f"groups[{i}]", permissions)
+        for i, item in enumerate(_list(document, "members", "")):
+            self.member(item, f"members[{i}]", permissions)
+        self.replace_tariffs(_object(document.get("tariffs"), "tariffs"))
+        for i, item in enumerate(_list(document, "seasons", "")):
+            self.season(item, f"seasons[{i}]")
+        tables = [
+            self.table(item, f"tables[{i}]") for i, item in enumerate(_list(document, "tables", ""))
+        ]
+        for i, table in enumerate(tables):
+            self.check_replay(table, f"tables[{i}]")
+        for game in TARIFFS:
+            ratings_rebuild(game)
+
+    # -- members and groups
+
+    def group(self, item: Any, path: str, permissions: dict[str, int]) -> None:
+        item = _object(item, path)
+        name = _text(item, "name", path)
+        group, _ = Group.objects.get_or_create(name=name)
+        group.permissions.set(self.permission_ids(item, path, permissions))
+        self.summary.counts["groups"] += 1
+
+    def member(self, item: Any, path: str, permissions: dict[str, int]) -> None:
+        item = _object(item, path)
+        values = _values(Member, item, path, extra={"groups", "permissions"})
+        if "username" not in values:
+            raise BackupError(f"{path}.username: missing")
+        member = Member(**values)
+        member.set_unusable_password()
+        _insert(member, path)
+        names = _strings(item, "groups", path)
+        groups = list(Group.objects.filter(name__in=names))
+        if len(groups) != len(set(names)):
+            missing = set(names) - {g.name for g in groups}
+            raise BackupError(f"{path}.groups: unknown group {sorted(missing)[0]!r}")
+        member.groups.set(groups)
+        member.user_permissions.set(self.permission_ids(item, path, permissions))
+        self.members[member.username] = member.pk
+        self.summary.counts["members"] += 1
+
+    def permission_ids(self, item: dict[str, Any], path: str, known: dict[str, int]) -> list[int]:
+        keys = _strings(item, "permissions", path)
+        # A permission of an app this site no longer has is left out, and reported.
+        self.summary.unknown_permissions |= {k for k in keys if k not in known}
+        return [known[k] for k in keys if k in known]
+
+    def member_id(self, username: Any, path: str) -> int | None:
+        if username is None:
+            return None
+        if not isinstance(username, str) or username not in self.members:
+            raise BackupError(f"{path}: no member {username!r} in the backup")
+        return self.members[username]
+
+    # -- tariffs and seasons
+
+    def replace_tariffs(self, tariffs: dict[str, Any]) -> None:
+        # An empty club has only the presets (no table or season uses them): versions go
+        # first, since a version protects its tariff.
+        for tariff_model, version_model in TARIFFS.values():
+            version_model.objects.all().delete()
+            self.summary.replaced_tariffs += (
+                tariff_model.objects.all().delete()[1].get(tariff_model._meta.label, 0)
+            )
+        unknown = set(tariffs) - set(TARIFFS)
+        if unknown:
+            raise BackupError(f"tariffs.{sorted(unknown)[0]}: unknown game")
+        for game, (tariff_model, version_model) in TARIFFS.items():
+            for i, item in enumerate(_list(tariffs, game, "tariffs", default=[])):
+                self.tariff(game, tariff_model, version_model, item, f"tariffs.{game}[{i}]")
+
+    def tariff(
+        self, game: str, tariff_model: Any, version_model: Any, item: Any, path: str
+    ) -> None:
+        item = _object(item, path)
+        tariff = tariff_model(**_values(tariff_model, _object(item.get("fields"), path), path))
+        tariff.changed_by_id = self.member_id(item.get("changed_by"), f"{path}.changed_by")
+        _insert(tariff, path)
+        if game == Table.BOSTON:
+            for name, row_model in (
+                ("payment_rows", BostonPaymentRow),
+                ("card_rows", BostonCardRow),
+            ):
+                for i, row in enumerate(_list(item, name, path, default=[])):
+                    row_path = f"{path}.{name}[{i}]"
+                    values = _values(row_model, _object(row, row_path), row_path)
+                    _insert(row_model(tariff=tariff, **values), row_path)
+        try:
+            tariff.clean()  # the engine accepts the tariff's settings
+        except ValidationError as error:
+            raise BackupError(f"{path}: {_messages(error)}") from None
+        self.tariffs[game, tariff.name] = tariff
+        for i, version_item in enumerate(_list(item, "versions", path, default=[])):
+            version_path = f"{path}.versions[{i}]"
+            version_item = _object(version_item, version_path)
+            version = version_model(
+                tariff=tariff,
+                **_values(version_model, version_item, version_path, extra={"created_by"}),
+            )
+            version.created_by_id = self.member_id(
+                version_item.get("created_by"), f"{version_path}.created_by"
+            )
+            try:
+                version.to_rules()
+            except (RuleError, TypeError, ValueError, KeyError) as error:
+                raise BackupError(f"{version_path}.rules: {error}") from None
+            _insert(version, version_path)
+            self.versions[game, tariff.name, version.number] = version
+            self.summary.counts["versions"] += 1
+        self.summary.counts["tariffs"] += 1
+
+    def season(self, item: Any, path: str) -> None:
+        item = _object(item, path)
+        season = Season(**_values(Season, item, path, extra={"preferans_tariff", "boston_tariff"}))
+        for game, name in (
+            (Table.PREFERANS, "preferans_tariff"),
+            (Table.BOSTON, "boston_tariff"),
+        ):
+            if item.get(name) is not None:
+                setattr(season, name, self.tariff_named(game, item[name], f"{path}.{name}"))
+        _insert(season, path)
+        self.summary.counts["seasons"] += 1
+
+    def tariff_named(self, game: str, name: Any, path: str) -> Any:
+        if (game, name) not in self.tariffs:
+            raise BackupError(f"{path}: no {game} tariff {name!r} in the backup")
+        return self.tariffs[game, name]
+
+    # -- tables
+
+    def table(self, item: Any, path: str) -> Table:
+        item = _object(item, path)
+        nested = {"tariff", "version", "opened_by", "seats", "deals", "audit"}
+        table = Table(**_values(Table, item, path, extra=nested))
+        key = (table.game, item.get("tariff"), item.get("version"))
+        if key not in self.versions:
+            raise BackupError(
+                f"{path}.version: no version {key[2]!r} of the {key[0]} tariff {key[1]!r} "
+                "in the backup"
+            )
+        setattr(table, VERSION_FIELD[table.game], self.versions[key])
+        table.opened_by_id = self.member_id(item.get("opened_by"), f"{path}.opened_by")
+        _insert(table, path)
+        for i, seat_item in enumerate(_list(item, "seats", path)):
+            seat_path = f"{path}.seats[{i}]"
+            seat_item = _object(seat_item, seat_path)
+            seat = Seat(table=table, **_values(Seat, seat_item, seat_path, extra={"member"}))
+            member = self.member_id(seat_item.get("member"), f"{seat_path}.member")
+            if member is None:
+                raise BackupError(f"{seat_path}.member: missing")
+            seat.member_id = member
+            _insert(seat, seat_path)
+        deals: dict[int, DealRecord] = {}
+        for i, deal_item in enumerate(_list(item, "deals", path, default=[])):
+            deal_path = f"{path}.deals[{i}]"
+            deal_item = _object(deal_item, deal_path)
+            deal = DealRecord(
+                table=table, **_values(DealRecord, deal_item, deal_path, extra={"created_by"})
+            )
+            deal.created_by_id = self.member_id(
+                deal_item.get("created_by"), f"{deal_path}.created_by"
+            )
+            _insert(deal, deal_path)
+            deals[deal.sequence] = deal
+        for i, entry_item in enumerate(_list(item, "audit", path, default=[])):
+            entry_path = f"{path}.audit[{i}]"
+            entry_item = _object(entry_item, entry_path)
+            entry = AuditEntry(
+                table=table, **_values(AuditEntry, entry_item, entry_path, extra={"deal", "actor"})
+            )
+            sequence = entry_item.get("deal")
+            if sequence is not None:
+                if sequence not in deals:
+                    raise BackupError(f"{entry_path}.deal: the table has no deal {sequence!r}")
+                entry.deal = deals[sequence]
+            entry.actor_id = self.member_id(entry_item.get("actor"), f"{entry_path}.actor")
+            _insert(entry, entry_path)
+        self.summary.counts["tables"] += 1
+        self.summary.counts["deals"] += len(deals)
+        self.summary.counts["audit entries"] += len(item.get("audit") or [])
+        return table
+
+    def check_replay(self, table: Table, path: str) -> None:
+        """The restored deal log must replay under its tariff version, as the site will."""
+        table = (
+            Table.objects.select_related("preferans_version", "boston_version")
+            .prefetch_related("seats", "deal_records")
+            .get(pk=table.pk)
+        )
+        try:
+            selectors.replay(table)
+        except RuleError as error:
+            raise BackupError(f"{path}: its deals do not replay: {error}") from None
+
+
+# -- reading the document -------------------------------------------------------------------
+
+
+def _object(value: Any, path: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise BackupError(f"{path or 'the document'}: must be a JSON object")
+    return value
+
+
+def _list(item: dict[str, Any], key: str, path: str, default: Any = None) -> list[Any]:
+    where = f"{path}.{key}" if path else key
+    value = item.get(key, default)
+    if value is None:
+        raise BackupError(f"{where}: missing")
+    if not isinstance(value, list):
+        raise BackupError(f"{where}: must be a list")
+    return value
+
+
+def _strings(item: dict[str, Any], key: str, path: str) -> list[str]:
+    values = _list(item, key, path, default=[])
+    if not all(isinstance(value, str) for value in values):
+        raise BackupError(f"{path}.{key}: must be a list of strings")
+    return values
+
+
+def _text(item: dict[str, Any], key: str, path: str) -> str:
+    value = item.get(key)
+    if not isinstance(value, str) or not value:
+        raise BackupError(f"{path}.{key}: must be a non-empty string")
+    return value
+
+
+def _values(
+    model: type[models.Model],
+    item: dict[str, Any],
+    path: str,
+    extra: set[str] | frozenset[str] = frozenset(),
+) -> dict[str, Any]:
+    """The model's own field values from ``item`` (JSON), converted and checked; ``extra``
+    names the keys that are read elsewhere (relations, nested rows)."""
+    fields = {
+        f.name: f
+        for f in model._meta.concrete_fields
+        if not f.primary_key and not f.is_relation and f.name != "password"
+    }
+    values = {}
+    for name, raw in item.items():
+        if name in extra:
+            continue
+        model_field = fields.get(name)
+        if model_field is None:
+            raise BackupError(f"{path}.{name}: unknown field")
+        try:
+            values[name] = (
+                raw if isinstance(model_field, models.JSONField) else model_field.to_python(raw)
+            )
+        except ValidationError as error:
+            raise BackupError(f"{path}.{name}: {_messages(error)}") from None
+    return values
+
+
+def _insert(obj: models.Model, path: str) -> None:
+    """Check the row's fields and insert it as stored in the backup."""
+    relations = [f.name for f in obj._meta.concrete_fields if f.is_relation]
+    try:
+        obj.clean_fields(exclude=relations)
+    except ValidationError as error:
+        raise BackupError(f"{path}: {_messages(error)}") from None
+    try:
+        # ``raw`` as loaddata does: auto_now/auto_now_add fields keep the backup's times.
+        obj.save_base(raw=True)
+    except DatabaseError as error:
+        raise BackupError(f"{path}: the database refused it: {error}") from None
+
+
+def _messages(error: ValidationError) -> str:
+    if hasattr(error, "error_dict"):
+        return "; ".join(
+            f"{name}: {' '.join(messages)}" for name, messages in error.message_dict.items()
+        )
+    return " ".join(error.messages)
