@@ -253,6 +253,18 @@ def client_ip(request: object) -> str | None:
 
 AXES_CLIENT_IP_CALLABLE = client_ip
 
+
+def axes_username(request: object, credentials: dict[str, object] | None) -> str | None:
+    """The username django-axes records, cut to its 255-character column: the sign-in
+    forms do not limit what is typed, and a longer one would fail the insert (PostgreSQL)
+    and answer 500. Real usernames have at most 150 characters, so none is changed."""
+    source = credentials or getattr(request, "POST", {})
+    username = source.get("username")
+    return None if username is None else str(username)[:255]
+
+
+AXES_USERNAME_CALLABLE = axes_username
+
 # Logging: everything to the console; the process manager keeps the logs.
 
 LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "INFO").upper()

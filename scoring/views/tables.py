@@ -37,7 +37,7 @@ from scoring.models import BostonTariffVersion, DealRecord, PreferansTariffVersi
 from scoring.sheet import pulka_chains, pulka_svg
 
 LIVE_POLL_SECONDS = 2
-AUDIT_SHOWN = 50
+AUDIT_SHOWN = 20
 LOG_SHOWN = 20
 """Deals shown in the log (newest first); the whole log is one click away. The sheet
 itself always holds every deal."""
@@ -223,8 +223,17 @@ def _deal_form(state: selectors.TableState, data: Any = None, initial: Any = Non
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     table = _table(pk)
     context = _context(request, table)
-    context["audit"] = table.audit.select_related("actor")[:AUDIT_SHOWN]
+    context |= _history(request, table)
     return render(request, "scoring/table_detail.html", context)
+
+
+def _history(request: HttpRequest, table: Table) -> dict[str, Any]:
+    """The table's change history, newest first: the latest entries, or all of them."""
+    entries = table.audit.select_related("actor")
+    if request.GET.get("history") == "all":
+        return {"audit": list(entries), "more_history": False}
+    shown = list(entries[: AUDIT_SHOWN + 1])
+    return {"audit": shown[:AUDIT_SHOWN], "more_history": len(shown) > AUDIT_SHOWN}
 
 
 def _etag(request: HttpRequest, pk: int) -> str | None:
@@ -305,7 +314,7 @@ def _form_response(
     context = _context(request, table, state, form=form, **extra)
     if request.htmx:  # type: ignore[attr-defined]
         return render(request, "scoring/table_detail.html#deal-form", context)
-    context["audit"] = table.audit.select_related("actor")[:AUDIT_SHOWN]
+    context |= _history(request, table)
     return render(request, "scoring/table_detail.html", context)
 
 
@@ -320,7 +329,7 @@ def _after_write(
     if request.htmx:  # type: ignore[attr-defined]
         table = _table(table.pk) if state is None else state.table
         context = _context(request, table, state, saved=message)
-        context["audit"] = table.audit.select_related("actor")[:AUDIT_SHOWN]
+        context |= _history(request, table)
         response = render(request, "scoring/table_detail.html#table-body", context)
         return retarget(response, "#table-body")
     messages.success(request, message)
@@ -355,7 +364,7 @@ def _refused(request: HttpRequest, table: Table, error: RuleError) -> HttpRespon
     if request.htmx:  # type: ignore[attr-defined]
         table = _table(table.pk)
         context = _context(request, table, refused=str(error))
-        context["audit"] = table.audit.select_related("actor")[:AUDIT_SHOWN]
+        context |= _history(request, table)
         response = render(request, "scoring/table_detail.html#table-body", context)
         return retarget(response, "#table-body")
     messages.error(request, str(error))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -88,24 +89,33 @@ def live_server(request: pytest.FixtureRequest) -> Iterator[LiveServer]:
 # -- the browser -----------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def playwright() -> Iterator[Playwright]:
-    _require_chromium()
-    # Playwright's sync API keeps an asyncio loop running on this thread, so Django would
-    # refuse ORM calls from the test body; the live server's own threads are unaffected.
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        with sync_playwright() as driver:
-            yield driver
+class _Chromium:
+    """Playwright and Chromium, started by the test's first ``new_page()``.
 
+    Playwright's sync API leaves its asyncio loop registered as running on this thread, and
+    from then on Django takes the thread for async code: it hands out other connection
+    objects than the test database's own (so a ``serialized_rollback`` would restore nothing)
+    and, without ``DJANGO_ALLOW_ASYNC_UNSAFE``, refuses the ORM. So the browser starts only
+    once the test has set up its data, and stops before the database is flushed.
+    """
 
-@pytest.fixture(scope="module")
-def browser(playwright: Playwright) -> Iterator[Browser]:
-    chromium = playwright.chromium.launch(
-        executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-    )
-    yield chromium
-    chromium.close()
+    def __init__(self) -> None:
+        self.stack = ExitStack()
+        self.browser: Browser | None = None
+
+    def start(self) -> Browser:
+        if self.browser is None:
+            patch = self.stack.enter_context(pytest.MonkeyPatch.context())
+            patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+            driver: Playwright = self.stack.enter_context(sync_playwright())
+            self.browser = driver.chromium.launch(
+                executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            )
+            self.stack.callback(self.browser.close)
+        return self.browser
+
+    def stop(self) -> None:
+        self.stack.close()
 
 
 class BrowserProblems:
@@ -147,14 +157,17 @@ def browser_problems() -> BrowserProblems:
 
 @pytest.fixture
 def new_page(
-    browser: Browser, live_server: LiveServer, browser_problems: BrowserProblems
+    live_server: LiveServer, browser_problems: BrowserProblems
 ) -> Iterator[Callable[[], Page]]:
     """``new_page()`` opens a page in a fresh browser context (its own cookies: a separate
-    visitor) that asks the live server for English pages."""
+    visitor) that asks the live server for English pages. Create the test's data first:
+    the first call starts the browser (see ``_Chromium``)."""
+    _require_chromium()
+    chromium = _Chromium()
     contexts: list[BrowserContext] = []
 
     def open_page() -> Page:
-        context = browser.new_context(
+        context = chromium.start().new_context(
             base_url=live_server.url,
             locale="en-US",
             viewport={"width": 1280, "height": 900},
@@ -166,3 +179,4 @@ def new_page(
     yield open_page
     for context in contexts:
         context.close()
+    chromium.stop()
