@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 ARGS ?=
 
-.PHONY: venv run serve-prod test lint fmt bench clean
+.PHONY: venv run serve-prod test lint fmt messages bench clean
 
 venv: $(STAMP)
 
@@ -64,9 +64,25 @@ fmt: venv
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+# The Russian translation: refresh locale/ru/LC_MESSAGES/django.po from the sources, then
+# compile django.mo (needs GNU gettext's msgfmt). Commit both files: a machine without
+# gettext still serves Russian from the committed .mo. tests/test_i18n.py checks that every
+# message is translated and that the .mo matches the .po.
+messages: venv
+	$(BIN)/python manage.py makemessages -l ru --no-obsolete --ignore=.venv --ignore=bench --ignore=staticfiles
+	$(BIN)/python manage.py compilemessages -l ru --ignore=.venv
+
 # Engine benchmarks (bench/): each figure printed beside its target.
-bench: venv
+bench: venv tools
 	$(BIN)/python -m bench
+
+# 50 viewers polling a live pulka for 60 s while deals are entered (gunicorn, PostgreSQL).
+load: venv tools
+	$(BIN)/python -m bench.live_load
+
+# The load tool the benchmarks drive gunicorn with.
+tools:
+	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import condition, require_POST
@@ -247,9 +248,23 @@ def _etag(request: HttpRequest, pk: int) -> str | None:
 
 @condition(etag_func=_etag)
 def table_live(request: HttpRequest, pk: int) -> HttpResponse:
-    """The sheet region, polled by viewers; 304 while nothing changed."""
+    """The sheet region, polled by viewers; 304 while nothing changed.
+
+    After a deal every viewer asks at once; those who cannot score all see the same
+    sheet, so it is rendered once per revision and language and then served from the
+    cache (scorers get their own, with the correction controls)."""
     table = _table(pk)
-    response = render(request, "scoring/table_detail.html#sheet", _context(request, table))
+    if can_score(request.user, table):
+        response = render(request, "scoring/table_detail.html#sheet", _context(request, table))
+    else:
+        key = f"sheet-html:{pk}:{table.revision}:{getattr(request, 'LANGUAGE_CODE', '')}"
+        html = cache.get(key)
+        if html is None:
+            html = render_to_string(
+                "scoring/table_detail.html#sheet", _context(request, table), request
+            )
+            cache.set(key, html, SHEET_CACHE_SECONDS)
+        response = HttpResponse(html)
     response["Cache-Control"] = "no-cache"
     return response
 
