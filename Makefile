@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 ARGS ?=
 
-.PHONY: venv run serve-prod test lint fmt messages bench clean
+.PHONY: venv run serve-prod test lint fmt messages bench load tools clean
 
 venv: $(STAMP)
 

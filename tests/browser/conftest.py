@@ -8,6 +8,7 @@ except when ``REQUIRE_BROWSER=1`` (set by ``.ci/run``): then a missing browser f
 from __future__ import annotations
 
 import os
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
@@ -27,6 +28,7 @@ from playwright.sync_api import (
     Response,
     sync_playwright,
 )
+from playwright.sync_api import Error as PlaywrightError
 from pytest_django.live_server_helper import LiveServer
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -157,7 +159,7 @@ def browser_problems() -> BrowserProblems:
 
 @pytest.fixture
 def new_page(
-    live_server: LiveServer, browser_problems: BrowserProblems
+    request: pytest.FixtureRequest, live_server: LiveServer, browser_problems: BrowserProblems
 ) -> Iterator[Callable[[], Page]]:
     """``new_page()`` opens a page in a fresh browser context (its own cookies: a separate
     visitor) that asks the live server for English pages. Create the test's data first:
@@ -177,6 +179,28 @@ def new_page(
         return browser_problems.watch(context.new_page())
 
     yield open_page
+    report = getattr(request.node, "call_report", None)
+    if report is not None and report.failed:
+        _keep_screenshots(request.node.name, contexts)
     for context in contexts:
         context.close()
     chromium.stop()
+
+
+def _keep_screenshots(test: str, contexts: list[BrowserContext]) -> None:
+    """Each open page as it was when the test failed, outside the repository."""
+    for n, page in enumerate(p for context in contexts for p in context.pages):
+        path = Path(tempfile.gettempdir()) / f"{test}-page{n}.png"
+        try:
+            page.screenshot(path=path, full_page=True)
+        except PlaywrightError:
+            continue
+        print(f"screenshot of page {n} ({page.url}): {path}")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    if report.when == "call":
+        item.call_report = report  # type: ignore[attr-defined]
+    return report
