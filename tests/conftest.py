@@ -29,3 +29,13 @@ def fast_password_hasher():
     from django.conf import settings as django_settings
 
     django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def english_outside_requests():
+    """Messages raised outside a request (model validation, services) come in the active
+    language, Russian by default; the tests read the English ones."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield
