@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import F, Q
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.errors import RuleError
@@ -67,8 +68,11 @@ class Season(models.Model):
         max_length=100,
         default="money, average, wins",
         validators=[validate_ranking],
-        help_text=_("The first key ranks, the others break ties, e.g. money, average, wins. Keys: ")
-        + ", ".join(RANKING_KEYS),
+        help_text=format_lazy(
+            "{} {}",
+            _("The first key ranks, the others break ties, e.g. money, average, wins. Keys:"),
+            ", ".join(RANKING_KEYS),
+        ),
     )
 
     class Meta:

@@ -34,6 +34,7 @@ from scoring.forms import (
     TableOpenForm,
     rule_error_to_form,
 )
+from scoring.labels import deal_title, rule_label
 from scoring.models import BostonTariffVersion, DealRecord, PreferansTariffVersion, Table
 from scoring.sheet import pulka_chains, pulka_svg
 
@@ -180,7 +181,7 @@ def _deal_rows(state: selectors.TableState, shown: int | None) -> list[dict[str,
             if n <= first:
                 continue
             entries = [
-                {"text": _entry_text(e, names), "rule": e.rule, "calc": e.calc}
+                {"text": _entry_text(e, names), "rule": rule_label(e.rule), "calc": e.calc}
                 for e in result.entries
             ]
             row = {
@@ -197,14 +198,16 @@ def _deal_rows(state: selectors.TableState, shown: int | None) -> list[dict[str,
                 "entries": [
                     {
                         "text": f"{names[t.payer]} → {names[t.payee]}: {t.chips}",
-                        "rule": t.rule,
+                        "rule": rule_label(t.rule),
                         "calc": t.arithmetic,
                     }
                     for t in result.transfers
                 ],
                 "totals": list(zip(names, running, strict=True)),
             }
-        rows.append({"n": n, "record": record, "deal": record.data, **row})
+        rows.append(
+            {"n": n, "record": record, "deal": record.data, "title": deal_title(record.data), **row}
+        )
     return rows[::-1]
 
 

@@ -1,0 +1,78 @@
+"""Words for the engine's keys (deal kinds, suits, the rule behind each entry), in the
+member's language. The engine speaks in stable English keys; the site translates them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+DEAL_KINDS = {
+    "game": _("game"),
+    "misere": _("misère"),
+    "passout": _("pass-out"),
+    "adjust": _("adjustment"),
+    "ask": _("ask"),
+    "independence": _("independence"),
+    "card": _("value card"),
+    "pass": _("pass round"),
+}
+SUITS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥", "N": _("NT")}
+RULES = {
+    # Preferans (preferans.md §4–§8)
+    "game-made": _("contract made"),
+    "game-unplayed": _("nobody whisted"),
+    "remise": _("remise"),
+    "whists-for-tricks": _("whists for tricks"),
+    "lone-whist": _("lone whist, paid for the passer's tricks"),
+    "gentleman-split": _("gentleman's whist, shared"),
+    "consolation": _("consolation"),
+    "consolation-dealer": _("the dealer's consolation"),
+    "whister-duty": _("whister short of his duty"),
+    "half-whist": _("half-whist"),
+    "misere-made": _("misère made"),
+    "misere-failed": _("misère failed"),
+    "passout": _("pass-out tricks"),
+    "passout-zero": _("pass-out without a trick"),
+    "passout-whists": _("pass-out whists"),
+    "help": _("help (помощь)"),
+    "overflow": _("past the target, off the mountain"),
+    "adjustment": _("adjustment"),
+    # Boston (boston.md §1–§2)
+    "supported-won": _("supported ask won"),
+    "supported-slam": _("supported ask, slam"),
+    "supported-lost": _("supported ask lost"),
+    "supported-no-trick": _("supported ask, no trick"),
+    "unsupported-won": _("unsupported ask won"),
+    "unsupported-slam": _("unsupported ask, slam"),
+    "unsupported-lost": _("unsupported ask lost"),
+    "unsupported-no-trick": _("unsupported ask, no trick"),
+    "independence-won": _("independence won"),
+    "independence-slam": _("independence, slam"),
+    "independence-lost": _("independence lost"),
+    "independence-no-trick": _("independence, no trick"),
+    "card-made": _("contract made"),
+    "card-failed": _("contract failed"),
+    "boston-made": _("Boston made"),
+    "boston-failed": _("Boston failed"),
+    "slam-by-two-made": _("slam by two made"),
+    "slam-by-two-failed": _("slam by two failed"),
+}
+
+
+def deal_title(deal: dict[str, Any]) -> str:
+    """A stored deal as the log shows it, e.g. «игра 7♥ · Анна»."""
+    parts = [str(DEAL_KINDS.get(deal.get("kind", ""), deal.get("kind", "")))]
+    contract = deal.get("contract")
+    if isinstance(contract, str) and contract[:-1].isdigit():
+        parts[0] += f" {contract[:-1]}{SUITS.get(contract[-1], contract[-1])}"
+    elif contract:
+        parts[0] += f" {contract}"
+    if deal.get("declarer"):
+        parts.append(str(deal["declarer"]))
+    return " · ".join(parts)
+
+
+def rule_label(key: str) -> str:
+    """The words for an entry's rule key (the key itself when it has none)."""
+    return str(RULES.get(key, key))

@@ -1,0 +1,295 @@
+"""Shared by ``test_permissions.py`` and ``test_fuzz.py``: a snapshot of everything a
+request could write, a reader for the forms a page renders, and hypothesis strategies for
+hostile input (wrong types, huge numbers, unicode, strangers' names, other tables' ids).
+
+Not a test module (no ``test_`` prefix): pytest does not collect it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from html.parser import HTMLParser
+from typing import Any
+
+from hypothesis import strategies as st
+
+# -- what the database holds --------------------------------------------------------------
+
+
+def db_snapshot() -> dict[str, Any]:
+    """Everything a page of the site can write, in a comparable form: two equal snapshots
+    around a refused request prove that it wrote nothing (sessions and django-axes' log of
+    sign-in attempts are left out: recording those is the point of a sign-in)."""
+    from members.models import Member
+    from scoring.models import (
+        AuditEntry,
+        BostonCardRow,
+        BostonPaymentRow,
+        BostonTariff,
+        BostonTariffVersion,
+        DealRecord,
+        PreferansTariff,
+        PreferansTariffVersion,
+        Rating,
+        RatingHistory,
+        Season,
+        Seat,
+        Table,
+    )
+
+    def rows(model: Any, *fields: str) -> list[Any]:
+        return list(model.objects.order_by("pk").values_list("pk", *fields))
+
+    return {
+        "tables": rows(Table, "status", "revision", "result", "price", "double_tour_from"),
+        "seats": rows(Seat, "table_id", "member_id", "name", "result", "money", "place"),
+        "deals": rows(DealRecord, "table_id", "sequence", "deleted", "data"),
+        "audit": rows(AuditEntry, "table_id", "action", "reason"),
+        "preferans_tariffs": list(PreferansTariff.objects.order_by("pk").values()),
+        "boston_tariffs": list(BostonTariff.objects.order_by("pk").values()),
+        "payment_rows": list(BostonPaymentRow.objects.order_by("pk").values()),
+        "card_rows": list(BostonCardRow.objects.order_by("pk").values()),
+        "preferans_versions": rows(PreferansTariffVersion, "number", "rules"),
+        "boston_versions": rows(BostonTariffVersion, "number", "rules"),
+        "seasons": list(Season.objects.order_by("pk").values()),
+        "members": rows(Member, "username", "display_name", "is_staff", "is_superuser"),
+        "ratings": rows(Rating, "member_id", "game", "tables"),
+        "rating_history": RatingHistory.objects.count(),
+    }
+
+
+def counts(snapshot: dict[str, Any]) -> dict[str, int]:
+    """How many rows of each kind a snapshot holds."""
+    return {key: value if isinstance(value, int) else len(value) for key, value in snapshot.items()}
+
+
+# -- what a page's form would submit -------------------------------------------------------
+
+
+class _FormFields(HTMLParser):
+    def __init__(self, form_id: str) -> None:
+        super().__init__()
+        self.form_id = form_id
+        self.inside = False
+        self.fields: list[tuple[str, str]] = []
+        self._select: str | None = None
+        self._textarea: str | None = None
+        self._text = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "form":
+            self.inside = a.get("id") == self.form_id
+        if not self.inside or "disabled" in a:
+            return
+        name = a.get("name")
+        if tag == "input" and name:
+            kind = a.get("type", "text")
+            if kind in ("submit", "button", "file", "image", "reset"):
+                return
+            if kind in ("checkbox", "radio") and "checked" not in a:
+                return
+            self.fields.append((name, a.get("value") or ("on" if kind == "checkbox" else "")))
+        elif tag == "select" and name:
+            self._select = name
+        elif tag == "option" and self._select and "selected" in a:
+            self.fields.append((self._select, a.get("value") or ""))
+        elif tag == "textarea" and name:
+            self._textarea, self._text = name, ""
+
+    def handle_data(self, data: str) -> None:
+        if self._textarea:
+            self._text += data
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self.inside = False
+        elif tag == "select":
+            self._select = None
+        elif tag == "textarea" and self._textarea:
+            self.fields.append((self._textarea, self._text.removeprefix("\n")))
+            self._textarea = None
+
+
+def form_fields(html: str, form_id: str) -> dict[str, Any]:
+    """What a browser would submit from the form ``form_id`` (repeated names: lists)."""
+    parser = _FormFields(form_id)
+    parser.feed(html)
+    data: dict[str, Any] = {}
+    for name, value in parser.fields:
+        if name in data:
+            previous = data[name]
+            data[name] = [*previous, value] if isinstance(previous, list) else [previous, value]
+        else:
+            data[name] = value
+    return data
+
+
+# -- hostile values ------------------------------------------------------------------------
+
+HUGE = (10**30, -(10**30), 2**31, 2**31 - 1, 2**63, -(2**63) - 1, 2**64)
+HOSTILE_TEXT = (
+    "",
+    " ",
+    "0",
+    "-1",
+    "1e30",
+    "1E+999999",
+    "NaN",
+    "-Infinity",
+    "0x10",
+    "1_000",
+    "٣",  # an Arabic-Indic three: int("٣") == 3
+    "６",  # a full-width six
+    "½",
+    "Ⅻ",
+    "\x00",
+    "a\x00b",
+    "\ud800",  # a lone surrogate
+    "<script>alert(1)</script>",
+    "'; DROP TABLE scoring_table; --",
+    "{{ 7*7 }}",
+    "../../etc/passwd",
+    "Анна",
+    "👩‍👩‍👧",
+    "x" * 201,
+    "я" * 5000,
+    "9" * 5000,  # more digits than int() reads
+    "true",
+    "null",
+    "[]",
+    "{}",
+)
+
+
+def hostile_scalar() -> st.SearchStrategy[Any]:
+    """One form value as a browser could send it, from plausible to hostile."""
+    return st.one_of(
+        st.sampled_from(HOSTILE_TEXT),
+        st.sampled_from(HUGE),
+        st.integers(min_value=-20, max_value=20),
+        st.integers(),
+        st.floats(allow_nan=True, allow_infinity=True).map(repr),
+        st.text(max_size=30),
+        st.decimals(allow_nan=False, allow_infinity=False, places=3).map(str),
+    )
+
+
+def form_value(extra: tuple[Any, ...] = ()) -> st.SearchStrategy[Any]:
+    """A POSTed field: a hostile scalar, a name from ``extra``, or several of them (a
+    repeated field)."""
+    one = hostile_scalar() if not extra else st.one_of(st.sampled_from(extra), hostile_scalar())
+    return st.one_of(one, st.lists(one, min_size=2, max_size=3))
+
+
+def wire(value: Any) -> Any:
+    """A value as the test client can encode it: text with lone surrogates would not
+    survive UTF-8, so they become the replacement character (as a browser sends them)."""
+    if isinstance(value, list):
+        return [wire(v) for v in value]
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode("utf-8")
+    return value
+
+
+def mutated_form(
+    base: dict[str, Any],
+    keys: tuple[str, ...],
+    names: tuple[str, ...] = (),
+    *,
+    max_changes: int = 4,
+) -> st.SearchStrategy[dict[str, Any]]:
+    """``base`` with a few fields dropped, replaced by hostile values, or added (known
+    field names and random ones)."""
+    key = st.one_of(st.sampled_from(keys), st.text(min_size=1, max_size=12))
+    change = st.tuples(st.sampled_from(("set", "drop")), key, form_value(names))
+
+    def apply(changes: list[tuple[str, str, Any]]) -> dict[str, Any]:
+        data = dict(base)
+        for how, name, value in changes:
+            if how == "drop":
+                data.pop(name, None)
+            else:
+                data[name] = value
+        return {k: wire(v) for k, v in data.items()}
+
+    return st.lists(change, max_size=max_changes).map(apply)
+
+
+# -- hostile JSON ---------------------------------------------------------------------------
+
+json_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.sampled_from(HUGE),
+    st.integers(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from(HOSTILE_TEXT).map(wire),
+    st.text(max_size=20),
+)
+json_values = st.recursive(
+    json_scalars,
+    lambda children: st.one_of(
+        st.lists(children, max_size=4),
+        st.dictionaries(st.text(max_size=10), children, max_size=4),
+    ),
+    max_leaves=12,
+)
+
+
+def _paths(document: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a JSON document a value could be replaced (keys and indexes)."""
+    found = [prefix]
+    if isinstance(document, dict):
+        for key, value in document.items():
+            found += _paths(value, (*prefix, key))
+    elif isinstance(document, list):
+        for index, value in enumerate(document):
+            found += _paths(value, (*prefix, index))
+    return found
+
+
+def _replace(document: Any, path: tuple[Any, ...], value: Any, drop: bool) -> Any:
+    if not path:
+        return value
+    parent = document
+    for step in path[:-1]:
+        parent = parent[step]
+    if drop:
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = value
+    return document
+
+
+def mutated_json(
+    document: Any, values: st.SearchStrategy[Any] = json_values, *, max_changes: int = 3
+) -> st.SearchStrategy[Any]:
+    """A valid JSON document with a few values replaced (or dropped): records that look
+    right but carry a hostile value somewhere deep inside."""
+    paths = _paths(document)
+    step = st.tuples(st.sampled_from(paths), values, st.booleans())
+
+    def apply(changes: list[tuple[tuple[Any, ...], Any, bool]]) -> Any:
+        result = copy.deepcopy(document)
+        for path, value, drop in changes:
+            try:
+                result = _replace(result, path, value, drop and bool(path))
+            except (KeyError, IndexError, TypeError):
+                continue  # an earlier change removed the place
+        return result
+
+    return st.lists(step, min_size=1, max_size=max_changes).map(apply)
+
+
+def upload_bytes(document: Any) -> st.SearchStrategy[bytes]:
+    """A file's content: random bytes, random JSON, or the document mutated."""
+    return st.one_of(
+        st.binary(max_size=200),
+        json_values.map(lambda v: json.dumps(v).encode()),
+        mutated_json(document).map(lambda v: json.dumps(v, ensure_ascii=False).encode()),
+        mutated_json(document).map(lambda v: json.dumps(v).encode()[:-2]),  # cut short
+        st.just(b"\xef\xbb\xbf" + json.dumps(document).encode()),  # a byte-order mark
+        st.just(b"[" * 5000 + b"]" * 5000),  # nested too deeply
+    )

@@ -1,0 +1,410 @@
+"""Backup and restore of the whole club (``scoring/backup.py``, ``export_club``,
+``import_club``): a club restored from its backup scores every table exactly as before."""
+
+from __future__ import annotations
+
+import datetime
+import importlib
+import io
+import json
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.apps import apps
+from django.contrib.auth.models import Group, Permission
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.urls import reverse
+
+from members.models import ORGANISERS, Member
+from scoring import selectors, services
+from scoring.demo import SOCHI, load_demo
+from scoring.management.commands.import_club import Command as ImportCommand
+from scoring.models import (
+    AuditEntry,
+    BostonTariff,
+    BostonTariffVersion,
+    DealRecord,
+    PreferansTariff,
+    PreferansTariffVersion,
+    Rating,
+    RatingHistory,
+    Season,
+    Table,
+)
+
+pytestmark = pytest.mark.django_db
+
+PRESETS = importlib.import_module("scoring.migrations.0002_preset_tariffs")
+
+
+def build_club() -> None:
+    """The demo club, plus what the demo lacks: a second tariff version in use, a season,
+    corrected and deleted deals, a reopened table, a deactivated member with a permission."""
+    load_demo(stdout=io.StringIO())
+    olga = Member.objects.get(username="olga")
+    sochi = PreferansTariff.objects.get(name=SOCHI)
+    sochi.passout_whists = 6  # tables use version 1 already: this publishes version 2
+    version = services.tariff_publish(sochi, by=olga)
+    assert version.number == 2
+    Season.objects.create(
+        name="Осень",
+        starts_on=datetime.date(2020, 9, 1),
+        ends_on=datetime.date(2099, 11, 30),
+        preferans_tariff=sochi,
+        boston_tariff=BostonTariff.objects.first(),
+        min_games=2,
+    )
+    players = [Member.objects.get(username=name) for name in ("vera", "dina", "egor")]
+    table = services.table_open(
+        game=Table.PREFERANS,
+        version=version,
+        members=players,
+        by=olga,
+        played_on=datetime.date(2026, 1, 2),
+        price=Decimal("0.25"),
+    )
+    names = selectors.seat_names(table)
+    game = {
+        "kind": "game",
+        "declarer": names[0],
+        "contract": "6S",
+        "answers": {names[1]: "whist", names[2]: "pass"},
+        "tricks": {names[0]: 6, names[1]: 3, names[2]: 1},
+    }
+    passout = {"kind": "passout", "tricks": {names[0]: 4, names[1]: 4, names[2]: 2}}
+    first = services.deal_create(table, game, by=olga)
+    services.deal_create(table, passout, by=players[1])
+    services.deal_create(table, game, by=players[1])
+    services.deal_edit(first, first.data, by=olga, reason="re-entered the same")
+    services.deal_undo(table, by=olga)
+    services.table_finish(table, by=olga)
+    services.table_reopen(table, by=olga, reason="a deal was missing")
+    services.deal_create(table, game, by=olga)
+    services.table_finish(table, by=olga)
+    egor = players[2]
+    egor.is_active = False
+    egor.email = "egor@club.example"
+    egor.first_name, egor.last_name = "Егор", "Петров"
+    egor.save()
+    egor.user_permissions.add(Permission.objects.get(codename="view_season"))
+
+
+def empty_the_club() -> None:
+    """What a freshly migrated database holds: the preset tariffs and the Organisers group."""
+    Table.objects.all().delete()  # seats, deals, audit, rating history go with them
+    Rating.objects.all().delete()
+    Season.objects.all().delete()
+    Member.objects.all().delete()
+    Group.objects.exclude(name=ORGANISERS).delete()
+    PreferansTariffVersion.objects.all().delete()
+    BostonTariffVersion.objects.all().delete()
+    PreferansTariff.objects.all().delete()
+    BostonTariff.objects.all().delete()
+    PRESETS.create_presets(apps, None)
+
+
+def natural_key(table: Table) -> tuple[Any, ...]:
+    first = min(table.deal_records.all(), key=lambda d: d.sequence, default=None)
+    return (
+        table.played_on,
+        selectors.seat_names(table),
+        json.dumps(first.data if first else None, sort_keys=True),
+    )
+
+
+def club_state() -> dict[Any, dict[str, Any]]:
+    """Everything a member can see of each table, keyed by its natural key."""
+    tables = Table.objects.select_related(
+        "preferans_version__tariff", "boston_version__tariff", "opened_by"
+    ).prefetch_related("seats__member", "deal_records__created_by", "audit__actor", "audit__deal")
+    state = {}
+    for table in tables:
+        state[natural_key(table)] = {
+            "game": table.game,
+            "tariff": (table.version.tariff.name, table.version.number),
+            "status": table.status,
+            "revision": table.revision,
+            "settings": (table.pool_target, table.price, table.first_dealer, table.control_time),
+            "times": (table.opened_at, table.finished_at),
+            "opened_by": getattr(table.opened_by, "username", None),
+            "result": table.result,
+            "document": selectors.replay(table).document(),
+            "seats": [
+                (s.position, s.member.username, s.name, s.result, s.money, s.place, s.won, s.stats)
+                for s in sorted(table.seats.all(), key=lambda s: s.position)
+            ],
+            "deals": [
+                (
+                    d.sequence,
+                    d.data,
+                    d.deleted,
+                    getattr(d.created_by, "username", None),
+                    d.created_at,
+                )
+                for d in sorted(table.deal_records.all(), key=lambda d: d.sequence)
+            ],
+            "audit": sorted(
+                (
+                    e.at,
+                    e.action,
+                    getattr(e.actor, "username", None),
+                    e.reason,
+                    json.dumps([e.before, e.after], sort_keys=True),
+                    e.deal.sequence if e.deal else None,
+                )
+                for e in table.audit.all()
+            ),
+        }
+    return state
+
+
+def club_setup() -> dict[str, Any]:
+    """The members, groups, tariffs, seasons and ratings, by natural keys."""
+    return {
+        "members": sorted(
+            (
+                m.username,
+                m.display_name,
+                m.first_name,
+                m.last_name,
+                m.email,
+                m.is_staff,
+                m.is_superuser,
+                m.is_active,
+                m.date_joined,
+                tuple(sorted(g.name for g in m.groups.all())),
+                tuple(sorted(p.codename for p in m.user_permissions.all())),
+            )
+            for m in Member.objects.prefetch_related("groups", "user_permissions")
+        ),
+        "groups": sorted(
+            (g.name, tuple(sorted(p.codename for p in g.permissions.all())))
+            for g in Group.objects.prefetch_related("permissions")
+        ),
+        "preferans": sorted(
+            (
+                t.name,
+                t.description,
+                t.passout_whists,
+                tuple((v.number, json.dumps(v.rules)) for v in t.versions.order_by("number")),
+            )
+            for t in PreferansTariff.objects.all()
+        ),
+        "boston": sorted(
+            (
+                t.name,
+                t.system,
+                tuple((v.number, json.dumps(v.rules)) for v in t.versions.order_by("number")),
+                tuple(t.payment_rows.values_list("contract", "required", "base", "rate")),
+                tuple(t.card_rows.values_list("row", "unit", "three_honours", "overtrick")),
+            )
+            for t in BostonTariff.objects.all()
+        ),
+        "seasons": list(
+            Season.objects.values_list(
+                "name",
+                "starts_on",
+                "ends_on",
+                "preferans_tariff__name",
+                "boston_tariff__name",
+                "min_games",
+                "ranking",
+            )
+        ),
+        "ratings": sorted(
+            (r.member.username, r.game, round(r.ordinal, 9), r.tables)
+            for r in Rating.objects.select_related("member")
+        ),
+        "rating history": RatingHistory.objects.count(),
+    }
+
+
+def export(tmp_path: Path) -> Path:
+    path = tmp_path / "club.json"
+    out = io.StringIO()
+    call_command("export_club", str(path), stdout=out)
+    assert "Exported 8 members" in out.getvalue()
+    return path
+
+
+def run_import(*argv: str) -> tuple[int, str, str]:
+    """``manage.py import_club ARGV`` as the shell runs it: (exit status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    command = ImportCommand(stdout=out, stderr=err)
+    # run_from_argv closes the database connections when it ends, which would end the
+    # test's transaction on PostgreSQL.
+    with mock.patch("django.core.management.base.connections.close_all"):
+        try:
+            command.run_from_argv(["manage.py", "import_club", *argv])
+        except SystemExit as exit_:
+            return int(exit_.code or 0), out.getvalue(), err.getvalue()
+    return 0, out.getvalue(), err.getvalue()
+
+
+def test_a_restored_club_scores_every_table_as_before(tmp_path: Path, client: Any) -> None:
+    build_club()
+    before, setup_before = club_state(), club_setup()
+    path = export(tmp_path)
+    empty_the_club()
+    assert Member.objects.count() == 0
+    assert PreferansTariff.objects.get(name=SOCHI).versions.count() == 1  # presets are back
+
+    status, out, err = run_import(str(path))
+
+    assert (status, err) == (0, "")
+    assert "Restored 8 members, 6 tariffs (7 versions; 6 preset tariffs replaced)" in out
+    assert "1 season and 10 tables" in out
+    assert "unusable" in out and "changepassword" in out
+    after = club_state()
+    assert len(after) == len(before) == 10
+    assert after.keys() == before.keys()
+    for key, table in before.items():
+        assert after[key] == table, key
+    assert club_setup() == setup_before
+    assert sum(len(t["audit"]) for t in after.values()) == AuditEntry.objects.count()
+    assert not any(m.has_usable_password() for m in Member.objects.all())
+    # The restored site works: a finished table's page shows its sheet.
+    restored = Table.objects.filter(status=Table.FINISHED).first()
+    assert client.get(reverse("scoring:table_detail", args=[restored.pk])).status_code == 200
+
+
+def test_export_to_stdout_is_the_same_document(tmp_path: Path) -> None:
+    build_club()
+    out = io.StringIO()
+    call_command("export_club", stdout=out)
+    document = json.loads(out.getvalue())
+    from_file = json.loads(export(tmp_path).read_text(encoding="utf-8"))
+
+    assert document["format"] == "clubsite-backup"
+    assert document["version"] == 1
+    document.pop("exported_at"), from_file.pop("exported_at")
+    assert document == from_file
+    assert not any("password" in member for member in document["members"])
+
+
+def test_import_refuses_a_club_that_is_not_empty(tmp_path: Path) -> None:
+    build_club()
+    path = export(tmp_path)
+    counts = (Member.objects.count(), Table.objects.count(), DealRecord.objects.count())
+    tariffs = list(PreferansTariffVersion.objects.values_list("pk", flat=True))
+
+    status, out, err = run_import(str(path))
+
+    assert status == 2
+    assert out == ""
+    assert "the club is not empty (8 members, 10 tables, 1 season)" in err
+    assert "Nothing was changed" in err
+    assert (Member.objects.count(), Table.objects.count(), DealRecord.objects.count()) == counts
+    assert list(PreferansTariffVersion.objects.values_list("pk", flat=True)) == tariffs
+
+
+_BACKUP: list[str] = []
+
+
+def a_backup() -> dict[str, Any]:
+    """The club's backup, with the club emptied again. Built once: each test starts from the
+    freshly migrated database, and the document names no primary keys."""
+    if not _BACKUP:
+        build_club()
+        out = io.StringIO()
+        call_command("export_club", stdout=out)
+        empty_the_club()
+        _BACKUP.append(out.getvalue())
+    return json.loads(_BACKUP[0])
+
+
+def _set(document: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    target = document
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return document
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{not json", "is not valid JSON (line 1, column 2"),
+        ("[1, 2]", 'not a club backup: "format" must be "clubsite-backup"'),
+        ('{"format": "pulka/1"}', 'not a club backup: "format" must be "clubsite-backup"'),
+        ('{"format": "clubsite-backup", "version": 9}', 'backup "version" 9 is not one'),
+        ('{"format": "clubsite-backup", "version": 1}', "members: missing"),
+    ],
+)
+def test_a_malformed_document_exits_2_and_says_why(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+
+    status, out, err = run_import(str(path))
+
+    assert status == 2
+    assert message in err
+    assert out == ""
+    assert Member.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            lambda d: _set(d, ("members", 0, "password"), "pbkdf2_sha256$1$x$y"),
+            "members[0].password: unknown field",
+        ),
+        (lambda d: _set(d, ("members", 0, "is_staff"), "maybe"), "members[0].is_staff:"),
+        (lambda d: _set(d, ("tables", 0, "version"), 7), "tables[0].version: no version 7"),
+        (lambda d: _set(d, ("tables", 0, "opened_by"), "nobody"), "no member 'nobody'"),
+        (lambda d: _set(d, ("tables", 0, "game"), "poker"), "tables[0].version: no version"),
+        (
+            lambda d: _set(d, ("tables", 0, "deals", 0, "data"), {"kind": "nonsense"}),
+            "tables[0]: its deals do not replay",
+        ),
+        (lambda d: _set(d, ("tables", 1, "seats"), "four"), "tables[1].seats: must be a list"),
+        (
+            lambda d: _set(d, ("members", 1, "groups"), [{"name": "x"}]),
+            "members[1].groups: must be a list of strings",
+        ),
+        (lambda d: _set(d, ("tables", 2, "tariff"), ["Sochi"]), "the document is malformed"),
+        (
+            lambda d: _set(d, ("tariffs", "preferans", 0, "versions", 0, "rules"), {"x": 1}),
+            "tariffs.preferans[0].versions[0].rules:",
+        ),
+    ],
+)
+def test_a_broken_backup_exits_2_and_changes_nothing(
+    tmp_path: Path, change: Any, message: str
+) -> None:
+    document = change(a_backup())
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+
+    status, out, err = run_import(str(path))
+
+    assert status == 2, out
+    assert message in err
+    assert Member.objects.count() == 0
+    assert Table.objects.count() == 0
+    assert sorted(PreferansTariff.objects.values_list("name", flat=True)) == sorted(
+        PRESETS.PREFERANS
+    )
+
+
+def test_import_reads_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = json.dumps(a_backup())
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+
+    status, out, _ = run_import("-")
+
+    assert status == 0, out
+    assert "Restored 8 members" in out
+    assert Table.objects.count() == 10
+
+
+def test_call_command_raises_with_exit_status_2() -> None:
+    with pytest.raises(CommandError, match=r"cannot read /nonexistent/club\.json") as raised:
+        call_command("import_club", "/nonexistent/club.json")
+
+    assert raised.value.returncode == 2
