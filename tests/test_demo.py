@@ -7,8 +7,8 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.http import HttpRequest
 from django.core.management import call_command
+from django.http import HttpRequest
 from django.test import Client
 from django.utils import timezone
 
