@@ -71,7 +71,7 @@ def parse_deal(raw: Any, players: tuple[str, ...], n: int) -> Deal:
     """One deal of the record; ``n`` is its 1-based number for messages."""
     data = fields.mapping(raw, "deal", n)
     kind = data.get("kind")
-    if kind not in DEAL_FIELDS:
+    if not isinstance(kind, str) or kind not in DEAL_FIELDS:
         raise RuleError("must be game, misere, passout or adjust", field="kind", deal=n)
     fields.check_keys(data, DEAL_FIELDS[kind], deal=n)
     if "note" in data:
