@@ -69,9 +69,10 @@ class _OneRequestAtATime(StaticFilesHandler):
 
 
 @pytest.fixture(scope="module")
-def live_server(request: pytest.FixtureRequest) -> Iterator[LiveServer]:
+def live_server(request: pytest.FixtureRequest, django_db_setup: None) -> Iterator[LiveServer]:
     """pytest-django's ``live_server`` (static files served; ``transactional_db`` implied),
-    serialised on in-memory SQLite."""
+    serialised on in-memory SQLite. Started after the test database exists: the server's
+    threads must share the test's connection to it rather than each open their own."""
     host = request.config.getvalue("liveserver") or "localhost"
     server = LiveServer(host, start=False)
     shared = server.thread.connections_override

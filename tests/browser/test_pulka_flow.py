@@ -160,7 +160,7 @@ def test_a_pulka_through_the_browser(new_page, browser_problems):
     expect(result_row(page, "Boris")).to_have_text(["10", "5", "48.00", "48.00"])
     expect(result_row(page, "Anna")).to_have_text(["2", "5", "-48.00", "-48.00"])
     expect(viewer.locator("#sheet .deal-log > li").first).to_contain_text(
-        "misere · Boris", timeout=LIVE_SECONDS * 1000
+        "misère · Boris", timeout=LIVE_SECONDS * 1000
     )
     expect(viewer.locator("#sheet .deal-log > li")).to_have_count(3)
 
