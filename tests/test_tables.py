@@ -401,3 +401,17 @@ def test_services_refuse_writes_on_a_finished_table(table, anna):
     services.table_finish(table, by=anna)
     with pytest.raises(services.RuleError):
         services.deal_create(table, {"kind": "passout", "tricks": {}}, by=anna)
+
+
+def test_the_edit_page_redraws_its_fields_for_another_kind(client, table, anna):
+    post_deal(client, table, FIRST_GAME)
+    record = DealRecord.objects.get(table=table)
+    url = reverse("scoring:deal_edit", args=[table.pk, record.pk])
+    page = client.get(url).content.decode()
+    assert 'hx-target="#deal-edit"' in page
+    redrawn = client.post(url, {"kind": "passout", "change": "1", "reason": "typo"}, **HTMX)
+    html = redrawn.content.decode()
+    assert 'id="deal-edit"' in html
+    assert 'name="answer:Boris"' not in html
+    assert 'value="typo"' in html  # the reason typed so far is kept
+    assert DealRecord.objects.get(pk=record.pk).data == record.data

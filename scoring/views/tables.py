@@ -17,6 +17,7 @@ from django.db.models import Prefetch, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import condition, require_POST
@@ -152,6 +153,8 @@ def _context(
         context["dealer"] = state.players[state.game.dealer]
     if context["can_score"] and "form" not in extra:
         context["form"] = _deal_form(state)
+    context["redraw_url"] = reverse("scoring:deal_create", args=[table.pk])
+    context["redraw_target"] = "#deal-form"
     return context | extra
 
 
@@ -414,8 +417,9 @@ def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
             else:
                 messages.success(request, _("Deal %(n)s corrected.") % {"n": position + 1})
                 return redirect("scoring:table_detail", pk=table.pk)
-    elif request.method == "POST":
+    elif request.method == "POST":  # the kind or declarer changed: redraw the fields
         form = _deal_form(before, initial=request.POST.dict())
+        reason = ReasonForm(initial={"reason": request.POST.get("reason", "")})
     return render(
         request,
         "scoring/deal_edit.html",
@@ -425,6 +429,8 @@ def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
             "reason_form": reason,
             "n": position + 1,
             "record": record,
+            "redraw_url": request.path,
+            "redraw_target": "#deal-edit",
         },
     )
 
