@@ -180,23 +180,6 @@ def json_trouble(content: bytes | str) -> str | None:
     return None
 
 
-def engine_trouble(content: bytes | str) -> str | None:
-    """The pinned engine bug a record would hit: a Preferans deal whose ``kind`` is a list
-    or an object (``kind not in DEAL_FIELDS`` raises TypeError)."""
-    try:
-        record = json.loads(content)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(record, dict) or record.get("game") != "preferans":
-        return None
-    deals = record.get("deals")
-    if isinstance(deals, list) and any(
-        isinstance(deal, dict) and isinstance(deal.get("kind"), list | dict) for deal in deals
-    ):
-        return "Preferans deal kind that is a list or object"
-    return None
-
-
 def login(client: Client, member: Member | None) -> None:
     if member is None:
         client.logout()
@@ -645,7 +628,13 @@ def test_corrections(
             return
         if endpoint == "edit" and "change" in data:
             return  # the form redrawn for another kind of deal
-        assert shows_error(page_after(client, response)), f"no message for {endpoint} {data!r}"
+        html = page_after(client, response)
+        form = response.context["form"] if endpoint == "edit" and response.context else None
+        if not shows_error(html) and form is not None and form.errors:
+            # test_the_deal_form_shows_every_error: an error on a field it does not print.
+            KNOWN_BUG["deal form: error on a field it does not print"] += 1
+            return
+        assert shows_error(html), f"no message for {endpoint} {data!r}"
 
 
 def check_one_write(
@@ -668,9 +657,8 @@ def check_one_write(
     assert not new_rows(before["deals"], after["deals"])
     deals = [(b, a) for b, a in zip(before["deals"], after["deals"], strict=True) if b != a]
     if endpoint == "edit":
-        assert len(deals) == 1
-        assert deals[0][0][3] is False  # a live deal, corrected
-        assert deals[0][0][4] != deals[0][1][4]
+        assert len(deals) <= 1  # none: corrected to what it was (the history still says so)
+        assert all(b[3] is False and a[3] is False for b, a in deals)  # a live deal
     elif endpoint in ("delete", "undo"):
         assert len(deals) == 1
         assert (deals[0][0][3], deals[0][1][3]) == (False, True)
@@ -787,8 +775,6 @@ def import_hits_known_bug(content: bytes) -> str | None:
     """Which pinned bug an uploaded record would hit, if any (see the xfail tests)."""
     if json_trouble(content) == "JSON integer of more than 4300 digits":
         return "import: " + "JSON integer of more than 4300 digits"
-    if engine_trouble(content):
-        return f"import: {engine_trouble(content)}"
     try:
         record = json.loads(content.decode("utf-8-sig"))
     except (UnicodeDecodeError, ValueError, RecursionError):
@@ -1212,7 +1198,7 @@ RECORD_TEXT = st.one_of(
 def test_score_engine(text: str) -> None:
     """What ``manage.py score`` calls: a result document, or one clear RuleError."""
     TRIED["score (engine)"] += 1
-    trouble = json_trouble(text) or engine_trouble(text)
+    trouble = json_trouble(text)
     if trouble:
         KNOWN_BUG[f"score: {trouble}"] += 1
         return
@@ -1233,7 +1219,7 @@ def test_score_command_in_process(text: str) -> None:
     """``manage.py score -`` itself, with standard input replaced: exit 2 and one line on
     standard error, or the result on standard output."""
     TRIED["score (command)"] += 1
-    trouble = json_trouble(text) or engine_trouble(text)
+    trouble = json_trouble(text)
     if trouble:
         KNOWN_BUG[f"score: {trouble}"] += 1
         return
@@ -1288,20 +1274,12 @@ KIND_LIST = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        'bug: a Preferans record whose deal has "kind": [] (or {}) makes the engine raise '
-        "TypeError: unhashable type (preferans/record.py: `kind not in DEAL_FIELDS`): "
-        "manage.py score prints a traceback and exits 1, /tables/import/ answers 500; "
-        'echo \'{"format": "pulka/1", "game": "preferans", "players": '
-        '["A", "B", "C"], "deals": [{"kind": []}]}\' | manage.py score -'
-    ),
-)
 @pytest.mark.parametrize("where", ["score", "import"])
 def test_a_deal_kind_that_is_a_list_is_refused(
     client: Client, club: SimpleNamespace, where: str
 ) -> None:
+    """Found by this fuzz (``kind not in DEAL_FIELDS`` raised TypeError), fixed in the
+    engine: manage.py score and the import now refuse it with a message."""
     if where == "score":
         with pytest.raises(RuleError, match="kind"):
             score_record(KIND_LIST)
