@@ -66,3 +66,33 @@ def boston_table(
         by=members[0],
         price=price,
     )
+
+
+def finished_pulka(
+    members: list[Member], winner: Member, day: Any, *, tariff: str = "Сочи (Sochi)"
+) -> Table:
+    """A short finished pulka that ``winner`` wins with an unplayed 10 (both defenders
+    pass): with a pool of 10 his balance is 66.67 whists, the others' −33.33. With four
+    players a pass-out first moves the deal on if the winner is dealing."""
+    from scoring import selectors
+
+    table = pulka(members, tariff=tariff, pool_target=10, played_on=day)
+    names = [m.name for m in members]
+    seat = members.index(winner)
+    game = selectors.replay(table).game
+    if seat not in game.active_seats():
+        tricks = dict(zip([names[s] for s in game.active_seats()], (4, 3, 3), strict=True))
+        services.deal_create(table, {"kind": "passout", "tricks": tricks}, by=members[0])
+        game = selectors.replay(table).game
+    defenders = [names[s] for s in game.defenders(seat)]
+    services.deal_create(
+        table,
+        {
+            "kind": "game",
+            "declarer": names[seat],
+            "contract": "10N",
+            "answers": dict.fromkeys(defenders, "pass"),
+        },
+        by=members[0],
+    )
+    return services.table_finish(table, by=members[0])

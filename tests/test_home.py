@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from scoring.models import Season, Table
 from tests import factories
-from tests.test_profiles import play_and_finish
+from tests.factories import finished_pulka
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +52,7 @@ def test_the_home_page_keeps_its_introduction(client: Client):
 def test_tables_in_play_and_the_latest_finished(client: Client, club):
     anna, boris, vera, gleb, _dina = club
     in_play = factories.pulka([anna, boris, vera])
-    finished = [play_and_finish([anna, boris, gleb], anna, days_ago(10 - i)).pk for i in range(6)]
+    finished = [finished_pulka([anna, boris, gleb], anna, days_ago(10 - i)).pk for i in range(6)]
 
     response = client.get(HOME)
 
@@ -69,10 +69,10 @@ def test_tables_in_play_and_the_latest_finished(client: Client, club):
 def test_the_current_seasons_top_three(client: Client, club):
     anna, boris, vera, gleb, dina = club
     Season.objects.create(name="Now", starts_on=days_ago(30), ends_on=days_ago(-30), min_games=1)
-    play_and_finish([anna, boris, vera], anna, days_ago(40))  # before the season
-    play_and_finish([anna, boris, vera], boris, days_ago(3))
-    play_and_finish([boris, gleb, dina], boris, days_ago(2))
-    play_and_finish([vera, gleb, dina], vera, days_ago(1))
+    finished_pulka([anna, boris, vera], anna, days_ago(40))  # before the season
+    finished_pulka([anna, boris, vera], boris, days_ago(3))
+    finished_pulka([boris, gleb, dina], boris, days_ago(2))
+    finished_pulka([vera, gleb, dina], vera, days_ago(1))
 
     response = client.get(HOME)
 
@@ -92,7 +92,7 @@ def test_the_current_seasons_top_three(client: Client, club):
 
 def test_between_seasons_the_home_page_shows_all_time(client: Client, club):
     Season.objects.create(name="Old", starts_on=days_ago(90), ends_on=days_ago(60))
-    play_and_finish(club[:3], club[2], days_ago(1))
+    finished_pulka(club[:3], club[2], days_ago(1))
 
     response = client.get(HOME)
 
@@ -102,7 +102,7 @@ def test_between_seasons_the_home_page_shows_all_time(client: Client, club):
 
 def test_private_standings_stay_off_the_home_page(client: Client, club, settings):
     settings.STANDINGS_PUBLIC = False
-    play_and_finish(club[:3], club[0], days_ago(1))
+    finished_pulka(club[:3], club[0], days_ago(1))
 
     anonymous = client.get(HOME)
     client.force_login(club[0])
@@ -120,7 +120,7 @@ def test_the_home_page_costs_the_same_queries_whatever_the_tables(
     Season.objects.create(name="Now", starts_on=days_ago(30), ends_on=days_ago(-30), min_games=1)
     for i in range(tables):
         seated = club[i % 3 : i % 3 + 3]
-        play_and_finish(seated, seated[0], days_ago(i % 20))
+        finished_pulka(seated, seated[0], days_ago(i % 20))
         factories.pulka(seated)  # in play
 
     # Tables in play (1), the latest finished (1), their seats (1), the season (1), two

@@ -14,38 +14,14 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scoring import profiles, selectors, services
+from scoring import profiles, services
 from scoring.models import RatingHistory, Season, Seat, Table
 from tests import factories
+from tests.factories import finished_pulka
 
 pytestmark = pytest.mark.django_db
 
 SPRING = (datetime.date(2026, 3, 1), datetime.date(2026, 5, 31))
-
-
-def play_and_finish(members, winner, day, *, tariff="Сочи (Sochi)"):
-    """A short pulka that ``winner`` wins with an unplayed 10 (both defenders pass): the
-    winner's balance is 66.67 whists, the others' −33.33 (tests/test_standings.py)."""
-    table = factories.pulka(members, tariff=tariff, pool_target=10, played_on=day)
-    names = [m.name for m in members]
-    seat = members.index(winner)
-    pulka = selectors.replay(table).game
-    if seat not in pulka.active_seats():
-        tricks = dict(zip([names[s] for s in pulka.active_seats()], (4, 3, 3), strict=True))
-        services.deal_create(table, {"kind": "passout", "tricks": tricks}, by=members[0])
-        pulka = selectors.replay(table).game
-    defenders = [names[s] for s in pulka.defenders(seat)]
-    services.deal_create(
-        table,
-        {
-            "kind": "game",
-            "declarer": names[seat],
-            "contract": "10N",
-            "answers": dict.fromkeys(defenders, "pass"),
-        },
-        by=members[0],
-    )
-    return services.table_finish(table, by=members[0])
 
 
 # Sochi, pool target 10, Anna deals first; what each deal writes:
@@ -106,14 +82,14 @@ def history(club):
     for deal in HAND_BUILT:
         services.deal_create(pulka, deal, by=anna)
     services.table_finish(pulka, by=anna)
-    play_and_finish([anna, boris, gleb], boris, datetime.date(2026, 3, 5))
+    finished_pulka([anna, boris, gleb], boris, datetime.date(2026, 3, 5))
     boston = factories.boston_table([anna, boris, vera, gleb])
     boston.played_on = datetime.date(2026, 3, 3)
     boston.save(update_fields=["played_on"])
     for deal in BOSTON:
         services.deal_create(boston, deal, by=anna)
     services.table_finish(boston, by=anna)
-    play_and_finish([anna, boris, gleb], anna, datetime.date(2026, 6, 10))
+    finished_pulka([anna, boris, gleb], anna, datetime.date(2026, 6, 10))
     return club
 
 
@@ -324,7 +300,7 @@ def test_the_profile_costs_the_same_queries_whatever_the_history(
     Season.objects.create(name="Spring", starts_on=SPRING[0], ends_on=SPRING[1])
     for i in range(tables):
         seated = [anna, boris, vera] if i % 2 else [anna, boris, gleb]
-        play_and_finish(seated, seated[i % 3], datetime.date(2026, 3, 1 + i))
+        finished_pulka(seated, seated[i % 3], datetime.date(2026, 3, 1 + i))
     factories.pulka([anna, vera, gleb])  # in play: listed, not counted
     url = reverse("members:detail", args=["anna"])
 

@@ -13,33 +13,9 @@ from django.core.management import call_command
 from scoring import selectors, services
 from scoring.models import Rating, RatingHistory, Season, Seat, Table
 from tests import factories
+from tests.factories import finished_pulka
 
 pytestmark = pytest.mark.django_db
-
-
-def play_and_finish(members, winner, day, *, tariff="Сочи (Sochi)"):
-    """A short pulka that ``winner`` wins with an unplayed 10 (both defenders pass); with
-    four players a pass-out first moves the deal on if the winner is dealing."""
-    table = factories.pulka(members, tariff=tariff, pool_target=10, played_on=day)
-    names = [m.name for m in members]
-    seat = members.index(winner)
-    pulka = selectors.replay(table).game
-    if seat not in pulka.active_seats():
-        tricks = dict(zip([names[s] for s in pulka.active_seats()], (4, 3, 3), strict=True))
-        services.deal_create(table, {"kind": "passout", "tricks": tricks}, by=members[0])
-        pulka = selectors.replay(table).game
-    defenders = [names[s] for s in pulka.defenders(seat)]
-    services.deal_create(
-        table,
-        {
-            "kind": "game",
-            "declarer": names[seat],
-            "contract": "10N",
-            "answers": dict.fromkeys(defenders, "pass"),
-        },
-        by=members[0],
-    )
-    return services.table_finish(table, by=members[0])
 
 
 def ratings_now():
@@ -55,7 +31,7 @@ def club():
 
 
 def test_finishing_stores_each_seats_result_place_and_stats(club):
-    table = play_and_finish(club[:3], club[1], datetime.date(2026, 3, 1))
+    table = finished_pulka(club[:3], club[1], datetime.date(2026, 3, 1))
     seats = {s.name: s for s in Seat.objects.filter(table=table)}
     # Boris: pool 10 (a 10 unplayed); balance 10·(10 − 10/3) = 66.67, others −33.33.
     assert seats["Boris"].result == Decimal("66.67")
@@ -67,7 +43,7 @@ def test_finishing_stores_each_seats_result_place_and_stats(club):
 
 
 def test_reopening_clears_the_stored_results(club):
-    table = play_and_finish(club[:3], club[0], datetime.date(2026, 3, 1))
+    table = finished_pulka(club[:3], club[0], datetime.date(2026, 3, 1))
     services.table_reopen(table, by=club[0], reason="check")
     assert not Seat.objects.filter(table=table, result__isnull=False).exists()
     assert not RatingHistory.objects.filter(table=table).exists()
@@ -80,10 +56,10 @@ def test_season_boundaries_decide_which_tables_count(club):
         ends_on=datetime.date(2026, 5, 31),
         min_games=1,
     )
-    play_and_finish(club[:3], club[0], datetime.date(2026, 2, 28))  # the day before
-    play_and_finish(club[:3], club[1], datetime.date(2026, 3, 1))  # first day
-    play_and_finish(club[:3], club[1], datetime.date(2026, 5, 31))  # last day
-    play_and_finish(club[:3], club[2], datetime.date(2026, 6, 1))  # the day after
+    finished_pulka(club[:3], club[0], datetime.date(2026, 2, 28))  # the day before
+    finished_pulka(club[:3], club[1], datetime.date(2026, 3, 1))  # first day
+    finished_pulka(club[:3], club[1], datetime.date(2026, 5, 31))  # last day
+    finished_pulka(club[:3], club[2], datetime.date(2026, 6, 1))  # the day after
     ranked, _ = selectors.standings(Table.PREFERANS, spring)
     by_name = {s.name: s for s in ranked}
     assert by_name["Boris"].games == 2
@@ -101,8 +77,8 @@ def test_members_below_the_minimum_are_listed_apart(club):
         ends_on=datetime.date(2026, 12, 31),
         min_games=2,
     )
-    play_and_finish(club[:3], club[0], datetime.date(2026, 3, 1))
-    play_and_finish([club[0], club[1], club[3]], club[0], datetime.date(2026, 3, 2))
+    finished_pulka(club[:3], club[0], datetime.date(2026, 3, 1))
+    finished_pulka([club[0], club[1], club[3]], club[0], datetime.date(2026, 3, 2))
     ranked, below = selectors.standings(Table.PREFERANS, season)
     assert [s.name for s in ranked] == ["Anna", "Boris"]
     assert sorted(s.name for s in below) == ["Gleb", "Vera"]
@@ -129,11 +105,11 @@ def test_overlapping_seasons_are_refused():
 
 
 def test_leaderboard_queries_do_not_grow_with_tables(club, django_assert_num_queries):
-    play_and_finish(club[:3], club[0], datetime.date(2026, 3, 1))
+    finished_pulka(club[:3], club[0], datetime.date(2026, 3, 1))
     with django_assert_num_queries(2):
         selectors.standings(Table.PREFERANS)
     for day in range(2, 8):
-        play_and_finish(club[1:], club[1], datetime.date(2026, 3, day))
+        finished_pulka(club[1:], club[1], datetime.date(2026, 3, day))
     with django_assert_num_queries(2):
         ranked, _ = selectors.standings(Table.PREFERANS)
     assert len(ranked) == 4
@@ -143,7 +119,7 @@ def test_rebuilding_ratings_gives_identical_results(club):
     for day, (seated, winner) in enumerate(
         [(club[:3], 0), (club[1:], 1), (club[:3], 1), (club[1:], 3), (club[:3], 2)], start=1
     ):
-        play_and_finish(seated, club[winner], datetime.date(2026, 3, day))
+        finished_pulka(seated, club[winner], datetime.date(2026, 3, day))
     incremental = ratings_now()  # each table was rated as it finished
     call_command("rebuild_ratings", stdout=io.StringIO())
     assert ratings_now() == incremental
@@ -153,8 +129,8 @@ def test_rebuilding_ratings_gives_identical_results(club):
 
 
 def test_a_game_finished_out_of_date_order_is_rated_in_date_order(club):
-    later = play_and_finish(club[:3], club[0], datetime.date(2026, 3, 2))
-    earlier = play_and_finish(club[:3], club[2], datetime.date(2026, 3, 1))
+    later = finished_pulka(club[:3], club[0], datetime.date(2026, 3, 2))
+    earlier = finished_pulka(club[:3], club[2], datetime.date(2026, 3, 1))
     in_order = ratings_now()
     call_command("rebuild_ratings", stdout=io.StringIO())
     assert ratings_now() == in_order
