@@ -676,7 +676,7 @@ class TariffAdmin(OrganisersOnly, admin.ModelAdmin):  # type: ignore[type-arg]
             data = json.loads(upload.read().decode("utf-8"))
         except UnicodeDecodeError:
             raise ValidationError(gettext("The file is not UTF-8 text.")) from None
-        except json.JSONDecodeError as error:
+        except (ValueError, RecursionError) as error:  # bad JSON, huge numbers, deep nesting
             raise ValidationError(
                 gettext("The file is not valid JSON: %(error)s") % {"error": error}
             ) from None

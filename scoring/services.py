@@ -147,10 +147,10 @@ def tariff_import(data: Any, *, by: Member | None) -> Tariff:
     if not isinstance(data, dict) or data.get("format") != "house-tariff/1":
         raise RuleError('must be a house tariff ("format": "house-tariff/1")', field="format")
     name = data.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name) > 100:
+    if not isinstance(name, str) or not name.strip() or len(name) > 100 or "\x00" in name:
         raise RuleError("must be a name of 1–100 characters", field="name")
     description = data.get("description", "")
-    if not isinstance(description, str):
+    if not isinstance(description, str) or "\x00" in description:
         raise RuleError("must be text", field="description")
     rules_data = data.get("rules")
     if not isinstance(rules_data, dict):

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -904,6 +905,17 @@ action("member-admin", "Member admin — `GET /admin/members/member/`")(
 
 
 # -- the test --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _quiet_refusals() -> Iterator[None]:
+    """Keep the log of the hundreds of 403s and 404s this table provokes off the console
+    (an exception in a view still fails its case: the test client raises it)."""
+    requests = logging.getLogger("django.request")
+    level = requests.level
+    requests.setLevel(logging.CRITICAL)
+    yield
+    requests.setLevel(level)
 
 
 def _follow_message(client: Client, response: HttpResponse) -> str:

@@ -66,6 +66,8 @@ def text(value: Any, field: str, deal: int | None = None, *, max_length: int = 5
         raise RuleError("must be a non-empty text", field=field, deal=deal)
     if len(value) > max_length:
         raise RuleError(f"must be at most {max_length} characters", field=field, deal=deal)
+    if "\x00" in value:  # no database keeps a NUL in text
+        raise RuleError("must not contain a NUL character", field=field, deal=deal)
     return value
 
 

@@ -22,6 +22,8 @@ def load(text: str) -> Mapping[str, Any]:
         ) from None
     except RecursionError:
         raise RuleError("not valid JSON: nested too deeply") from None
+    except ValueError as error:  # e.g. an integer of thousands of digits
+        raise RuleError(f"not valid JSON: {error}") from None
     return check_head(data)
 
 

@@ -287,6 +287,12 @@ def table_print(request: HttpRequest, pk: int) -> HttpResponse:
 def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
     table = _table(pk)
     _require(can_score(request.user, table))
+    if not table.is_open:
+        return _refused(
+            request,
+            table,
+            RuleError(_("the table is finished; an organiser can reopen it"), field="table"),
+        )
     state = selectors.replay(table)
     form = _deal_form(state, request.POST)
     preview = None

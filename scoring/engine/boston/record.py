@@ -194,7 +194,7 @@ def _expect(data: Mapping[str, Any], key: str, wanted: str) -> None:
 def _double_tour_from(raw: Any) -> int | None:
     if raw is None:
         return None
-    return fields.integer(raw, "double_tour_from", low=1)
+    return fields.integer(raw, "double_tour_from", low=1, high=MAX_DEALS)
 
 
 def _read_deal(raw: Any, names: Names) -> Deal:
