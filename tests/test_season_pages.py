@@ -20,7 +20,7 @@ from members.models import ORGANISERS
 from scoring import services
 from scoring.models import Rating, Season, Seat, Table
 from tests import factories
-from tests.test_profiles import play_and_finish
+from tests.factories import finished_pulka
 
 pytestmark = pytest.mark.django_db
 
@@ -58,11 +58,11 @@ def spring(club):
     season = Season.objects.create(
         name="Spring", starts_on=SPRING[0], ends_on=SPRING[1], min_games=2
     )
-    play_and_finish([anna, boris, vera], anna, datetime.date(2026, 2, 28))  # the day before
-    play_and_finish([anna, boris, vera], boris, datetime.date(2026, 3, 1))  # first day
-    play_and_finish([anna, boris, gleb], boris, datetime.date(2026, 3, 2))
-    play_and_finish([anna, boris, vera], anna, datetime.date(2026, 5, 31))  # last day
-    play_and_finish([anna, boris, vera], vera, datetime.date(2026, 6, 1))  # the day after
+    finished_pulka([anna, boris, vera], anna, datetime.date(2026, 2, 28))  # the day before
+    finished_pulka([anna, boris, vera], boris, datetime.date(2026, 3, 1))  # first day
+    finished_pulka([anna, boris, gleb], boris, datetime.date(2026, 3, 2))
+    finished_pulka([anna, boris, vera], anna, datetime.date(2026, 5, 31))  # last day
+    finished_pulka([anna, boris, vera], vera, datetime.date(2026, 6, 1))  # the day after
     return season
 
 
@@ -304,7 +304,7 @@ def test_a_past_season_stays_browsable(client: Client, club):
     past = Season.objects.create(
         name="2020", starts_on=datetime.date(2020, 1, 1), ends_on=datetime.date(2020, 6, 30)
     )
-    play_and_finish([club["Anna"], club["Boris"], club["Vera"]], club["Anna"], past.starts_on)
+    finished_pulka([club["Anna"], club["Boris"], club["Vera"]], club["Anna"], past.starts_on)
 
     response = client.get(season_url(past))
 
@@ -357,7 +357,7 @@ def test_leaderboard_pages_cost_the_same_queries_whatever_the_tables(
     members = [club[n] for n in ("Anna", "Boris", "Vera", "Gleb")]
     for i in range(tables):
         seated = members[i % 2 : i % 2 + 3]
-        play_and_finish(seated, seated[i % 3], SPRING[0] + datetime.timedelta(days=i))
+        finished_pulka(seated, seated[i % 3], SPRING[0] + datetime.timedelta(days=i))
 
     # The season with its tariffs (1), the grouped results and the ratings (2), the
     # members' usernames for the profile links (1).
