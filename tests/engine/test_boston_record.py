@@ -343,7 +343,7 @@ INVALID_HEAD = [
     ({**record(), "pool_target": 20}, "pool_target", "unknown field"),
     ({**record(), "chip_price": "cheap"}, "chip_price", 'must be a decimal string such as "0.50"'),
     ({**record(), "chip_price": "-1"}, "chip_price", "must be a price from 0 to 1000000"),
-    ({**record(), "double_tour_from": 0}, "double_tour_from", "must be at least 1, got 0"),
+    ({**record(), "double_tour_from": 0}, "double_tour_from", "must be 1–100000, got 0"),
     ({**record(), "double_tour_from": "3"}, "double_tour_from", "must be a whole number"),
     ({**record(), "deals": {}}, "deals", "must be a list of at most 100000 deals"),
     (record(rules="bridge"), "rules", "unknown preset 'bridge' (payment-tariff or value-card)"),
