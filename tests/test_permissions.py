@@ -42,7 +42,8 @@ from members.models import Member
 from scoring import services
 from scoring.models import DealRecord, PreferansTariff, Season, Table
 from tests import factories
-from tests.fuzz_strategies import db_snapshot, form_fields
+from tests.fuzz_strategies import db_snapshot
+from tests.html_forms import form_data as form_fields
 
 ROLES = ("anonymous", "member", "seated", "organiser", "org-staff", "staff", "admin")
 ROLE_TITLES = {

@@ -7,7 +7,6 @@ then the test changes the fields it is about.
 from __future__ import annotations
 
 import json
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -28,73 +27,12 @@ from scoring.models import (
     PreferansTariffVersion,
 )
 from tests.factories import member
+from tests.html_forms import form_data
 
 SOCHI = "Сочи (Sochi)"
 PAYMENT = "Бостон: тариф платежей (payment tariff)"
 
 # -- helpers ------------------------------------------------------------------------------
-
-
-class _FormFields(HTMLParser):
-    """The values a browser would submit from the form with id ``form_id``."""
-
-    def __init__(self, form_id: str) -> None:
-        super().__init__()
-        self.form_id = form_id
-        self.inside = False
-        self.fields: list[tuple[str, str]] = []
-        self._select: str | None = None
-        self._textarea: str | None = None
-        self._text = ""
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = dict(attrs)
-        if tag == "form":
-            self.inside = a.get("id") == self.form_id
-        if not self.inside or "disabled" in a:
-            return
-        name = a.get("name")
-        if tag == "input" and name:
-            kind = a.get("type", "text")
-            if kind in ("submit", "button", "file", "image", "reset"):
-                return
-            if kind in ("checkbox", "radio") and "checked" not in a:
-                return
-            self.fields.append((name, a.get("value") or ("on" if kind == "checkbox" else "")))
-        elif tag == "select" and name:
-            self._select = name
-        elif tag == "option" and self._select and "selected" in a:
-            self.fields.append((self._select, a.get("value") or ""))
-        elif tag == "textarea" and name:
-            self._textarea, self._text = name, ""
-
-    def handle_data(self, data: str) -> None:
-        if self._textarea:
-            self._text += data
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "form":
-            self.inside = False
-        elif tag == "select":
-            self._select = None
-        elif tag == "textarea" and self._textarea:
-            self.fields.append((self._textarea, self._text.removeprefix("\n")))
-            self._textarea = None
-
-
-def form_data(html: str, form_id: str) -> dict[str, Any]:
-    """The form's fields as the test client's POST data (repeated names become lists)."""
-    parser = _FormFields(form_id)
-    parser.feed(html)
-    data: dict[str, Any] = {}
-    for name, value in parser.fields:
-        if name in data:
-            data[name] = (
-                [*data[name], value] if isinstance(data[name], list) else [data[name], value]
-            )
-        else:
-            data[name] = value
-    return data
 
 
 def change_url(tariff: Any) -> str:
