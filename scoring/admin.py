@@ -230,6 +230,10 @@ class TariffRowsFormSet(forms.BaseInlineFormSet):  # type: ignore[type-arg]
 
     def clean(self) -> None:
         super().clean()
+        if self.instance.pk and self.extra_forms:
+            # A tariff's rows are fixed once it exists; only a forged management form
+            # (INITIAL_FORMS lowered) can offer new ones, and they would clash or be keyless.
+            raise ValidationError(gettext("A tariff's rows can be edited, not added."))
         siblings = self.tariff_formsets
         if not siblings or siblings[-1] is not self:
             return

@@ -1,6 +1,6 @@
 """Shared by ``test_permissions.py`` and ``test_fuzz.py``: a snapshot of everything a
-request could write, a reader for the forms a page renders, and hypothesis strategies for
-hostile input (wrong types, huge numbers, unicode, strangers' names, other tables' ids).
+request could write, and hypothesis strategies for hostile input (wrong types, huge
+numbers, unicode, strangers' names, other tables' ids).
 
 Not a test module (no ``test_`` prefix): pytest does not collect it.
 """
@@ -61,9 +61,6 @@ def db_snapshot() -> dict[str, Any]:
 def counts(snapshot: dict[str, Any]) -> dict[str, int]:
     """How many rows of each kind a snapshot holds."""
     return {key: value if isinstance(value, int) else len(value) for key, value in snapshot.items()}
-
-
-# -- what a page's form would submit -------------------------------------------------------
 
 
 # -- hostile values ------------------------------------------------------------------------

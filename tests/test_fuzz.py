@@ -999,16 +999,6 @@ def test_tariff_change_form(
         assert shows_error(response.content.decode()), f"no message for {data!r}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "bug: the Boston tariff's change form trusts the inline management form: POST "
-        "/admin/scoring/bostontariff/<id>/change/ as an organiser with the form as shown but "
-        "card_rows-INITIAL_FORMS=16 saves an 18th card row with an empty `row` (302), and "
-        "INITIAL_FORMS=0 inserts 17 keyless rows and breaks the unique constraint "
-        "boston_card_row_once (IntegrityError, a 500); the same for payment_rows"
-    ),
-)
 @pytest.mark.parametrize("initial", ["16", "0"], ids=["one-row-as-new", "all-rows-as-new"])
 def test_a_tariffs_rows_cannot_be_added_by_the_management_form(
     organiser_client: Client,
