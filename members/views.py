@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -22,7 +20,6 @@ from django.views.decorators.http import require_http_methods, require_POST
 from members.forms import DisplayNameForm, SignInForm
 from members.models import Member
 from scoring import profiles
-from scoring.models import Seat, Table
 
 
 def _safe_next(request: HttpRequest) -> str:
@@ -58,40 +55,6 @@ def sign_in(request: HttpRequest) -> HttpResponse:
 def sign_out(request: HttpRequest) -> HttpResponse:
     logout(request)
     return redirect(settings.LOGOUT_REDIRECT_URL)
-
-
-@dataclass(frozen=True)
-class TableLine:
-    """One table on a member's page, with the member's result when it is finished."""
-
-    table: Table
-    tariff: str
-    result: str | None  # whists (Preferans) or chips (Boston); None while in play
-    money: str | None
-
-    @property
-    def unit(self) -> str:
-        return _("whists") if self.table.game == Table.PREFERANS else _("chips")
-
-    @property
-    def sign(self) -> str:
-        """``"plus"``, ``"minus"`` or ``"zero"``: a class name for the result's colour."""
-        value = (self.money or "0").lstrip()
-        if value.startswith("-"):
-            return "minus"
-        return "zero" if value.strip("0.") == "" else "plus"
-
-
-def table_line(seat: Seat) -> TableLine:
-    table = seat.table
-    result = money = None
-    if not table.is_open and isinstance(table.result, dict):
-        player: Any = table.result.get("players", {}).get(seat.name, {})
-        if isinstance(player, dict):
-            figure = player.get("balance" if table.game == Table.PREFERANS else "chips")
-            result = None if figure is None else str(figure)
-            money = None if player.get("money") is None else str(player["money"])
-    return TableLine(table=table, tariff=table.version.tariff.name, result=result, money=money)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
