@@ -1,8 +1,10 @@
 """The read side that needs the engine: a table's deal log replayed into its sheet.
 
-Nothing computed is stored for a table in play; every page replays its deals (a
-1,000-deal pulka replays in about ten milliseconds), so a correction anywhere in the log
-is reflected everywhere at once.
+Nothing computed is stored in the database for a table in play: the sheet is always the
+replay of its deal log, so a correction anywhere in the log is reflected everywhere at
+once. Since a table's revision changes with every write, the replayed game of a revision
+never changes, and pages take it from a per-revision snapshot in the cache instead of
+reading and replaying every deal again.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Count, Max, Min, Q, QuerySet, Sum
 
 from scoring.engine import boston, preferans
@@ -24,14 +27,24 @@ from scoring.models import DealRecord, Rating, Season, Seat, Table
 Game = Pulka | BostonTable
 
 
+SNAPSHOT_SECONDS = 24 * 3600
+
+
 @dataclass(frozen=True)
 class TableState:
-    """A table replayed: the engine object after every live deal, and the deal rows."""
+    """A table replayed: the engine object after every live deal, the ids of those deals in
+    order, and their rows: all of them, or only the latest when that is all a page shows."""
 
     table: Table
     players: tuple[str, ...]
     game: Game
+    deal_ids: list[int]
     records: list[DealRecord]
+
+    @property
+    def count(self) -> int:
+        """The number of live deals."""
+        return len(self.deal_ids)
 
     @property
     def result(self) -> Any:
@@ -94,7 +107,35 @@ def replay(
         game.play(parse_deal(table, players, record.data, n))
     if isinstance(game, Pulka) and not table.is_open:
         game.close()
-    return TableState(table=table, players=players, game=game, records=records)
+    return TableState(table, players, game, [r.pk for r in records], records)
+
+
+def current(table: Table, latest: int | None = None) -> TableState:
+    """``table`` as it stands, with the rows of its ``latest`` deals only (all if None).
+
+    The game comes from this revision's snapshot when there is one (unpickled, so the
+    caller may advance it); otherwise the table is replayed and the snapshot stored.
+    """
+    snapshot = cache.get(table.cache_key("table-state"))
+    if snapshot is None:
+        state = replay(table)
+        remember(state)
+        return state
+    game, deal_ids = snapshot
+    wanted = deal_ids if latest is None else deal_ids[max(0, len(deal_ids) - latest) :]
+    records = sorted(DealRecord.objects.filter(pk__in=wanted), key=lambda r: r.sequence)
+    return TableState(table, seat_names(table), game, list(deal_ids), records)
+
+
+def remember(state: TableState) -> None:
+    """Store ``state`` as the snapshot of its table's revision.
+
+    A reader racing a write may store the newer deals under the older revision; only
+    readers that saw the older revision read that key, and their ETag sends them back for
+    the newer sheet two seconds later.
+    """
+    key = state.table.cache_key("table-state")
+    cache.set(key, (state.game, state.deal_ids), SNAPSHOT_SECONDS)
 
 
 # -- standings ----------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -282,15 +283,15 @@ def deal_create(
         locked = _locked(table)
         _require_open(locked)
         if state is None or state.table.revision != locked.revision:
-            state = selectors.replay(locked)
+            state = selectors.current(locked, latest=0)
         table = locked
-        if expected_count is not None and expected_count != len(state.records):
+        if expected_count is not None and expected_count != state.count:
             raise RuleError(
                 "another deal was saved meanwhile; the sheet now shows it — check and "
                 "enter this deal again if it is still missing",
                 field="deal",
             )
-        n = len(state.records) + 1
+        n = state.count + 1
         canonical = _canonical(table, state.players, data, n)
         state.game.play(selectors.parse_deal(table, state.players, canonical, n))
         last = table.deal_records.aggregate(last=Max("sequence"))["last"] or 0
@@ -302,14 +303,16 @@ def deal_create(
         )
         _touch(table)
         state.records.append(record)
+        state.deal_ids.append(record.pk)
         state.table.revision = table.revision + 1
+        transaction.on_commit(partial(selectors.remember, state))
         return record
 
 
 def deal_preview(table: Table, data: Any) -> Any:
     """What a deal would write if saved now (the engine's deal result), saving nothing."""
-    state = selectors.replay(table)
-    n = len(state.records) + 1
+    state = selectors.current(table, latest=0)
+    n = state.count + 1
     return state.game.play(selectors.parse_deal(table, state.players, data, n))
 
 

@@ -39,3 +39,12 @@ def english_outside_requests():
 
     with translation.override("en"):
         yield
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Each test starts with an empty cache: sheets and replay snapshots are cached per
+    table revision, and a rolled-back test's table numbers come round again."""
+    from django.core.cache import cache
+
+    cache.clear()

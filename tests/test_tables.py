@@ -115,9 +115,13 @@ def test_htmx_deal_updates_the_sheet_partial(client, table, anna):
     response = post_deal(client, table, FIRST_GAME, **HTMX)
     assert response.status_code == 200
     html = response.content.decode()
-    assert 'id="table-body"' in html
-    assert "<html" not in html  # a partial, not the page
-    assert response["HX-Retarget"] == "#table-body"
+    assert "<html" not in html  # partials, not the page
+    assert response["HX-Retarget"] == "#sheet"
+    assert html.lstrip().startswith('<section id="sheet"')
+    assert 'id="deal-form" class="deal-form" hx-swap-oob="true"' in html  # empty again
+    assert 'name="count" value="1"' in html
+    assert 'id="table-actions" class="table-actions" hx-swap-oob="true"' in html
+    assert "Deal saved." in html
     assert document(table)["players"]["Boris"]["whists"]["Anna"] == 8
     assert AuditEntry.objects.filter(table=table, action="add").count() == 1
 

@@ -113,6 +113,12 @@ class Table(models.Model):
     def is_open(self) -> bool:
         return self.status == self.OPEN
 
+    def cache_key(self, kind: str) -> str:
+        """The cache key of something derived from this revision of the table (every write
+        moves the revision on, so such things never go stale). The opening time tells a
+        table from an earlier one that had its number: SQLite reuses a rolled-back id."""
+        return f"{kind}:{self.pk}:{self.opened_at.timestamp()}:{self.revision}"
+
     def setup(self, players: tuple[str, ...]) -> PulkaSetup | BostonSetup:
         """The engine's setup for this table, with the seats' names in order."""
         if self.game == self.PREFERANS:

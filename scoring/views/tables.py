@@ -13,7 +13,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch, Q
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -37,7 +37,7 @@ from scoring.forms import (
 )
 from scoring.labels import deal_title, rule_label
 from scoring.models import BostonTariffVersion, DealRecord, PreferansTariffVersion, Table
-from scoring.sheet import pulka_chains, pulka_svg
+from scoring.sheet import pulka_svg
 
 LIVE_POLL_SECONDS = 2
 AUDIT_SHOWN = 20
@@ -73,10 +73,7 @@ def _table(pk: int) -> Table:
     """A table with everything its page needs, in a fixed number of queries."""
     tables = Table.objects.select_related(
         "preferans_version__tariff", "boston_version__tariff"
-    ).prefetch_related(
-        "seats",
-        Prefetch("deal_records", queryset=DealRecord.objects.order_by("sequence")),
-    )
+    ).prefetch_related("seats")
     return get_object_or_404(tables, pk=pk)
 
 
@@ -133,29 +130,86 @@ def _context(
     state: selectors.TableState | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
-    state = state or selectors.replay(table)
-    scorer = can_score(request.user, table)
-    shown = None if request.GET.get("log") == "all" else LOG_SHOWN
+    """The table page: the sheet region and the history (from the cache when this revision
+    was rendered already) and, for those who score, the deal form."""
+    writable = can_score(request.user, table) and table.is_open
     context: dict[str, Any] = {
         "table": table,
-        "state": state,
+        "sheet": _sheet_html(request, table, state, editable=writable),
+        "history": _history_html(request, table),
+        "can_score": writable,
+        "is_organiser": request.user.is_authenticated and request.user.is_organiser,
+    }
+    if writable:
+        context |= _form_context(table, state, form=extra.pop("form", None))
+    return context | extra
+
+
+def _form_context(
+    table: Table, state: selectors.TableState | None, form: Any = None
+) -> dict[str, Any]:
+    """The deal form (a fresh one unless ``form`` is given), which needs the table replayed."""
+    state = state or selectors.current(table, latest=0)
+    return {
+        "table": table,
+        "can_score": True,
+        "form": form or _deal_form(state),
+        "count": state.count,
+        "complete": not isinstance(state.game, Pulka) or state.game.complete,
+        "redraw_url": reverse("scoring:deal_create", args=[table.pk]),
+        "redraw_target": "#deal-form",
+    }
+
+
+def _sheet_html(
+    request: HttpRequest,
+    table: Table,
+    state: selectors.TableState | None,
+    *,
+    editable: bool,
+) -> str:
+    """The sheet region: the drawing, the totals and the latest deals (all with ``?log=all``).
+
+    After a deal everyone at the table and every viewer asks for it at once, and it is the
+    same for all who see it in one language with the same rights, so it is rendered once per
+    revision and then served from the cache."""
+    if request.GET.get("log") == "all":
+        return _render_sheet(request, table, None, editable=editable, shown=None)
+    language = getattr(request, "LANGUAGE_CODE", "")
+    key = table.cache_key(f"sheet-html:{language}:{int(editable)}")
+    html = cache.get(key)
+    if html is None:
+        html = _render_sheet(request, table, state, editable=editable, shown=LOG_SHOWN)
+        cache.set(key, html, SHEET_CACHE_SECONDS)
+    return html  # a SafeString, as render_to_string made it
+
+
+def _render_sheet(
+    request: HttpRequest,
+    table: Table,
+    state: selectors.TableState | None,
+    *,
+    editable: bool,
+    shown: int | None,
+) -> str:
+    state = state or selectors.current(table, latest=shown)
+    context = _sheet_context(table, state, shown) | {"can_score": editable}
+    return render_to_string("scoring/table_detail.html#sheet", context, request)
+
+
+def _sheet_context(table: Table, state: selectors.TableState, shown: int | None) -> dict[str, Any]:
+    """What the sheet shows: the drawing, the totals, the last ``shown`` deals (or all)."""
+    context: dict[str, Any] = {
+        "table": table,
         "document": state.document(with_deals=False),
         "rows": _deal_rows(state, shown),
-        "hidden_rows": max(0, len(state.records) - shown) if shown else 0,
-        "can_score": scorer and table.is_open,
-        "is_organiser": request.user.is_authenticated and request.user.is_organiser,
-        "can_finish": scorer and table.is_open,
+        "hidden_rows": max(0, state.count - shown) if shown else 0,
         "poll_seconds": LIVE_POLL_SECONDS,
     }
     if isinstance(state.game, Pulka):
         context["svg"] = _sheet_svg(table, state.game)
-        context["chains"] = pulka_chains(state.game)
         context["dealer"] = state.players[state.game.dealer]
-    if context["can_score"] and "form" not in extra:
-        context["form"] = _deal_form(state)
-    context["redraw_url"] = reverse("scoring:deal_create", args=[table.pk])
-    context["redraw_target"] = "#deal-form"
-    return context | extra
+    return context
 
 
 def _sheet_svg(table: Table, pulka: Pulka) -> str:
@@ -163,7 +217,7 @@ def _sheet_svg(table: Table, pulka: Pulka) -> str:
     milliseconds for a long pulka) and a revision's sheet never changes, so every viewer
     after the first gets it from the cache."""
     control_time = table.control_time.strftime("%H:%M") if table.control_time else None
-    key = f"pulka-svg:{table.pk}:{table.revision}:{control_time}"
+    key = table.cache_key(f"pulka-svg:{control_time}")
     svg = cache.get(key)
     if svg is None:
         svg = pulka_svg(pulka, control_time=control_time)
@@ -172,45 +226,39 @@ def _sheet_svg(table: Table, pulka: Pulka) -> str:
 
 
 def _deal_rows(state: selectors.TableState, shown: int | None) -> list[dict[str, Any]]:
-    """The deal log, newest first (the last ``shown`` deals, or all): each deal, what it
-    wrote and (Boston) the running chip totals after it."""
-    results = state.game.result().deals
+    """The deal log, newest first (the last ``shown`` deals, or all those whose rows the
+    state holds): each deal, what it wrote and (Boston) the running chip totals after it."""
     names = state.players
-    first = 0 if shown is None else max(0, len(results) - shown)
+    held = state.count - len(state.records)  # deals before the first row the state holds
+    first = held if shown is None else max(held, state.count - shown)
     running = [0] * len(names)
     rows = []
-    for n, (record, result) in enumerate(zip(state.records, results, strict=True), start=1):
+    for n, result in enumerate(state.game.result().deals, start=1):
+        if not isinstance(state.game, Pulka):  # the running totals need every deal
+            for t in result.transfers:
+                running[t.payer] -= t.chips
+                running[t.payee] += t.chips
+        if n <= first:
+            continue
+        record = state.records[n - 1 - held]
+        row = {"n": n, "record": record, "deal": record.data, "title": deal_title(record.data)}
         if isinstance(state.game, Pulka):
-            if n <= first:
-                continue
-            entries = [
+            row["dealer"] = None if result.dealer is None else names[result.dealer]
+            row["entries"] = [
                 {"text": _entry_text(e, names), "rule": rule_label(e.rule), "calc": e.calc}
                 for e in result.entries
             ]
-            row = {
-                "entries": entries,
-                "dealer": None if result.dealer is None else names[result.dealer],
-            }
         else:
-            for t in result.transfers:  # the running totals need every deal
-                running[t.payer] -= t.chips
-                running[t.payee] += t.chips
-            if n <= first:
-                continue
-            row = {
-                "entries": [
-                    {
-                        "text": f"{names[t.payer]} → {names[t.payee]}: {t.chips}",
-                        "rule": rule_label(t.rule),
-                        "calc": t.arithmetic,
-                    }
-                    for t in result.transfers
-                ],
-                "totals": list(zip(names, running, strict=True)),
-            }
-        rows.append(
-            {"n": n, "record": record, "deal": record.data, "title": deal_title(record.data), **row}
-        )
+            row["totals"] = list(zip(names, running, strict=True))
+            row["entries"] = [
+                {
+                    "text": f"{names[t.payer]} → {names[t.payee]}: {t.chips}",
+                    "rule": rule_label(t.rule),
+                    "calc": t.arithmetic,
+                }
+                for t in result.transfers
+            ]
+        rows.append(row)
     return rows[::-1]
 
 
@@ -229,18 +277,27 @@ def _deal_form(state: selectors.TableState, data: Any = None, initial: Any = Non
 
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     table = _table(pk)
-    context = _context(request, table)
-    context |= _history(request, table)
-    return render(request, "scoring/table_detail.html", context)
+    return render(request, "scoring/table_detail.html", _context(request, table))
 
 
-def _history(request: HttpRequest, table: Table) -> dict[str, Any]:
-    """The table's change history, newest first: the latest entries, or all of them."""
+def _history_html(request: HttpRequest, table: Table) -> str:
+    """The table's change history, newest first: the latest entries (rendered once per
+    revision, since every change moves the revision on), or all of them."""
     entries = table.audit.select_related("actor")
     if request.GET.get("history") == "all":
-        return {"audit": list(entries), "more_history": False}
-    shown = list(entries[: AUDIT_SHOWN + 1])
-    return {"audit": shown[:AUDIT_SHOWN], "more_history": len(shown) > AUDIT_SHOWN}
+        return _render_history(request, list(entries), more=False)
+    key = table.cache_key(f"history-html:{getattr(request, 'LANGUAGE_CODE', '')}")
+    html = cache.get(key)
+    if html is None:
+        latest = list(entries[: AUDIT_SHOWN + 1])
+        html = _render_history(request, latest[:AUDIT_SHOWN], more=len(latest) > AUDIT_SHOWN)
+        cache.set(key, html, SHEET_CACHE_SECONDS)
+    return html  # a SafeString, as render_to_string made it
+
+
+def _render_history(request: HttpRequest, entries: list[Any], *, more: bool) -> str:
+    context = {"audit": entries, "more_history": more}
+    return render_to_string("scoring/table_detail.html#history", context, request)
 
 
 def _etag(request: HttpRequest, pk: int) -> str | None:
@@ -254,30 +311,19 @@ def _etag(request: HttpRequest, pk: int) -> str | None:
 
 @condition(etag_func=_etag)
 def table_live(request: HttpRequest, pk: int) -> HttpResponse:
-    """The sheet region, polled by viewers; 304 while nothing changed.
-
-    After a deal every viewer asks at once; those who cannot score all see the same
-    sheet, so it is rendered once per revision and language and then served from the
-    cache (scorers get their own, with the correction controls)."""
+    """The sheet region, polled by viewers; 304 while nothing changed."""
     table = _table(pk)
-    if can_score(request.user, table):
-        response = render(request, "scoring/table_detail.html#sheet", _context(request, table))
-    else:
-        key = f"sheet-html:{pk}:{table.revision}:{getattr(request, 'LANGUAGE_CODE', '')}"
-        html = cache.get(key)
-        if html is None:
-            html = render_to_string(
-                "scoring/table_detail.html#sheet", _context(request, table), request
-            )
-            cache.set(key, html, SHEET_CACHE_SECONDS)
-        response = HttpResponse(html)
+    editable = can_score(request.user, table) and table.is_open
+    response = HttpResponse(_sheet_html(request, table, None, editable=editable))
     response["Cache-Control"] = "no-cache"
     return response
 
 
 def table_print(request: HttpRequest, pk: int) -> HttpResponse:
+    """The whole sheet on paper: the drawing, the totals and every deal."""
     table = _table(pk)
-    return render(request, "scoring/table_print.html", _context(request, table))
+    context = _sheet_context(table, selectors.current(table), shown=None)
+    return render(request, "scoring/table_print.html", context)
 
 
 # -- deals -----------------------------------------------------------------------------------
@@ -293,7 +339,7 @@ def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
             table,
             RuleError(_("the table is finished; an organiser can reopen it"), field="table"),
         )
-    state = selectors.replay(table)
+    state = selectors.current(table, latest=LOG_SHOWN)
     form = _deal_form(state, request.POST)
     preview = None
     if "change" in request.POST:  # the kind or declarer changed: redraw the form only
@@ -310,7 +356,7 @@ def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
                 table, form.deal(), by=_member(request), expected_count=expected, state=state
             )
             advanced = bool(state.records) and state.records[-1].pk == record.pk
-            return _after_write(request, table, _("Deal saved."), state=state if advanced else None)
+            return _after_save(request, table, state if advanced else None)
     except RuleError as error:
         rule_error_to_form(form, error)
         return _form_response(request, table, form)  # the sheet may have moved: replay
@@ -338,11 +384,30 @@ def _form_response(
     """The form again, with its errors (or the preview), beside the sheet as it stands."""
     if state is None:
         table = _table(table.pk)
-    context = _context(request, table, state, form=form, **extra)
     if request.htmx:  # type: ignore[attr-defined]
+        context = _form_context(table, state, form) | extra
         return render(request, "scoring/table_detail.html#deal-form", context)
-    context |= _history(request, table)
+    context = _context(request, table, state, form=form, **extra)
     return render(request, "scoring/table_detail.html", context)
+
+
+def _after_save(
+    request: HttpRequest, table: Table, state: selectors.TableState | None
+) -> HttpResponse:
+    """htmx: the new sheet in place of the old and, out of band, an empty form for the next
+    deal and the table's buttons (drawn from ``state`` when the save advanced it). The
+    history below them shows the new deal from the next page load on, as viewers see it.
+    Others: back to the table page."""
+    if not request.htmx:  # type: ignore[attr-defined]
+        messages.success(request, _("Deal saved."))
+        return redirect("scoring:table_detail", pk=table.pk)
+    table = _table(table.pk) if state is None else state.table
+    context = _form_context(table, state) | {
+        "sheet": _sheet_html(request, table, state, editable=True),
+        "saved_deal": _("Deal saved."),
+    }
+    response = render(request, "scoring/table_detail.html#deal-saved", context)
+    return retarget(response, "#sheet")
 
 
 def _after_write(
@@ -354,13 +419,23 @@ def _after_write(
     """htmx: the fresh sheet and an empty form (drawn from ``state`` when the write
     advanced it); others: back to the table page."""
     if request.htmx:  # type: ignore[attr-defined]
-        table = _table(table.pk) if state is None else state.table
-        context = _context(request, table, state, saved=message)
-        context |= _history(request, table)
-        response = render(request, "scoring/table_detail.html#table-body", context)
-        return retarget(response, "#table-body")
+        return _table_body(request, table, state, saved=message)
     messages.success(request, message)
     return redirect("scoring:table_detail", pk=table.pk)
+
+
+def _table_body(
+    request: HttpRequest,
+    table: Table,
+    state: selectors.TableState | None = None,
+    **extra: Any,
+) -> HttpResponse:
+    """The whole table body again, for htmx (read afresh unless ``state`` is current)."""
+    table = _table(table.pk) if state is None else state.table
+    response = render(
+        request, "scoring/table_detail.html#table-body", _context(request, table, state, **extra)
+    )
+    return retarget(response, "#table-body")
 
 
 def _member(request: HttpRequest) -> Member:
@@ -389,11 +464,7 @@ def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _refused(request: HttpRequest, table: Table, error: RuleError) -> HttpResponse:
     if request.htmx:  # type: ignore[attr-defined]
-        table = _table(table.pk)
-        context = _context(request, table, refused=str(error))
-        context |= _history(request, table)
-        response = render(request, "scoring/table_detail.html#table-body", context)
-        return retarget(response, "#table-body")
+        return _table_body(request, table, refused=str(error))
     messages.error(request, str(error))
     return redirect("scoring:table_detail", pk=table.pk)
 
@@ -473,7 +544,7 @@ def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
     any table early (the control time)."""
     table = _table(pk)
     _require(can_score(request.user, table))
-    state = selectors.replay(table)
+    state = selectors.current(table, latest=0)
     complete = not isinstance(state.game, Pulka) or state.game.complete
     if not complete and not _member(request).is_organiser:
         return _refused(

@@ -1,0 +1,130 @@
+"""The per-revision caches: the replay snapshot and the rendered sheet and history are
+reused only for the revision they were made for, so no page ever shows a stale table."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from scoring import selectors
+from scoring.models import DealRecord, Table
+from tests import factories
+from tests.test_tables import FIRST_GAME, HTMX, MISERE, PASSOUT, post_deal
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table():
+    return factories.pulka(pool_target=50)
+
+
+@pytest.fixture
+def anna(client, table):
+    user = table.seats.get(position=0).member
+    client.force_login(user)
+    return user
+
+
+def fresh(table: Table) -> Table:
+    return Table.objects.get(pk=table.pk)
+
+
+def play(client, table, deals: int) -> None:
+    for n in range(deals):
+        post_deal(client, table, (FIRST_GAME, PASSOUT, MISERE)[n % 3])
+
+
+def test_a_snapshot_gives_the_replayed_game_and_the_latest_rows(client, table, anna):
+    play(client, table, 7)
+    replayed = selectors.replay(fresh(table))
+    assert selectors.current(fresh(table)).records == replayed.records  # a miss: replayed
+
+    latest = selectors.current(fresh(table), latest=3)  # a hit: from the snapshot
+    assert latest.document() == replayed.document()
+    assert latest.deal_ids == [r.pk for r in replayed.records]
+    assert latest.records == replayed.records[-3:]
+    assert selectors.current(fresh(table), latest=0).records == []
+
+
+def test_a_snapshot_is_a_copy_the_caller_may_advance(client, table, anna):
+    play(client, table, 2)
+    before = selectors.current(fresh(table)).document()
+    selectors.current(fresh(table)).game.close()  # the hit's game is the caller's own
+    assert selectors.current(fresh(table)).document() == before
+
+
+def test_a_correction_is_shown_at_once_though_the_old_sheet_was_cached(client, table, anna):
+    play(client, table, 3)
+    url = reverse("scoring:table_detail", args=[table.pk])
+    assert "Anna: pool 2" in client.get(url).content.decode()  # caches this revision
+    first = DealRecord.objects.filter(table=table).order_by("sequence").first()
+    client.post(
+        reverse("scoring:deal_edit", args=[table.pk, first.pk]),
+        {**FIRST_GAME, "tricks:Anna": "5", "tricks:Boris": "4", "reason": "misread"},
+    )
+    page = client.get(url).content.decode()
+    assert "Anna: pool 2" not in page
+    assert selectors.current(fresh(table)).document() == selectors.replay(fresh(table)).document()
+
+
+def test_a_saved_deal_leaves_the_snapshot_of_the_new_revision(
+    client, table, anna, django_capture_on_commit_callbacks
+):
+    play(client, table, 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        post_deal(client, table, PASSOUT, **HTMX)
+    stored = cache.get(fresh(table).cache_key("table-state"))
+    assert stored is not None
+    game, deal_ids = stored
+    replayed = selectors.replay(fresh(table))
+    assert deal_ids == [r.pk for r in replayed.records]
+    assert game.result() == replayed.game.result()
+
+
+def test_viewers_and_scorers_get_their_own_sheet(client, table, anna):
+    play(client, table, 1)
+    url = reverse("scoring:table_live", args=[table.pk])
+    correct = reverse("scoring:deal_edit", args=[table.pk, DealRecord.objects.get().pk])
+    assert correct in client.get(url).content.decode()
+    client.logout()
+    assert correct not in client.get(url).content.decode()  # same revision, other audience
+
+
+def test_the_full_log_is_not_taken_from_the_latest_deals(client, table, anna):
+    play(client, table, 25)
+    url = reverse("scoring:table_detail", args=[table.pk])
+    assert client.get(url).content.decode().count('class="deal-fix"') == 20
+    assert client.get(url + "?log=all").content.decode().count('class="deal-fix"') == 25
+
+
+def test_the_print_view_holds_every_deal(client, table, anna):
+    play(client, table, 25)
+    page = client.get(reverse("scoring:table_print", args=[table.pk])).content.decode()
+    assert page.split("<ol>")[1].count("<li>") == 25
+
+
+def test_a_deal_is_deleted_from_its_own_page(client, table, anna):
+    play(client, table, 2)
+    second = DealRecord.objects.filter(table=table).order_by("sequence").last()
+    page = client.get(reverse("scoring:deal_edit", args=[table.pk, second.pk])).content.decode()
+    delete = reverse("scoring:deal_delete", args=[table.pk, second.pk])
+    assert f'action="{delete}"' in page
+    response = client.post(delete, {"reason": "entered twice"}, follow=True)
+    assert "Deal deleted." in response.content.decode()
+    assert DealRecord.objects.get(pk=second.pk).deleted
+
+
+def test_a_page_of_an_unchanged_table_reads_only_the_table_and_seats(
+    client, table, anna, django_assert_num_queries
+):
+    play(client, table, 5)
+    url = reverse("scoring:table_detail", args=[table.pk])
+    client.get(url)  # rendered once for this revision
+    with django_assert_num_queries(5):  # the table, seats, session, member, member's groups
+        client.get(url)
+    client.logout()
+    client.get(url)
+    with django_assert_num_queries(2):  # the table and its seats
+        client.get(url)
