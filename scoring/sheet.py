@@ -25,10 +25,11 @@ import html
 import math
 import re
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from typing import Literal, Protocol
+from typing import Literal, NamedTuple, Protocol
 
 from scoring.engine.money import exact_number
 from scoring.engine.preferans.deals import Amount
@@ -43,6 +44,8 @@ LETTERS = "АБВГ"
 def format_amount(value: Amount) -> str:
     """An amount as written on the sheet: ``12``, ``−3``, ``7,5`` (a decimal comma, so
     that a fraction never reads as two links of a chain)."""
+    if type(value) is int:  # nearly every amount: skip the exact-number conversion
+        return str(value).replace("-", "−")
     return str(exact_number(value)).replace(".", ",").replace("-", "−")
 
 
@@ -136,8 +139,9 @@ text keeps its size on a phone."""
 HEIGHT = {3: 660.0, 4: 640.0}
 CENTRE_Y = {3: 0.46, 4: 0.5}
 """Where the sectors meet, as a share of the height."""
-# Each trial lays out every chain (a few ms for a long pulka), so few trials: grow by
-# half until it fits, then three halvings leave the sheet at most ~6% taller than needed.
+# Each trial lays out every chain (about a millisecond for a long pulka), so few trials:
+# grow by half until it fits, then three halvings leave the sheet at most ~6% taller than
+# needed.
 GROWTH = 1.5
 MAX_GROWTH_STEPS = 100
 BISECTIONS = 3
@@ -163,7 +167,10 @@ BOMB_WIDTH = {2: 36.0, 4: 44.0, 8: 36.0}
 NAME_MAX = 40
 """Characters of a name shown on the sheet (the full name is in the sector's title)."""
 
-_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_XML_INVALID_CHARS = "\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff"
+_XML_INVALID = re.compile(f"[{_XML_INVALID_CHARS}]")
+_NEEDS_ESCAPE = re.compile(f"[&<>\"'{_XML_INVALID_CHARS}]")
+"""What ``_escape`` changes; most values (coordinates, class names) have none of it."""
 
 
 def pulka_svg(pulka: Pulka, *, control_time: str | None = None, title: str | None = None) -> str:
@@ -236,7 +243,7 @@ def _fit(n: int, bands: Sequence[Sequence[_Band]]) -> tuple[_Sheet, list[_Placed
             short = middle.height
         else:
             sheet, plan = middle, tried
-    return sheet, plan
+    return sheet, [_moved_out(placed) for placed in plan]
 
 
 def _description(pulka: Pulka, chains: Sequence[PlayerChains], control_time: str | None) -> str:
@@ -258,6 +265,28 @@ def _description(pulka: Pulka, chains: Sequence[PlayerChains], control_time: str
 # -- the sheet's geometry ----------------------------------------------------------------------
 
 
+class _Side(NamedTuple):
+    """A side of a sector's outline in (u, t), from (u0, t0) to (u1, t1), with what every
+    cross-section asks of it worked out once."""
+
+    low: float
+    """The least depth the side reaches."""
+    high: float
+    u0: float
+    t0: float
+    u1: float
+    du: float
+    dt: float
+    """``t1 - t0``; 0 for a side along the edge."""
+
+
+def _sides(polygon: Sequence[Point]) -> tuple[_Side, ...]:
+    return tuple(
+        _Side(min(t0, t1), max(t0, t1), u0, t0, u1, u1 - u0, t1 - t0)
+        for (u0, t0), (u1, t1) in zip(polygon, [*polygon[1:], polygon[0]], strict=True)
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class _Sector:
     """A player's part of the sheet. ``edge`` is the sheet side it writes from; ``local`` is
@@ -267,6 +296,47 @@ class _Sector:
     edge: Edge
     polygon: tuple[Point, ...]
     local: tuple[Point, ...]
+    sides: tuple[_Side, ...]
+    """``local`` side by side, for cross-sections."""
+    centre: Point
+    """The sheet's centre in (u, t)."""
+    # Fitting the sheet's height lays the same lines out again and again (each column of a
+    # band, each depth a band is tried at), and each line asks for the cross-sections at its
+    # two depths; so the answers are kept. A sector lives for one drawing, and so do they.
+    _sections: dict[float, tuple[float, float] | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    _rooms: dict[tuple[float, float], tuple[float, float] | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def section(self, t: float) -> tuple[float, float] | None:
+        """Where the line at depth ``t`` crosses the sector."""
+        if t not in self._sections:
+            self._sections[t] = _cross_section(self.sides, t)
+        return self._sections[t]
+
+    def room(self, t0: float, t1: float) -> tuple[float, float] | None:
+        """The stretch of a band from depth ``t0`` to ``t1`` that is inside the sector at
+        both depths and clear of the circle and its arrow, less the padding at its ends
+        (``None``, or possibly too short or even inverted: the callers check)."""
+        key = (t0, t1)
+        if key not in self._rooms:
+            self._rooms[key] = self._find_room(t0, t1)
+        return self._rooms[key]
+
+    def _find_room(self, t0: float, t1: float) -> tuple[float, float] | None:
+        outer, inner = self.section(t0), self.section(t1)
+        if outer is None or inner is None:
+            return None
+        # Within both: max() and min() written out, as this runs for nearly every line.
+        lo = inner[0] if inner[0] > outer[0] else outer[0]
+        hi = inner[1] if inner[1] < outer[1] else outer[1]
+        stretch = (lo, hi)
+        clear = _clear_of_disk(stretch, t0, t1, self.centre, RADIUS + ARROW_ROOM)
+        if clear is None:
+            return None
+        return clear[0] + SIDE_PAD, clear[1] - SIDE_PAD
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,16 +368,12 @@ class _Sheet:
                 ("right", ((w, 0), (w, h), c)),
             ]
             corners = ((0, 0), (w, 0), (w, h), (0, h))
-        sectors = tuple(
-            _Sector(
-                seat=seat,
-                edge=edge,
-                polygon=polygon,
-                local=tuple(_to_local(edge, w, h, p) for p in polygon),
-            )
-            for seat, (edge, polygon) in enumerate(outlines)
-        )
-        return cls(players, w, h, c, corners, sectors)
+        sectors = []
+        for seat, (edge, polygon) in enumerate(outlines):
+            local = tuple(_to_local(edge, w, h, p) for p in polygon)
+            centre = _to_local(edge, w, h, c)
+            sectors.append(_Sector(seat, edge, polygon, local, _sides(local), centre))
+        return cls(players, w, h, c, corners, tuple(sectors))
 
     def to_screen(self, sector: _Sector, u: float, t: float) -> Point:
         """A point of ``sector``'s (u, t) coordinates on the sheet."""
@@ -321,31 +387,23 @@ class _Sheet:
             case "right":
                 return (self.width - t, u)
 
-    def centre_local(self, sector: _Sector) -> Point:
-        return _to_local(sector.edge, self.width, self.height, self.centre)
-
     def cross(self, sector: _Sector, t: float, keep_clear: float) -> tuple[float, float] | None:
         """The stretch of ``sector`` at depth ``t`` that stays ``keep_clear`` off the centre."""
-        stretch = _cross_section(sector.local, t)
+        stretch = sector.section(t)
         if stretch is None:
             return None
-        return _clear_of_disk(stretch, t, t, self.centre_local(sector), keep_clear)
+        return _clear_of_disk(stretch, t, t, sector.centre, keep_clear)
 
     def usable(
         self, sector: _Sector, t0: float, t1: float, min_length: float = MIN_BAND_LENGTH
     ) -> tuple[float, float] | None:
         """The stretch along the edge where a band from depth ``t0`` to ``t1`` can hold
         writing: inside the sector at both depths, clear of the circle and its arrow."""
-        outer = _cross_section(sector.local, t0)
-        inner = _cross_section(sector.local, t1)
-        if outer is None or inner is None:
+        room = sector.room(t0, t1)
+        if room is None:
             return None
-        stretch = (max(outer[0], inner[0]), min(outer[1], inner[1]))
-        clear = _clear_of_disk(stretch, t0, t1, self.centre_local(sector), RADIUS + ARROW_ROOM)
-        if clear is None:
-            return None
-        lo, hi = clear[0] + SIDE_PAD, clear[1] - SIDE_PAD
-        return (lo, hi) if hi - lo >= min_length else None
+        lo, hi = room
+        return room if hi - lo >= min_length else None
 
 
 def _to_local(edge: Edge, width: float, height: float, p: Point) -> Point:
@@ -361,18 +419,26 @@ def _to_local(edge: Edge, width: float, height: float, p: Point) -> Point:
             return (y, width - x)
 
 
-def _cross_section(polygon: Sequence[Point], t: float) -> tuple[float, float] | None:
-    """Where the line at depth ``t`` crosses a convex polygon given in (u, t)."""
-    found: list[float] = []
-    for (u0, t0), (u1, t1) in zip(polygon, [*polygon[1:], polygon[0]], strict=True):
-        if t0 == t1:
-            if t0 == t:
-                found += [u0, u1]
-        elif min(t0, t1) <= t <= max(t0, t1):
-            found.append(u0 + (t - t0) * (u1 - u0) / (t1 - t0))
-    if not found:
-        return None
-    return (min(found), max(found))
+def _cross_section(sides: Sequence[_Side], t: float) -> tuple[float, float] | None:
+    """Where the line at depth ``t`` crosses a convex polygon, given by its sides."""
+    # Runs for nearly every line tried, so comparisons rather than min() and max().
+    lo, hi = math.inf, -math.inf
+    for low, high, u0, t0, u1, du, dt in sides:
+        if not low <= t <= high:
+            continue
+        if dt:  # a side across the depths meets the line at one point
+            a = b = u0 + (t - t0) * du / dt
+        else:  # a side along the edge, at this very depth
+            a, b = u0, u1
+        if a < lo:
+            lo = a
+        if a > hi:
+            hi = a
+        if b < lo:
+            lo = b
+        if b > hi:
+            hi = b
+    return (lo, hi) if lo <= hi else None
 
 
 def _clear_of_disk(
@@ -382,7 +448,9 @@ def _clear_of_disk(
     splits it (a side sector of three reaches round the circle) the longer part is kept."""
     lo, hi = stretch
     cu, ct = centre
-    nearest = min(max(ct, t0), t1)
+    nearest = t0 if t0 > ct else ct  # the depth of the band nearest the centre
+    if t1 < nearest:
+        nearest = t1
     if abs(ct - nearest) >= radius:
         return stretch if hi > lo else None
     half = math.sqrt(radius**2 - (ct - nearest) ** 2)
@@ -419,12 +487,11 @@ class _Frame:
 
     @classmethod
     def of(cls, sheet: _Sheet, sector: _Sector, t0: float, t1: float, k: int) -> _Frame | None:
-        outer = _cross_section(sector.local, t0)
+        outer = sector.section(t0)
         whole = sheet.usable(sector, t0, t1)
         if outer is None or whole is None:
             return None
-        frame = cls(sheet, sector, t0, t1, outer, ())
-        lo, hi = frame.local(whole)
+        lo, hi = _along(sector.edge, outer, whole)
         dividers = tuple(lo + (hi - lo) * j / k for j in range(1, k))
         return cls(sheet, sector, t0, t1, outer, dividers)
 
@@ -438,31 +505,37 @@ class _Frame:
         line is the one nearest the centre (the tops of the letters face it)."""
         return self.sector.edge == "top"
 
-    def local(self, stretch: tuple[float, float]) -> Slot:
-        lo, hi = stretch
-        if self.sector.edge == "right":  # read upwards: x runs against u
-            return (self.ref[1] - hi, self.ref[1] - lo)
-        return (lo - self.ref[0], hi - self.ref[0])
-
-    def depth_at(self, y: float) -> float:
-        y = min(max(y, 0.0), self.depth)
-        return self.t0 + y if self.top_is_outer else self.t1 - y
-
     def slots(self, column: int, top: float, line: float) -> Slots:
         """The room of each line of ``column`` when its first line starts at ``top``."""
-        k = len(self.dividers) + 1
+        # Called for every line of every layout tried while the sheet's height is fitted, so
+        # what does not depend on the line is looked up here, once, and the line's depths
+        # and its x (as in ``_along``) are worked out inline.
+        dividers = self.dividers
+        left = dividers[column - 1] + SIDE_PAD if column else -math.inf
+        right = dividers[column] - SIDE_PAD if column < len(dividers) else math.inf
+        t0, t1 = self.t0, self.t1
+        depth = t1 - t0
+        from_outer, room = self.top_is_outer, self.sector.room
+        read_up, (u0, u1) = self.sector.edge == "right", self.ref
 
         def slot(i: int) -> Slot | None:
-            a = self.depth_at(top + i * line)
-            b = self.depth_at(top + (i + 1) * line)
-            stretch = self.sheet.usable(self.sector, min(a, b), max(a, b), min_length=0)
+            # The line's top and bottom, from the band's top line (``top`` is never
+            # negative); a line past the band's depth is measured at its far side.
+            y0, y1 = top + i * line, top + (i + 1) * line
+            if y0 > depth:
+                y0 = depth
+            if y1 > depth:
+                y1 = depth
+            stretch = room(t0 + y0, t0 + y1) if from_outer else room(t1 - y1, t1 - y0)
             if stretch is None:
                 return None
-            lo, hi = self.local(stretch)
-            if column:
-                lo = max(lo, self.dividers[column - 1] + SIDE_PAD)
-            if column < k - 1:
-                hi = min(hi, self.dividers[column] - SIDE_PAD)
+            lo, hi = stretch
+            lo, hi = (u1 - hi, u1 - lo) if read_up else (lo - u0, hi - u0)
+            if lo < left:
+                lo = left
+            if hi > right:
+                hi = right
+            # Also turns away a stretch that ``room`` left inverted.
             return (lo, hi) if hi - lo >= CHAIN_CHAR else None
 
         return slot
@@ -481,6 +554,14 @@ class _Frame:
                 return f"translate({_n(t1)} {_n(u0)}) rotate(90)"
             case "right":
                 return f"translate({_n(sheet.width - t1)} {_n(u1)}) rotate(-90)"
+
+
+def _along(edge: Edge, ref: tuple[float, float], stretch: tuple[float, float]) -> Slot:
+    """``stretch`` (in u) as x along a band whose outer stretch is ``ref``."""
+    lo, hi = stretch
+    if edge == "right":  # read upwards: x runs against u
+        return (ref[1] - hi, ref[1] - lo)
+    return (lo - ref[0], hi - ref[0])
 
 
 class _Laid(Protocol):
@@ -531,31 +612,55 @@ class _ChainBlock:
     a line that goes on ends with its dot, as on paper."""
 
     label: str
-    links: tuple[str, ...]
+    label_width: float
+    """The label's width and the gap after it, before the chain's first line."""
+    text: str
+    """The whole chain as written, ``4.9.17``."""
+    breaks: tuple[int, ...]
+    """Where in ``text`` a line may end: 0, then just after each link's dot, then the end."""
     kind: str
     on: int | None = None
 
+    @classmethod
+    def of(cls, label: str, links: Sequence[str], kind: str, on: int | None = None) -> _ChainBlock:
+        breaks = [0]
+        for link in links:
+            breaks.append(breaks[-1] + len(link) + 1)
+        if links:  # the last link has no dot after it
+            breaks[-1] -= 1
+        label_width = _text_width(label, LABEL_FONT) + 5
+        return cls(label, label_width, ".".join(links), tuple(breaks), kind, on)
+
     def layout(self, slots: Slots) -> _ChainLines | None:
+        # A long chain is laid out many times while the sheet's height is fitted, so each
+        # line is filled in one step: the most links that fit its width, found by bisection
+        # among the breaks, then cut out of the text.
         first = slots(0)
-        label_width = _text_width(self.label, LABEL_FONT) + 5
+        label_width = self.label_width
         if first is None or first[1] - first[0] < label_width:
             return None
+        text, breaks = self.text, self.breaks
+        last = len(breaks) - 1
         lines: list[tuple[float, str]] = []
         x, end = first[0] + label_width, first[1]
-        line = ""
-        links = self.links
-        for i, link in enumerate(links):
-            piece = link if i == len(links) - 1 else link + "."
-            while len(line) + len(piece) > int((end - x) // CHAIN_CHAR):
-                if not line and lines:  # even an empty line is too short for the link
-                    return None
-                lines.append((x, line))
-                room = slots(len(lines))
-                if room is None:
-                    return None
-                (x, end), line = room, ""
-            line += piece
-        lines.append((x, line))
+        start = 0  # the break this line starts at
+        while True:
+            fits = int((end - x) // CHAIN_CHAR)  # characters
+            if fits < 0:  # the label took it all (to within rounding)
+                fits = 0
+            stop = bisect_right(breaks, breaks[start] + fits, start) - 1
+            if stop == last:
+                lines.append((x, text[breaks[start] :]))
+                break
+            if stop == start and lines:  # even an empty line is too short for the link
+                return None
+            # The first line may stay empty: the label alone fills it.
+            lines.append((x, text[breaks[start] : breaks[stop]]))
+            start = stop
+            room = slots(len(lines))
+            if room is None:
+                return None
+            x, end = room
         return _ChainLines(self.kind, self.on, self.label, first[0], tuple(lines))
 
 
@@ -594,19 +699,27 @@ class _CaptionBlock:
 
     letter: str
     name: str
+    """The name as shown where there is room for it: cleaned, at most ``NAME_MAX`` long."""
+    name_width: float
     bombs: tuple[int, ...]
+
+    @classmethod
+    def of(cls, letter: str, name: str, bombs: Sequence[int]) -> _CaptionBlock:
+        name = _clean(name)
+        if len(name) > NAME_MAX:
+            name = name[: NAME_MAX - 1] + "…"
+        return cls(letter, name, _text_width(name, NAME_FONT), tuple(bombs))
 
     def layout(self, slots: Slots) -> _CaptionLines | None:
         first = slots(0)
         if first is None:
             return None
         x0, end = first
-        name = _clean(self.name)
-        if len(name) > NAME_MAX:
-            name = name[: NAME_MAX - 1] + "…"
-        while name and _text_width(name, NAME_FONT) > end - x0 - LETTER_WIDTH:
+        name, width = self.name, self.name_width
+        while name and width > end - x0 - LETTER_WIDTH:
             name = name[:-2] + "…" if len(name) > 1 else ""
-        x = x0 + LETTER_WIDTH + _text_width(name, NAME_FONT) + 10
+            width = _text_width(name, NAME_FONT)
+        x = x0 + LETTER_WIDTH + width + 10
         line = 0
         bombs: list[tuple[int, int, float]] = []
         for bomb in self.bombs:
@@ -652,29 +765,35 @@ class _Placed:
     band: _Band
     laid: tuple[_Laid, ...]
     top: float
+    depth: float
+    need: float
+    """The depth the writing needs, at most ``depth``."""
 
 
 def _bands(player: PlayerChains, bombs: Sequence[int]) -> list[_Band]:
     whists = tuple(
-        _ChainBlock(f"висты на {LETTERS[on]}", chain.links, "whists", on)
+        _ChainBlock.of(f"висты на {LETTERS[on]}", chain.links, "whists", on)
         for on, chain in player.whists
     )
-    caption = _CaptionBlock(player.letter, player.name, tuple(bombs))
+    caption = _CaptionBlock.of(player.letter, player.name, bombs)
+    pool = _ChainBlock.of("пуля", player.pool.links, "pool")
+    mountain = _ChainBlock.of("гора", player.mountain.links, "mountain")
     return [
         _Band("caption", (caption,), 1, CAPTION_LINE),
         _Band("whists", whists, 2, CHAIN_LINE, share=0.24),
-        _Band("pool", (_ChainBlock("пуля", player.pool.links, "pool"),), 2, CHAIN_LINE, share=0.18),
-        _Band("mountain", (_ChainBlock("гора", player.mountain.links, "mountain"),), 3, CHAIN_LINE),
+        _Band("pool", (pool,), 2, CHAIN_LINE, share=0.18),
+        _Band("mountain", (mountain,), 3, CHAIN_LINE),
     ]
 
 
 def _plan(sheet: _Sheet, bands: Sequence[Sequence[_Band]]) -> list[_Placed] | None:
     """Every band of every sector placed from the edge inwards, each as deep as its writing
-    needs where it lies; ``None`` if something does not fit on this sheet."""
+    needs where it lies; ``None`` if something does not fit on this sheet. The writing
+    starts at each band's top line; ``_moved_out`` places it for the sheet finally drawn."""
     placed: list[_Placed] = []
     for sector in sheet.sectors:
         t = 0.0
-        room = sheet.centre_local(sector)[1] - RADIUS - ARROW_ROOM
+        room = sector.centre[1] - RADIUS - ARROW_ROOM
         for band in bands[sector.seat]:
             least = max(band.min_lines * band.line + 2 * BAND_PAD, band.share * room)
             depth = least
@@ -688,15 +807,21 @@ def _plan(sheet: _Sheet, bands: Sequence[Sequence[_Band]]) -> list[_Placed] | No
                 if need <= depth + 1e-6:
                     break
                 depth = max(need, depth + band.line)
-            top = BAND_PAD
-            if depth > need and not frame.top_is_outer:
-                # Spare depth: move the writing out to the sheet's edge, where lines are
-                # no shorter, so it still fits (re-laid for the longer lines there).
-                shifted, again = band.measure(frame, BAND_PAD + depth - need)
-                if again <= need:
-                    laid, top = shifted, BAND_PAD + depth - need
-            placed.append(_Placed(frame, band, laid, top))
+            placed.append(_Placed(frame, band, laid, BAND_PAD, depth, need))
             t += depth
+    return placed
+
+
+def _moved_out(placed: _Placed) -> _Placed:
+    """Spare depth: the writing moved out to the sheet's edge, where lines are no shorter,
+    so it still fits (re-laid for the longer lines there). Whether a sheet holds everything
+    never depends on this, so only the sheet that is drawn does it."""
+    frame, depth, need = placed.frame, placed.depth, placed.need
+    if depth > need and not frame.top_is_outer:
+        top = BAND_PAD + depth - need
+        shifted, again = placed.band.measure(frame, top)
+        if again <= need:
+            return replace(placed, laid=shifted, top=top)
     return placed
 
 
@@ -953,6 +1078,8 @@ def _clean(text: str) -> str:
 
 
 def _escape(text: str) -> str:
+    if _NEEDS_ESCAPE.search(text) is None:
+        return text
     return html.escape(_clean(text), quote=True)
 
 

@@ -380,6 +380,70 @@ def test_no_inline_style_and_no_script(players):
     assert not any(name.startswith("on") for e in root.iter() for name in e.attrib)
 
 
+def fixed_slots(first: int, then: int, lines: int = 99) -> sheet.Slots:
+    """Room for ``first`` characters after the label ``пуля`` on the first line and ``then``
+    on each later one (which starts at x = 10); no line after the ``lines``-th."""
+    label = sheet._text_width("пуля", sheet.LABEL_FONT) + 5
+
+    def slot(i: int) -> tuple[float, float] | None:
+        if i >= lines:
+            return None
+        if i == 0:
+            return (0.0, label + first * sheet.CHAIN_CHAR + 1)
+        return (10.0, 10.0 + then * sheet.CHAIN_CHAR + 1)
+
+    return slot
+
+
+@pytest.mark.parametrize(
+    ("chain", "first", "then", "lines", "expected"),
+    [
+        ("2.4.10", 20, 7, 99, ["2.4.10"]),
+        ("2.4.10.16.100.1000.12.3", 5, 7, 99, ["2.4.", "10.16.", "100.", "1000.", "12.3"]),
+        ("−3.−12.7,5", 6, 6, 99, ["−3.", "−12.", "7,5"]),
+        ("10.20", 1, 7, 99, ["", "10.20"]),
+        ("", 5, 7, 99, [""]),
+        ("2.4.10.16", 5, 7, 2, ["2.4.", "10.16"]),
+        ("2.4.10.16.100", 5, 7, 2, None),
+        ("1.2.123456789", 5, 7, 99, None),
+    ],
+    ids=[
+        "one line",
+        "wrapped",
+        "signs and commas",
+        "the label fills the first line",
+        "never written",
+        "just enough lines",
+        "out of lines",
+        "a link longer than a line",
+    ],
+)
+def test_a_chain_wraps_after_a_dot_with_each_line_filled(chain, first, then, lines, expected):
+    links = tuple(chain.split(".")) if chain else ()
+    laid = sheet._ChainBlock.of("пуля", links, "pool").layout(fixed_slots(first, then, lines))
+    if expected is None:
+        assert laid is None
+        return
+    assert laid is not None
+    assert [text for _, text in laid.lines] == expected
+    assert [x for x, _ in laid.lines[1:]] == [10.0] * (len(expected) - 1)
+    assert laid.lines[0][0] == pytest.approx(sheet._text_width("пуля", sheet.LABEL_FONT) + 5)
+
+
+@pytest.mark.parametrize("players", [THREE, FOUR], ids=["3 players", "4 players"])
+def test_the_long_chains_of_a_300_deal_pulka_wrap_at_their_dots(players):
+    root = parse(pulka_svg(busy(players, 300)))
+    wrapped = 0
+    for column in with_class(root, "sheet-column"):
+        chain = with_class(column, "sheet-chain")[0]
+        lines = [t.text or "" for t in chain.iter(f"{SVG}text")]
+        assert all(line.endswith(".") for line in lines[:-1])
+        assert not any(line.startswith(".") or ".." in line for line in lines)
+        assert not lines or not lines[-1].endswith(".")
+        wrapped += len(lines) > 1
+    assert wrapped >= len(players)
+
+
 @pytest.mark.parametrize("players", [THREE, FOUR], ids=["3 players", "4 players"])
 def test_a_300_deal_pulka_fits_in_one_svg_with_every_chain(players):
     pulka = busy(players, 300)
