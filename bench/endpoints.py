@@ -9,10 +9,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+
+from scoring.models import Table
 
 
 @dataclass
@@ -24,16 +28,24 @@ class Timing:
     status: int
 
 
-def measure(name: str, request: Callable[[], Any], repeats: int = 60) -> Timing:
+def measure(
+    name: str,
+    request: Callable[[], Any],
+    repeats: int = 60,
+    before: Callable[[], Any] = lambda: None,
+) -> Timing:
     """Median and 95th percentile of ``repeats`` calls (after two warm-ups), and the
-    queries of the last call."""
-    request()
-    request()
+    queries of the last call; ``before`` runs, untimed, before each call."""
+    for _ in range(2):
+        before()
+        request()
     times = []
     for _ in range(repeats):
+        before()
         start = time.perf_counter()
         request()
         times.append((time.perf_counter() - start) * 1000)
+    before()
     with CaptureQueriesContext(connection) as queries:
         response = request()
     times.sort()
@@ -68,6 +80,15 @@ def run(live: Any, member: Any, season: Any, *, profile: Any, repeats: int = 60)
         # What a viewer pays when something changed: a fresh ETag, the full partial.
         return anonymous.get(live_url, HTTP_IF_NONE_MATCH='"stale"')
 
+    def as_after_a_deal() -> None:
+        # The first viewer after a deal: the save left the replay snapshot and the drawing
+        # of the new revision, but nobody has rendered the viewers' sheet or the history.
+        table = Table.objects.get(pk=live.pk)
+        cache.delete_many(
+            [table.cache_key(f"sheet-html:{language}:0") for language, _ in settings.LANGUAGES]
+            + [table.cache_key(f"history-html:{language}") for language, _ in settings.LANGUAGES]
+        )
+
     timings = [
         measure("bare Django view", lambda: anonymous.get("/bench/bare/"), repeats),
         measure(
@@ -75,8 +96,21 @@ def run(live: Any, member: Any, season: Any, *, profile: Any, repeats: int = 60)
             lambda: anonymous.get(live_url, HTTP_IF_NONE_MATCH=etag),
             repeats,
         ),
-        measure("live update, a deal was added", live_after_a_deal, repeats),
+        measure(
+            "live update, a deal was added (first viewer)",
+            live_after_a_deal,
+            repeats,
+            before=as_after_a_deal,
+        ),
+        measure("live update, a deal was added (the rest)", live_after_a_deal, repeats),
         measure("pulka page (full)", lambda: anonymous.get(table_url), repeats),
+        measure(
+            "pulka page, first view after a deal",
+            lambda: anonymous.get(table_url),
+            repeats,
+            before=as_after_a_deal,
+        ),
+        measure("pulka page, as a scorer", lambda: scorer.get(table_url), repeats),
         measure(
             "save a deal (htmx POST)",
             lambda: scorer.post(deal_url, passout, HTTP_HX_REQUEST="true"),

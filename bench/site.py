@@ -13,6 +13,7 @@ MEMBERS = 200
 TARGETS = {
     "live update, nothing changed (304)": "≥ 50% of the bare view's requests/s",
     "pulka page (full)": "≤ 15 ms median, ≤ 10 queries",
+    "pulka page, as a scorer": "≤ 15 ms median, ≤ 10 queries",
     "save a deal (htmx POST)": "≤ 30 ms median",
     "season leaderboard": "≤ 100 ms median, constant queries",
     "member profile": "≤ 100 ms median, constant queries",

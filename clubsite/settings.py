@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.forms",
     "django_htmx",
     "axes",
     "members",
@@ -108,6 +109,10 @@ MIDDLEWARE = [
 ROOT_URLCONF = "clubsite.urls"
 WSGI_APPLICATION = "clubsite.wsgi.application"
 ASGI_APPLICATION = "clubsite.asgi.application"
+
+# Widgets are drawn with the project's templates, so templates/django/forms can override
+# Django's (see the select there).
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 TEMPLATES = [
     {

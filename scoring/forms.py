@@ -135,6 +135,11 @@ class PreferansDealForm(forms.Form):
         kind = self["kind"].value()
         return kind if kind in dict(self.KINDS) else "game"
 
+    def shape(self) -> tuple[int, ...]:
+        """What an empty form depends on besides the table's players and rules: everything
+        ``__init__`` reads from the pulka's state. Few shapes recur all evening."""
+        return (self.pulka.dealer, self.pulka.lowest_contract())
+
     def defenders(self) -> list[str]:
         """The answering players for the chosen declarer, in speaking order."""
         names = self.pulka.setup.players
@@ -271,6 +276,10 @@ class BostonDealForm(forms.Form):
     def kind_value(self) -> str:
         kind = self["kind"].value()
         return kind if kind in dict(self.KINDS) else "ask"
+
+    def shape(self) -> tuple[int, ...]:
+        """An empty Boston form depends only on the table's players and rules."""
+        return ()
 
     def deal(self) -> dict[str, Any]:
         data = self.cleaned_data

@@ -361,9 +361,9 @@ def check_deal_post(
         assert [row[1] for row in added] == [table.pk]
         assert live_deals(after, table) == live + 1
         assert [row[2] for row in new_rows(before["audit"], after["audit"])] == ["add"]
-        if htmx:
+        if htmx:  # the new sheet, with the empty form out of band
             assert response.status_code == 200
-            assert response["HX-Retarget"] == "#table-body"
+            assert response["HX-Retarget"] == "#sheet"
         else:
             assert response.status_code == 302
             assert response["Location"] == reverse("scoring:table_detail", args=[table.pk])

@@ -128,3 +128,30 @@ def test_a_page_of_an_unchanged_table_reads_only_the_table_and_seats(
     client.get(url)
     with django_assert_num_queries(2):  # the table and its seats
         client.get(url)
+
+
+def test_the_empty_form_follows_the_dealer_and_the_lowest_contract(client):
+    players = [factories.member(n) for n in ("Anna", "Boris", "Vera", "Gleb")]
+    table = factories.pulka(players, tariff="Ленинград (Leningrad)")
+    client.force_login(players[0])
+    url = reverse("scoring:table_detail", args=[table.pk])
+    for n in range(8):  # pass-outs raise the lowest contract; the dealer sits out in turn
+        state = selectors.replay(fresh(table))
+        page = client.get(url).content.decode()
+        form = page[page.index('id="deal-form"') : page.index('id="table-actions"')]
+        active = [state.players[s] for s in state.game.active_seats()]
+        assert [p.name for p in players if f'name="tricks:{p.name}"' in form] == active
+        lowest = state.game.lowest_contract()
+        levels = form[form.index('name="level"') :]
+        levels = levels[: levels.index("</select>")]
+        assert levels.count("<option") == 11 - lowest
+        assert f'<option value="{lowest}">' in levels
+        tricks = dict(zip(active, ("4", "3", "3"), strict=True))
+        if n % 3 == 2:
+            declarer, *defenders = active
+            deal = {"kind": "game", "declarer": declarer, "level": str(lowest), "suit": "N"}
+            deal |= {f"answer:{d}": "pass" for d in defenders}
+        else:
+            deal = {"kind": "passout"} | {f"tricks:{p}": t for p, t in tricks.items()}
+        assert post_deal(client, table, deal, **HTMX).status_code == 200
+    assert DealRecord.objects.filter(table=table).count() == 8

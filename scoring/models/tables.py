@@ -113,11 +113,15 @@ class Table(models.Model):
     def is_open(self) -> bool:
         return self.status == self.OPEN
 
-    def cache_key(self, kind: str) -> str:
+    def cache_key(self, kind: str, *, per_revision: bool = True) -> str:
         """The cache key of something derived from this revision of the table (every write
-        moves the revision on, so such things never go stale). The opening time tells a
-        table from an earlier one that had its number: SQLite reuses a rolled-back id."""
-        return f"{kind}:{self.pk}:{self.opened_at.timestamp()}:{self.revision}"
+        moves the revision on, so such things never go stale) or, if not ``per_revision``,
+        from the table's players and tariff version alone. The opening time tells a table
+        from an earlier one that had its number: SQLite reuses a rolled-back id."""
+        table = f"{self.pk}:{self.opened_at.timestamp()}"
+        if per_revision:
+            return f"{kind}:{table}:{self.revision}"
+        return f"{kind}:{table}:{self.version.pk}"
 
     def setup(self, players: tuple[str, ...]) -> PulkaSetup | BostonSetup:
         """The engine's setup for this table, with the seats' names in order."""

@@ -141,16 +141,19 @@ def _context(
         "is_organiser": request.user.is_authenticated and request.user.is_organiser,
     }
     if writable:
-        context |= _form_context(table, state, form=extra.pop("form", None))
+        context |= _form_context(request, table, state, form=extra.pop("form", None))
     return context | extra
 
 
 def _form_context(
-    table: Table, state: selectors.TableState | None, form: Any = None
+    request: HttpRequest,
+    table: Table,
+    state: selectors.TableState | None,
+    form: Any = None,
 ) -> dict[str, Any]:
     """The deal form (a fresh one unless ``form`` is given), which needs the table replayed."""
     state = state or selectors.current(table, latest=0)
-    return {
+    context = {
         "table": table,
         "can_score": True,
         "form": form or _deal_form(state),
@@ -159,6 +162,22 @@ def _form_context(
         "redraw_url": reverse("scoring:deal_create", args=[table.pk]),
         "redraw_target": "#deal-form",
     }
+    if form is None:
+        context["fields"] = _empty_fields(request, table, context)
+    return context
+
+
+def _empty_fields(request: HttpRequest, table: Table, context: dict[str, Any]) -> str:
+    """The fields of an empty deal form: the same whenever the form has the same shape (who
+    deals, the lowest contract), so each shape is rendered once per table and language."""
+    language = getattr(request, "LANGUAGE_CODE", "")
+    shape = ",".join(map(str, context["form"].shape()))
+    key = table.cache_key(f"deal-fields:{language}:{shape}", per_revision=False)
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string("scoring/_deal_fields.html", context, request)
+        cache.set(key, html, SHEET_CACHE_SECONDS)
+    return html  # a SafeString, as render_to_string made it
 
 
 def _sheet_html(
@@ -385,7 +404,7 @@ def _form_response(
     if state is None:
         table = _table(table.pk)
     if request.htmx:  # type: ignore[attr-defined]
-        context = _form_context(table, state, form) | extra
+        context = _form_context(request, table, state, form) | extra
         return render(request, "scoring/table_detail.html#deal-form", context)
     context = _context(request, table, state, form=form, **extra)
     return render(request, "scoring/table_detail.html", context)
@@ -402,7 +421,7 @@ def _after_save(
         messages.success(request, _("Deal saved."))
         return redirect("scoring:table_detail", pk=table.pk)
     table = _table(table.pk) if state is None else state.table
-    context = _form_context(table, state) | {
+    context = _form_context(request, table, state) | {
         "sheet": _sheet_html(request, table, state, editable=True),
         "saved_deal": _("Deal saved."),
     }
