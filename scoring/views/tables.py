@@ -41,9 +41,9 @@ from scoring.sheet import pulka_svg
 
 LIVE_POLL_SECONDS = 2
 AUDIT_SHOWN = 20
-LOG_SHOWN = 20
-"""Deals shown in the log (newest first); the whole log is one click away. The sheet
-itself always holds every deal."""
+LOG_SHOWN = 10
+"""Deals shown in the log (newest first): enough to check and correct the last few; the
+sheet itself holds every deal, and the whole log is one click away."""
 SHEET_CACHE_SECONDS = 24 * 3600
 KIND_LABELS = {
     "pool": gettext_lazy("pool"),
@@ -138,7 +138,9 @@ def _context(
         "sheet": _sheet_html(request, table, state, editable=writable),
         "history": _history_html(request, table),
         "can_score": writable,
-        "is_organiser": request.user.is_authenticated and request.user.is_organiser,
+        "can_reopen": not table.is_open
+        and request.user.is_authenticated
+        and request.user.is_organiser,
     }
     if writable:
         context |= _form_context(request, table, state, form=extra.pop("form", None))
