@@ -145,6 +145,18 @@ DATABASES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Each process keeps what it derived from a table revision (the replay snapshot, the drawn
+# sheet, the rendered sheet region and history): keys carry the revision, so nothing can
+# go stale, and a process that misses simply works it out again. Old revisions are never
+# asked for again and fall out first (least recently used); 500 entries of at most ~40 kB
+# bound the memory per process.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "OPTIONS": {"MAX_ENTRIES": 500},
+    }
+}
+
 # Passwords
 
 AUTH_PASSWORD_VALIDATORS = [
