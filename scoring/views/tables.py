@@ -69,11 +69,13 @@ def _require(allowed: bool) -> None:
         raise PermissionDenied
 
 
-def _table(pk: int) -> Table:
-    """A table with everything its page needs, in a fixed number of queries."""
-    tables = Table.objects.select_related(
-        "preferans_version__tariff", "boston_version__tariff"
-    ).prefetch_related("seats")
+def _table(pk: int, *, with_tariff: bool = True) -> Table:
+    """A table and its seats, and (``with_tariff``) the tariff version and tariff that the
+    page's header names: two queries. The live sheet and a saved deal do without the
+    tariff, whose join costs more than the rest of the read."""
+    tables = Table.objects.prefetch_related("seats")
+    if with_tariff:
+        tables = tables.select_related("preferans_version__tariff", "boston_version__tariff")
     return get_object_or_404(tables, pk=pk)
 
 
@@ -333,7 +335,7 @@ def _etag(request: HttpRequest, pk: int) -> str | None:
 @condition(etag_func=_etag)
 def table_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The sheet region, polled by viewers; 304 while nothing changed."""
-    table = _table(pk)
+    table = _table(pk, with_tariff=False)
     editable = can_score(request.user, table) and table.is_open
     response = HttpResponse(_sheet_html(request, table, None, editable=editable))
     response["Cache-Control"] = "no-cache"
@@ -352,7 +354,7 @@ def table_print(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
-    table = _table(pk)
+    table = _table(pk, with_tariff=False)
     _require(can_score(request.user, table))
     if not table.is_open:
         return _refused(
@@ -422,7 +424,7 @@ def _after_save(
     if not request.htmx:  # type: ignore[attr-defined]
         messages.success(request, _("Deal saved."))
         return redirect("scoring:table_detail", pk=table.pk)
-    table = _table(table.pk) if state is None else state.table
+    table = _table(table.pk, with_tariff=False) if state is None else state.table
     context = _form_context(request, table, state) | {
         "sheet": _sheet_html(request, table, state, editable=True),
         "saved_deal": _("Deal saved."),
