@@ -3,19 +3,20 @@
 Nothing computed is stored in the database for a table in play: the sheet is always the
 replay of its deal log, so a correction anywhere in the log is reflected everywhere at
 once. Since a table's revision changes with every write, the replayed game of a revision
-never changes, and pages take it from a per-revision snapshot in the cache instead of
-reading and replaying every deal again.
+never changes, and pages take it from a per-revision snapshot kept in the process instead
+of reading and replaying every deal again.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.core.cache import cache
 from django.db.models import Count, Max, Min, Q, QuerySet, Sum
 
 from scoring.engine import boston, preferans
@@ -25,9 +26,6 @@ from scoring.engine.standings import Standing, rank_standings
 from scoring.models import DealRecord, Rating, Season, Seat, Table
 
 Game = Pulka | BostonTable
-
-
-SNAPSHOT_SECONDS = 24 * 3600
 
 
 @dataclass(frozen=True)
@@ -113,10 +111,10 @@ def replay(
 def current(table: Table, latest: int | None = None) -> TableState:
     """``table`` as it stands, with the rows of its ``latest`` deals only (all if None).
 
-    The game comes from this revision's snapshot when there is one (unpickled, so the
-    caller may advance it); otherwise the table is replayed and the snapshot stored.
+    The game comes from this revision's snapshot when there is one (a copy, so the caller
+    may advance it); otherwise the table is replayed and the snapshot kept.
     """
-    snapshot = cache.get(table.cache_key("table-state"))
+    snapshot = SNAPSHOTS.get(table.cache_key("table-state"))
     if snapshot is None:
         state = replay(table)
         remember(state)
@@ -124,18 +122,51 @@ def current(table: Table, latest: int | None = None) -> TableState:
     game, deal_ids = snapshot
     wanted = deal_ids if latest is None else deal_ids[max(0, len(deal_ids) - latest) :]
     records = sorted(DealRecord.objects.filter(pk__in=wanted), key=lambda r: r.sequence)
-    return TableState(table, seat_names(table), game, list(deal_ids), records)
+    return TableState(table, seat_names(table), game.copy(), list(deal_ids), records)
 
 
 def remember(state: TableState) -> None:
-    """Store ``state`` as the snapshot of its table's revision.
+    """Keep a copy of ``state``'s game as the snapshot of its table's revision.
 
-    A reader racing a write may store the newer deals under the older revision; only
-    readers that saw the older revision read that key, and their ETag sends them back for
-    the newer sheet two seconds later.
+    A reader racing a write may keep the newer deals under the older revision; only
+    readers that saw the older revision ask for that key, and their ETag sends them back
+    for the newer sheet two seconds later.
     """
     key = state.table.cache_key("table-state")
-    cache.set(key, (state.game, state.deal_ids), SNAPSHOT_SECONDS)
+    SNAPSHOTS.put(key, (state.game.copy(), tuple(state.deal_ids)))
+
+
+class Snapshots:
+    """The replayed games of the latest table revisions in this process, least recently
+    used first out. Not Django's cache: that pickles every value, which for a long pulka
+    costs more than the rest of saving a deal, while a game copies in microseconds (its
+    deal results are immutable and shared between the revisions' copies)."""
+
+    def __init__(self, kept: int) -> None:
+        self.kept = kept
+        self._games: OrderedDict[str, tuple[Game, tuple[int, ...]]] = OrderedDict()
+        self._lock = threading.Lock()  # gunicorn serves requests from several threads
+
+    def get(self, key: str) -> tuple[Game, tuple[int, ...]] | None:
+        with self._lock:
+            found = self._games.get(key)
+            if found is not None:
+                self._games.move_to_end(key)
+            return found
+
+    def put(self, key: str, snapshot: tuple[Game, tuple[int, ...]]) -> None:
+        with self._lock:
+            self._games[key] = snapshot
+            self._games.move_to_end(key)
+            while len(self._games) > self.kept:
+                self._games.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._games.clear()
+
+
+SNAPSHOTS = Snapshots(kept=50)
 
 
 # -- standings ----------------------------------------------------------------------------

@@ -43,8 +43,11 @@ def english_outside_requests():
 
 @pytest.fixture(autouse=True)
 def empty_cache():
-    """Each test starts with an empty cache: sheets and replay snapshots are cached per
-    table revision, and a rolled-back test's table numbers come round again."""
+    """Each test starts with empty caches: sheets and replay snapshots are kept per table
+    revision, and a rolled-back test's table numbers come round again."""
     from django.core.cache import cache
 
+    from scoring.selectors import SNAPSHOTS
+
     cache.clear()
+    SNAPSHOTS.clear()

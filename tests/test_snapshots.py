@@ -4,7 +4,6 @@ reused only for the revision they were made for, so no page ever shows a stale t
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from scoring import selectors
@@ -75,11 +74,11 @@ def test_a_saved_deal_leaves_the_snapshot_of_the_new_revision(
     play(client, table, 2)
     with django_capture_on_commit_callbacks(execute=True):
         post_deal(client, table, PASSOUT, **HTMX)
-    stored = cache.get(fresh(table).cache_key("table-state"))
+    stored = selectors.SNAPSHOTS.get(fresh(table).cache_key("table-state"))
     assert stored is not None
     game, deal_ids = stored
     replayed = selectors.replay(fresh(table))
-    assert deal_ids == [r.pk for r in replayed.records]
+    assert list(deal_ids) == [r.pk for r in replayed.records]
     assert game.result() == replayed.game.result()
 
 

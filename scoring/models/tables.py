@@ -121,7 +121,7 @@ class Table(models.Model):
         table = f"{self.pk}:{self.opened_at.timestamp()}"
         if per_revision:
             return f"{kind}:{table}:{self.revision}"
-        return f"{kind}:{table}:{self.version.pk}"
+        return f"{kind}:{table}:{self.preferans_version_id or self.boston_version_id}"
 
     def setup(self, players: tuple[str, ...]) -> PulkaSetup | BostonSetup:
         """The engine's setup for this table, with the seats' names in order."""

@@ -169,6 +169,22 @@ def test_deal_by_deal_equals_the_whole_record(table):
 
 
 @PROPERTY_SETTINGS
+@given(tables(), st.data())
+def test_a_copy_plays_on_without_touching_the_original(table, data):
+    setup, deals = table
+    split = data.draw(st.integers(0, len(deals)))
+    original = BostonTable(setup)
+    for deal in deals[:split]:
+        original.play(deal)
+    before = original.result()
+    twin = original.copy()
+    for deal in deals[split:]:
+        twin.play(deal)
+    assert original.result() == before
+    assert twin.result() == score_boston(setup, deals)
+
+
+@PROPERTY_SETTINGS
 @given(tables())
 def test_export_import_and_scoring_the_record_agree(table):
     setup, deals = table

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pickle
 from fractions import Fraction
 
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring.engine.money import payments
 from scoring.engine.preferans import Pulka, score_pulka
@@ -63,6 +65,27 @@ def test_deal_by_deal_equals_the_whole_record(pulka):
         live.play(deal)
         assert sum(live.result().balances) == 0
     assert live.result() == score_pulka(setup, deals)
+
+
+@PROPERTY_SETTINGS
+@given(pulkas(), st.data())
+def test_a_copy_plays_on_without_touching_the_original(pulka, data):
+    """The site keeps replayed pulkas and hands out copies to play the next deal on."""
+    setup, deals = pulka
+    split = data.draw(st.integers(0, len(deals)))
+    original = Pulka(setup)
+    for deal in deals[:split]:
+        original.play(deal)
+    before = pickle.dumps(original)
+    twin = original.copy()
+    for deal in deals[split:]:
+        twin.play(deal)
+    assert pickle.dumps(original) == before
+    assert twin.result() == score_pulka(setup, deals)
+    shared = {"setup", "rules", "_active", "_active_set", "_defenders", "_rates"}
+    for name, value in vars(original).items():  # a new mutable field must be copied too
+        if isinstance(value, list | dict | set) and name not in shared:
+            assert getattr(twin, name) is not value, name
 
 
 @PROPERTY_SETTINGS

@@ -94,6 +94,14 @@ class BostonTable:
         self._chips = [0] * SEATS
         self._deals: list[DealResult] = []
 
+    def copy(self) -> BostonTable:
+        """The table in the same state, to play on independently, made without replaying
+        (the deal results are immutable and shared)."""
+        twin = BostonTable(self.setup)
+        twin._chips = self._chips.copy()
+        twin._deals = self._deals.copy()
+        return twin
+
     def play(self, deal: Deal) -> DealResult:
         """Score the next deal and add it to the table.
 

@@ -7,6 +7,7 @@ then writes it through the pool-closing rule of §8. ``score_pulka`` replays a r
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -151,6 +152,18 @@ class Pulka:
     def close(self) -> None:
         """Close the pulka early (an organiser at the control time): no more deals."""
         self.closed = True
+
+    def copy(self) -> Pulka:
+        """The pulka in the same state, to play on independently, made without replaying:
+        what playing changes is copied; the setup, the lookup tables and the deal results
+        (immutable) are shared."""
+        twin = copy.copy(self)
+        twin.pool = self.pool.copy()
+        twin.mountain = self.mountain.copy()
+        twin.whists = [row.copy() for row in self.whists]
+        twin.bombs = [queue.copy() for queue in self.bombs]
+        twin.deals = self.deals.copy()
+        return twin
 
     # -- playing ---------------------------------------------------------------------------
 
