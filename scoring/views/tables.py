@@ -69,13 +69,24 @@ def _require(allowed: bool) -> None:
         raise PermissionDenied
 
 
+# What a table's pages read of it: not its stored result (for standings; large for a long
+# game), and of its tariff only what the header names (a tariff has dozens of columns).
+TABLE_FIELDS = [f.name for f in Table._meta.concrete_fields if f.name != "result"]
+VERSIONS = ("preferans_version__tariff", "boston_version__tariff")
+VERSION_FIELDS = [
+    f"{version}__{field}"
+    for version in ("preferans_version", "boston_version")
+    for field in ("number", "rules", "tariff__name")
+]
+
+
 def _table(pk: int, *, with_tariff: bool = True) -> Table:
     """A table and its seats, and (``with_tariff``) the tariff version and tariff that the
     page's header names: two queries. The live sheet and a saved deal do without the
     tariff, whose join costs more than the rest of the read."""
-    tables = Table.objects.prefetch_related("seats")
+    tables = Table.objects.only(*TABLE_FIELDS).prefetch_related("seats")
     if with_tariff:
-        tables = tables.select_related("preferans_version__tariff", "boston_version__tariff")
+        tables = tables.select_related(*VERSIONS).only(*TABLE_FIELDS, *VERSION_FIELDS)
     return get_object_or_404(tables, pk=pk)
 
 
