@@ -15,7 +15,7 @@ from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext_lazy as _
 
 from members.models import Member
-from scoring.engine.boston import CARD_ROWS, SUITS
+from scoring.engine.boston import CARD_ROWS, SUITS, BostonTable
 from scoring.engine.errors import RuleError
 from scoring.engine.preferans import Pulka
 from scoring.models import BostonTariffVersion, PreferansTariffVersion, Table
@@ -51,6 +51,15 @@ def rule_error_to_form(form: forms.Form, error: RuleError) -> None:
     """Put the engine's message on the field it names (or on the form)."""
     field = ERROR_FIELDS.get(error.field or "")
     form.add_error(field if field in form.fields else None, error.message)
+
+
+def empty_form_shape(game: Pulka | BostonTable) -> tuple[int, ...]:
+    """What an empty deal form depends on besides its table's players and rules: all that
+    ``PreferansDealForm.__init__`` reads of the pulka's state (a Boston form reads none).
+    Few shapes recur all evening, so the table page renders each once."""
+    if isinstance(game, Pulka):
+        return (game.dealer, game.lowest_contract())
+    return ()
 
 
 class PreferansDealForm(forms.Form):
@@ -134,11 +143,6 @@ class PreferansDealForm(forms.Form):
         """The kind being entered (for drawing the right fields)."""
         kind = self["kind"].value()
         return kind if kind in dict(self.KINDS) else "game"
-
-    def shape(self) -> tuple[int, ...]:
-        """What an empty form depends on besides the table's players and rules: everything
-        ``__init__`` reads from the pulka's state. Few shapes recur all evening."""
-        return (self.pulka.dealer, self.pulka.lowest_contract())
 
     def defenders(self) -> list[str]:
         """The answering players for the chosen declarer, in speaking order."""
@@ -276,10 +280,6 @@ class BostonDealForm(forms.Form):
     def kind_value(self) -> str:
         kind = self["kind"].value()
         return kind if kind in dict(self.KINDS) else "ask"
-
-    def shape(self) -> tuple[int, ...]:
-        """An empty Boston form depends only on the table's players and rules."""
-        return ()
 
     def deal(self) -> dict[str, Any]:
         data = self.cleaned_data

@@ -33,6 +33,7 @@ from scoring.forms import (
     PreferansDealForm,
     ReasonForm,
     TableOpenForm,
+    empty_form_shape,
     rule_error_to_form,
 )
 from scoring.labels import deal_title, rule_label
@@ -171,25 +172,29 @@ def _form_context(
     context = {
         "table": table,
         "can_score": True,
-        "form": form or _deal_form(state),
         "count": state.count,
         "complete": not isinstance(state.game, Pulka) or state.game.complete,
         "redraw_url": reverse("scoring:deal_create", args=[table.pk]),
         "redraw_target": "#deal-form",
     }
     if form is None:
-        context["fields"] = _empty_fields(request, table, context)
+        context["fields"] = _empty_fields(request, table, state, context)
+    else:
+        context["form"] = form
     return context
 
 
-def _empty_fields(request: HttpRequest, table: Table, context: dict[str, Any]) -> str:
+def _empty_fields(
+    request: HttpRequest, table: Table, state: selectors.TableState, context: dict[str, Any]
+) -> str:
     """The fields of an empty deal form: the same whenever the form has the same shape (who
     deals, the lowest contract), so each shape is rendered once per table and language."""
     language = getattr(request, "LANGUAGE_CODE", "")
-    shape = ",".join(map(str, context["form"].shape()))
+    shape = ",".join(map(str, empty_form_shape(state.game)))
     key = table.cache_key(f"deal-fields:{language}:{shape}", per_revision=False)
     html = cache.get(key)
     if html is None:
+        context = context | {"form": _deal_form(state)}
         html = render_to_string("scoring/_deal_fields.html", context, request)
         cache.set(key, html, SHEET_CACHE_SECONDS)
     return html  # a SafeString, as render_to_string made it
