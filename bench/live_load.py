@@ -88,8 +88,8 @@ class Scorer:
         )
 
     def saved(self, answer: str) -> bool:
-        """A saved deal answers with the whole table body (htmx retargets to it)."""
-        return self.last_headers.get("HX-Retarget") == "#table-body"
+        """A saved deal answers with the new sheet (htmx retargets to it) and an empty form."""
+        return self.last_headers.get("HX-Retarget") == "#sheet"
 
     def request(self, method: str, path: str, form: dict[str, str] | None = None) -> str:
         headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
