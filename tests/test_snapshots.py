@@ -154,3 +154,15 @@ def test_the_empty_form_follows_the_dealer_and_the_lowest_contract(client):
             deal = {"kind": "passout"} | {f"tricks:{p}": t for p, t in tricks.items()}
         assert post_deal(client, table, deal, **HTMX).status_code == 200
     assert DealRecord.objects.filter(table=table).count() == 8
+
+
+def test_the_snapshot_store_drops_the_least_recently_used():
+    snapshots = selectors.Snapshots(kept=2)
+    game = object()
+    snapshots.put("a", (game, ()))
+    snapshots.put("b", (game, ()))
+    snapshots.get("a")  # used since "b" was kept
+    snapshots.put("c", (game, ()))
+    assert snapshots.get("b") is None
+    assert snapshots.get("a") is not None
+    assert snapshots.get("c") is not None
