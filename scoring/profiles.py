@@ -86,10 +86,11 @@ def _date_in(day: datetime.date, format_name: str, language: str | None) -> str:
     return date_format(day, format_name)
 
 
-def date_text(day: datetime.date, format_name: str = "SHORT_DATE_FORMAT") -> str:
-    """``date_format``, remembered per language: it costs ~20 µs, a profile shows each of
-    hundreds of dates twice (list and chart), and the same dates on every visit."""
-    return _date_in(day, format_name, get_language())
+def date_texts(format_name: str) -> Callable[[datetime.date], str]:
+    """``date_format`` in the current language, remembered: it costs ~20 µs, and a profile
+    shows each of hundreds of dates twice (list and chart), the same ones on every visit."""
+    language = get_language()
+    return lambda day: _date_in(day, format_name, language)
 
 
 URL_MARKER = "4815162342"  # digits: a value every one-argument path converter accepts
@@ -200,8 +201,9 @@ def history(seats: Iterable[MemberSeat]) -> list[HistoryLine]:
 
 def history_rows(lines: Iterable[HistoryLine]) -> SafeString:
     """The member's tables as the ``<tr>`` rows of the page's table list (every text
-    escaped, as a template would)."""
+    escaped, as a template would, but for figures)."""
     sheet_url = url_maker("scoring:table_detail")
+    date_text = date_texts("SHORT_DATE_FORMAT")
     sheet, in_play = escape(_("Sheet")), escape(_("in play"))
     games = {game: escape(str(label)) for game, label in Table.GAMES}
     units = {game: escape(unit(game)) for game, _label in Table.GAMES}
@@ -210,10 +212,10 @@ def history_rows(lines: Iterable[HistoryLine]) -> SafeString:
         if line.is_open:
             outcome = f'<td colspan="2" class="in-play">{in_play}</td>'
         else:
+            # Figures (digits, a sign and a point) need no escaping.
             outcome = (
-                f'<td class="amount {line.sign}">{escape(line.result or "—")} '
-                f"{units[line.game]}</td>"
-                f'<td class="amount {line.sign}">{escape(line.money or "—")}</td>'
+                f'<td class="amount {line.sign}">{line.result or "—"} {units[line.game]}</td>'
+                f'<td class="amount {line.sign}">{line.money or "—"}</td>'
             )
         rows.append(
             f'<tr><td class="col-name">{escape(date_text(line.played_on))}</td>'
@@ -223,14 +225,12 @@ def history_rows(lines: Iterable[HistoryLine]) -> SafeString:
             f'<td><a href="{escape(sheet_url(line.table_id))}">{sheet} #{line.table_id}</a>'
             "</td></tr>\n"
         )
-    return mark_safe("".join(rows))  # noqa: S308 - every text inside is escaped
+    return mark_safe("".join(rows))  # noqa: S308 - nothing unescaped but figures
 
 
 def finished(seats: Iterable[MemberSeat], game: str | None = None) -> list[MemberSeat]:
     """The seats of finished tables (of ``game``) that carry a stored result."""
-    return [
-        s for s in seats if not s.is_open and s.result is not None and game in (None, s.game)
-    ]
+    return [s for s in seats if not s.is_open and s.result is not None and game in (None, s.game)]
 
 
 # -- summary and statistics ---------------------------------------------------------------
@@ -462,7 +462,8 @@ def rivals(member: Any) -> list[Rival]:
 
 
 def rival_rows(rivals: Iterable[Rival]) -> SafeString:
-    """The head-to-head as the ``<tr>`` rows of its table (every text escaped)."""
+    """The head-to-head as the ``<tr>`` rows of its table (every text escaped, as a template
+    would, but for figures: digits, a sign and a point)."""
     member_url = url_maker("members:detail")
     games = {Table.PREFERANS: escape(_("Preferans")), Table.BOSTON: escape(_("Boston"))}
     units = {game: escape(unit(game)) for game, _label in Table.GAMES}
@@ -474,14 +475,17 @@ def rival_rows(rivals: Iterable[Rival]) -> SafeString:
             f"{escape(rival.name)}</a></th>"
             f"<td>{games[rival.game]}</td>"
             f"<td>{rival.tables}</td>"
-            f'<td class="amount {rival.sign}">{escape(rival.mine_shown or "")} {shown}</td>'
-            f'<td class="amount">{escape(rival.theirs_shown or "")} {shown}</td>'
+            f'<td class="amount {rival.sign}">{rival.mine_shown} {shown}</td>'
+            f'<td class="amount">{rival.theirs_shown} {shown}</td>'
             f"<td>{rival.above} ({rival.above_percent}%)</td></tr>\n"
         )
-    return mark_safe("".join(rows))  # noqa: S308 - every text inside is escaped
+    return mark_safe("".join(rows))  # noqa: S308 - nothing unescaped but figures
 
 
 # -- charts -------------------------------------------------------------------------------
+
+
+CHART_DAY = "j M y"  # a chart's dates: "1 Mar 26"
 
 
 def chosen_season(
@@ -500,10 +504,6 @@ def chosen_season(
     return (current or sorted(begun, key=lambda s: s.starts_on, reverse=True) or [None])[0]
 
 
-def _day(day: datetime.date) -> str:
-    return date_text(day, "j M y")
-
-
 def result_series(
     seats: Sequence[MemberSeat], game: str, season: Season | None
 ) -> list[tuple[str, Decimal]]:
@@ -514,10 +514,11 @@ def result_series(
         if season is None or season.starts_on <= s.played_on <= season.ends_on
     ]
     played.sort(key=lambda s: (s.played_on, s.table_id))
+    day = date_texts(CHART_DAY)
     points, running = [], Decimal(0)
     for seat in played:
         running += seat.result or 0
-        points.append((_day(seat.played_on), running))
+        points.append((day(seat.played_on), running))
     return points
 
 
@@ -529,8 +530,9 @@ def rating_series(member: Any) -> dict[str, list[tuple[str, float]]]:
         .order_by("game", "played_on", "table_id")
         .values_list("game", "played_on", "ordinal")
     )
+    day = date_texts(CHART_DAY)
     for game, played_on, ordinal in rows:
-        series[game].append((_day(played_on), round(ordinal, 2)))
+        series[game].append((day(played_on), round(ordinal, 2)))
     return dict(series)
 
 

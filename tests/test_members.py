@@ -271,7 +271,7 @@ def test_member_page_lists_tables_newest_first_with_results(
     assert positions == sorted(positions)  # newest first
     assert len(re.findall(r'href="/tables/\d+/"', html)) == 3
     lines = response.context["lines"]
-    assert [line.table for line in lines] == [in_play, boston, older]
+    assert [line.table_id for line in lines] == [in_play.pk, boston.pk, older.pk]
     # §12 example 1: Anna's pool 2 is worth 13.33 whists against the average, Boris wrote 8;
     # the money's spare cent goes to the first of the equal cut-off fractions (§9).
     assert (lines[2].result, lines[2].money) == ("5.33", "5.34")

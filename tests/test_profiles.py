@@ -312,3 +312,45 @@ def test_the_profile_costs_the_same_queries_whatever_the_history(
     assert len(response.context["lines"]) == tables + 1
     assert response.context["profile"].preferans.tables == tables
     assert sum(r.tables for r in response.context["profile"].rivals) == 2 * tables
+
+
+# -- the rows written in Python -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("viewname", "value"),
+    [
+        ("members:detail", "anna"),
+        ("members:detail", "анна.о@клуб+1"),  # quoted as reverse() quotes it
+        ("members:detail", "4815162342"),  # the marker itself is a fine username
+        ("scoring:table_detail", 12),
+    ],
+)
+def test_url_maker_gives_what_reverse_gives(viewname: str, value: Any):
+    assert profiles.url_maker(viewname)(value) == reverse(viewname, args=[value])
+
+
+def test_remembered_dates_follow_the_language():
+    day = datetime.date(2026, 3, 1)
+
+    with translation.override("en"):
+        english = profiles.date_texts(profiles.CHART_DAY)(day)
+    with translation.override("ru"):
+        russian = profiles.date_texts(profiles.CHART_DAY)(day)
+
+    assert english == "1 Mar 26"
+    assert russian != english
+    with translation.override("en"):
+        assert profiles.date_texts("SHORT_DATE_FORMAT")(day) == "03/01/2026"
+
+
+def test_names_in_the_rows_are_escaped(client: Client, club):
+    anna, boris, vera = (club[n] for n in ("Anna", "Boris", "Vera"))
+    boris.display_name = "<b>Bo & 'Ris'</b>"
+    boris.save(update_fields=["display_name"])
+    finished_pulka([anna, boris, vera], anna, datetime.date(2026, 3, 1))
+
+    html = client.get(reverse("members:detail", args=["anna"])).content.decode()
+
+    assert "<b>Bo" not in html
+    assert "&lt;b&gt;Bo &amp; &#x27;Ris&#x27;&lt;/b&gt;</a>" in html  # as {{ name }} writes it

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from members.models import ORGANISERS
 from scoring import services
-from scoring.models import Rating, Season, Seat, Table
+from scoring.models import PreferansTariff, Rating, Season, Seat, Table
 from tests import factories
 from tests.factories import finished_pulka
 
@@ -106,6 +106,23 @@ def test_the_season_leaderboard(client: Client, spring):
     assert f'href="{season_url(spring, suffix=".csv")}"' in html
     assert "style=" not in html
     assert "<style" not in html
+
+
+def test_the_board_links_the_default_tariff_and_escapes_names(client: Client, spring, club):
+    sochi = PreferansTariff.objects.get(name="Сочи (Sochi)")
+    spring.preferans_tariff = sochi
+    spring.save(update_fields=["preferans_tariff"])
+    club["Vera"].display_name = "<i>Vera & co</i>"
+    club["Vera"].save(update_fields=["display_name"])
+
+    html = client.get(season_url(spring)).content.decode()
+
+    tariff_url = reverse("scoring:preferans_tariff_detail", args=[sochi.pk])
+    assert f'<dd><a href="{tariff_url}">Сочи (Sochi)</a></dd>' in html
+    assert ">&lt;i&gt;Vera &amp; co&lt;/i&gt;</a></th>" in html
+    assert "<i>Vera" not in html
+    assert '<span aria-label="unranked">–</span>' in html  # Gleb, below the minimum
+    assert "—" in client.get(season_url(spring, Table.BOSTON)).content.decode()  # no tariff
 
 
 def test_season_boundaries_on_the_page(client: Client, spring):
