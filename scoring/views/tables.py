@@ -341,7 +341,7 @@ def _render_history(request: HttpRequest, entries: list[Any], *, more: bool) -> 
 
 def _etag(request: HttpRequest, pk: int) -> str | None:
     """The live sheet's version: one indexed lookup, so an idle viewer costs a 304."""
-    revision = Table.objects.filter(pk=pk).values_list("revision", flat=True).first()
+    revision = selectors.table_revision(pk)
     if revision is None:
         return None
     language = getattr(request, "LANGUAGE_CODE", "")
