@@ -7,6 +7,7 @@ here, in the views, before any service runs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -192,12 +193,12 @@ def _empty_fields(
     language = getattr(request, "LANGUAGE_CODE", "")
     shape = ",".join(map(str, empty_form_shape(state.game)))
     key = table.cache_key(f"deal-fields:{language}:{shape}", per_revision=False)
-    html = cache.get(key)
-    if html is None:
-        context = context | {"form": _deal_form(state)}
-        html = render_to_string("scoring/_deal_fields.html", context, request)
-        cache.set(key, html, SHEET_CACHE_SECONDS)
-    return html  # a SafeString, as render_to_string made it
+
+    def render_fields() -> str:
+        fields = context | {"form": _deal_form(state)}
+        return render_to_string("scoring/_deal_fields.html", fields, request)
+
+    return _cached(key, render_fields)
 
 
 def _sheet_html(
@@ -215,12 +216,10 @@ def _sheet_html(
     if request.GET.get("log") == "all":
         return _render_sheet(request, table, None, editable=editable, shown=None)
     language = getattr(request, "LANGUAGE_CODE", "")
-    key = table.cache_key(f"sheet-html:{language}:{int(editable)}")
-    html = cache.get(key)
-    if html is None:
-        html = _render_sheet(request, table, state, editable=editable, shown=LOG_SHOWN)
-        cache.set(key, html, SHEET_CACHE_SECONDS)
-    return html  # a SafeString, as render_to_string made it
+    return _cached(
+        table.cache_key(f"sheet-html:{language}:{int(editable)}"),
+        lambda: _render_sheet(request, table, state, editable=editable, shown=LOG_SHOWN),
+    )
 
 
 def _render_sheet(
@@ -256,12 +255,17 @@ def _sheet_svg(table: Table, pulka: Pulka) -> str:
     milliseconds for a long pulka) and a revision's sheet never changes, so every viewer
     after the first gets it from the cache."""
     control_time = table.control_time.strftime("%H:%M") if table.control_time else None
-    key = table.cache_key(f"pulka-svg:{control_time}")
-    svg = cache.get(key)
-    if svg is None:
-        svg = pulka_svg(pulka, control_time=control_time)
-        cache.set(key, svg, SHEET_CACHE_SECONDS)
-    return str(svg)
+    return _cached(
+        table.cache_key(f"pulka-svg:{control_time}"),
+        lambda: pulka_svg(pulka, control_time=control_time),
+    )
+
+
+def _cached(key: str, make: Callable[[], str]) -> str:
+    """``make()``, made once and then read from the cache: the keys carry what the text is
+    made from (the table's revision, the form's shape), so it never goes stale. Rendered
+    HTML stays a SafeString through the cache."""
+    return cache.get_or_set(key, make, SHEET_CACHE_SECONDS)  # type: ignore[no-any-return]
 
 
 def _deal_rows(state: selectors.TableState, shown: int | None) -> list[dict[str, Any]]:
@@ -325,13 +329,13 @@ def _history_html(request: HttpRequest, table: Table) -> str:
     entries = table.audit.select_related("actor")
     if request.GET.get("history") == "all":
         return _render_history(request, list(entries), more=False)
-    key = table.cache_key(f"history-html:{getattr(request, 'LANGUAGE_CODE', '')}")
-    html = cache.get(key)
-    if html is None:
+
+    def render_latest() -> str:
         latest = list(entries[: AUDIT_SHOWN + 1])
-        html = _render_history(request, latest[:AUDIT_SHOWN], more=len(latest) > AUDIT_SHOWN)
-        cache.set(key, html, SHEET_CACHE_SECONDS)
-    return html  # a SafeString, as render_to_string made it
+        return _render_history(request, latest[:AUDIT_SHOWN], more=len(latest) > AUDIT_SHOWN)
+
+    language = getattr(request, "LANGUAGE_CODE", "")
+    return _cached(table.cache_key(f"history-html:{language}"), render_latest)
 
 
 def _render_history(request: HttpRequest, entries: list[Any], *, more: bool) -> str:
