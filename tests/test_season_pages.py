@@ -122,6 +122,8 @@ def test_the_board_links_the_default_tariff_and_escapes_names(client: Client, sp
     assert ">&lt;i&gt;Vera &amp; co&lt;/i&gt;</a></th>" in html
     assert "<i>Vera" not in html
     assert '<span aria-label="unranked">–</span>' in html  # Gleb, below the minimum
+    russian = client.get(season_url(spring), headers={"accept-language": "ru"})
+    assert '<span aria-label="без места">–</span>' in russian.content.decode()
     assert "—" in client.get(season_url(spring, Table.BOSTON)).content.decode()  # no tariff
 
 

@@ -152,7 +152,8 @@ class BoardLine:
         if self.rank:
             rank = str(self.rank)
         else:
-            rank = f'<span aria-label="{escape(_("unranked"))}">–</span>'
+            unranked = escape(_("unranked"))  # outside the f-string, where makemessages sees it
+            rank = f'<span aria-label="{unranked}">–</span>'
         name = escape(self.name)
         if self.url:
             name = f'<a href="{escape(self.url)}">{name}</a>'
