@@ -14,6 +14,22 @@ from scoring.models import BostonTariff, PreferansTariff, Table
 
 _numbers = count(1)
 
+# Deals as the deal form posts them, for the Anna/Boris/Vera pulka of ``pulka()``.
+HTMX = {"HTTP_HX_REQUEST": "true"}
+FIRST_GAME = {  # sochi-short-pulka.json, deal 1: A 6♠, B whists, C passes; 6/3/1
+    "kind": "game",
+    "declarer": "Anna",
+    "level": "6",
+    "suit": "S",
+    "answer:Boris": "whist",
+    "answer:Vera": "pass",
+    "tricks:Anna": "6",
+    "tricks:Boris": "3",
+    "tricks:Vera": "1",
+}
+PASSOUT = {"kind": "passout", "tricks:Anna": "5", "tricks:Boris": "5", "tricks:Vera": "0"}
+MISERE = {"kind": "misere", "declarer": "Boris", "tricks:Boris": "0"}
+
 
 def member(name: str | None = None, *, organiser: bool = False, **fields: Any) -> Member:
     """A club member called ``name`` (password "pw")."""

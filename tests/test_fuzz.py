@@ -53,6 +53,7 @@ from scoring.engine.errors import RuleError
 from scoring.engine.record import load, score_record
 from scoring.models import BostonTariff, PreferansTariff, Season, Table
 from tests import factories
+from tests.factories import FIRST_GAME, HTMX
 from tests.fuzz_strategies import (
     HOSTILE_TEXT,
     counts,
@@ -164,20 +165,8 @@ def login(client: Client, member: Member | None) -> None:
         client.force_login(member)
 
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
-PREFERANS_FIRST_GAME = {
-    "kind": "game",
-    "declarer": "Anna",
-    "level": "6",
-    "suit": "S",
-    "answer:Boris": "whist",
-    "answer:Vera": "pass",
-    "tricks:Anna": "6",
-    "tricks:Boris": "3",
-    "tricks:Vera": "1",
-}
 PREFERANS_FORMS = (
-    PREFERANS_FIRST_GAME,
+    FIRST_GAME,
     {"kind": "passout", "tricks:Anna": "5", "tricks:Boris": "5", "tricks:Vera": "0"},
     {"kind": "misere", "declarer": "Boris", "tricks:Boris": "0"},
     {"kind": "adjust", "reason": "a slip", "pool:Anna": "2", "mountain:Vera": "-1"},
@@ -452,7 +441,7 @@ def test_a_deal_posted_to_a_finished_table_without_htmx_says_why(
                 "whist_amount": "200000",
             },
         ),
-        (False, {**PREFERANS_FIRST_GAME, "suit": "X"}),
+        (False, {**FIRST_GAME, "suit": "X"}),
         (True, {"kind": "adjust", "reason": "x", "payer": "Anna", "payee": "Gleb", "amount": "0"}),
         (True, {**BOSTON_FORMS[1], "tour": "triple"}),
     ],

@@ -42,6 +42,7 @@ from members.models import Member
 from scoring import services
 from scoring.models import DealRecord, PreferansTariff, Season, Table
 from tests import factories
+from tests.factories import FIRST_GAME, HTMX, PASSOUT
 from tests.fuzz_strategies import db_snapshot
 from tests.html_forms import form_data as form_fields
 
@@ -156,19 +157,6 @@ ANNA_6S = {  # preferans.md §12 example 1, as the deal log stores it
     "answers": {"Boris": "whist", "Vera": "pass"},
     "tricks": {"Anna": 6, "Boris": 3, "Vera": 1},
 }
-FIRST_GAME_FORM = {  # the same deal as the deal form posts it
-    "kind": "game",
-    "declarer": "Anna",
-    "level": "6",
-    "suit": "S",
-    "answer:Boris": "whist",
-    "answer:Vera": "pass",
-    "tricks:Anna": "6",
-    "tricks:Boris": "3",
-    "tricks:Vera": "1",
-}
-PASSOUT_FORM = {"kind": "passout", "tricks:Anna": "5", "tricks:Boris": "5", "tricks:Vera": "0"}
-HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 @dataclass
@@ -376,7 +364,7 @@ action(
     ok_status=302,
     writes=True,
     done=_deal_added,
-)(lambda client, w: _post_deal(client, w, PASSOUT_FORM))
+)(lambda client, w: _post_deal(client, w, PASSOUT))
 
 
 def _previewed(w: World, response: HttpResponse) -> None:
@@ -387,7 +375,7 @@ action(
     "preview-deal",
     "Preview a deal (“Why these numbers?”) — `POST /tables/<id>/deals/` with `preview`",
     done=_previewed,
-)(lambda client, w: _post_deal(client, w, {**PASSOUT_FORM, "preview": "1"}))
+)(lambda client, w: _post_deal(client, w, {**PASSOUT, "preview": "1"}))
 
 action("edit-deal-form", "Edit a deal, the form — `GET /tables/<id>/deals/<deal>/edit/`")(
     lambda client, w: client.get(_url("scoring:deal_edit", w.table.pk, w.deal.pk))
@@ -395,7 +383,7 @@ action("edit-deal-form", "Edit a deal, the form — `GET /tables/<id>/deals/<dea
 
 
 def _edit_deal(client: Client, w: World) -> HttpResponse:
-    data = {**FIRST_GAME_FORM, "tricks:Anna": "5", "tricks:Boris": "4", "reason": "misread"}
+    data = {**FIRST_GAME, "tricks:Anna": "5", "tricks:Boris": "4", "reason": "misread"}
     return client.post(_url("scoring:deal_edit", w.table.pk, w.deal.pk), data)
 
 
@@ -521,7 +509,7 @@ action(
     "Enter a deal at a finished table (htmx) — `POST /tables/<id>/deals/`",
     prepare=_finish_first,
     refusal=FINISHED,
-)(lambda client, w: _post_deal(client, w, PASSOUT_FORM, **HTMX))
+)(lambda client, w: _post_deal(client, w, PASSOUT, **HTMX))
 action(
     "edit-deal-finished",
     "Edit a deal of a finished table — `GET /tables/<id>/deals/<deal>/edit/`",

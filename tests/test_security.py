@@ -17,22 +17,11 @@ from django.utils import timezone
 from members.models import Member
 from scoring.models import DealRecord, Table
 from tests import factories
+from tests.factories import HTMX
 
 pytestmark = pytest.mark.django_db
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
-FIRST_GAME = {  # Anna plays 6♠, Boris whists, Vera passes; 6/3/1
-    "kind": "game",
-    "declarer": "Anna",
-    "level": "6",
-    "suit": "S",
-    "answer:Boris": "whist",
-    "answer:Vera": "pass",
-    "tricks:Anna": "6",
-    "tricks:Boris": "3",
-    "tricks:Vera": "1",
-    "count": "0",
-}
+FIRST_GAME = {**factories.FIRST_GAME, "count": "0"}  # the table's first deal
 
 
 @pytest.fixture

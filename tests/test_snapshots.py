@@ -9,7 +9,8 @@ from django.urls import reverse
 from scoring import selectors
 from scoring.models import DealRecord, Table
 from tests import factories
-from tests.test_tables import FIRST_GAME, HTMX, MISERE, PASSOUT, post_deal
+from tests.factories import FIRST_GAME, HTMX, MISERE, PASSOUT
+from tests.test_tables import post_deal
 
 pytestmark = pytest.mark.django_db
 

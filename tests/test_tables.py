@@ -13,25 +13,11 @@ from django.urls import reverse
 from scoring import selectors, services
 from scoring.models import AuditEntry, DealRecord, Table
 from tests import factories
+from tests.factories import FIRST_GAME, HTMX, MISERE, PASSOUT
 
 pytestmark = pytest.mark.django_db
 
 EXAMPLES = Path(__file__).parent / "engine" / "examples"
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
-FIRST_GAME = {  # sochi-short-pulka.json, deal 1: A 6♠, B whists, C passes; 6/3/1
-    "kind": "game",
-    "declarer": "Anna",
-    "level": "6",
-    "suit": "S",
-    "answer:Boris": "whist",
-    "answer:Vera": "pass",
-    "tricks:Anna": "6",
-    "tricks:Boris": "3",
-    "tricks:Vera": "1",
-}
-PASSOUT = {"kind": "passout", "tricks:Anna": "5", "tricks:Boris": "5", "tricks:Vera": "0"}
-MISERE = {"kind": "misere", "declarer": "Boris", "tricks:Boris": "0"}
 
 
 @pytest.fixture
