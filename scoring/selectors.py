@@ -131,7 +131,7 @@ def current(table: Table, latest: int | None = None) -> TableState:
         return state
     game, deal_ids = snapshot
     wanted = deal_ids if latest is None else deal_ids[max(0, len(deal_ids) - latest) :]
-    records = sorted(DealRecord.objects.filter(pk__in=wanted), key=lambda r: r.sequence)
+    records = list(DealRecord.objects.filter(pk__in=wanted).order_by("sequence"))
     return TableState(table, seat_names(table), game.copy(), list(deal_ids), records)
 
 
