@@ -3,6 +3,7 @@
     python -m bench                 # engine, then the site at 2,500 and 10,000 tables
     python -m bench engine          # the engine only
     python -m bench site --sizes 10000
+    python -m bench site --sizes 10000 --members 800   # how the costs grow with members
 
 The site benchmarks build their own club in a scratch PostgreSQL database
 (``clubsite_bench``, dropped and recreated each run), measure each endpoint in process
@@ -21,6 +22,7 @@ from bench import engine
 DATABASE = "clubsite_bench"
 DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
 SIZES = {2500: 100, 10000: 300}  # finished tables → deals in the live pulka
+MEMBERS = 200
 
 
 def main(argv: list[str]) -> int:
@@ -31,6 +33,7 @@ def main(argv: list[str]) -> int:
         default=",".join(str(s) for s in SIZES),
         help="finished-table counts to build, comma separated",
     )
+    parser.add_argument("--members", type=int, default=MEMBERS, help="members at every size")
     parser.add_argument("--seconds", type=int, default=10, help="wrk run per endpoint")
     args = parser.parse_args(argv)
     if args.what in ("all", "engine"):
@@ -43,6 +46,7 @@ def main(argv: list[str]) -> int:
                 DATABASE,
                 DATABASE_URL,
                 tables=size,
+                members=args.members,
                 live_deals=SIZES.get(size, 300),
                 seconds=args.seconds,
             )

@@ -9,7 +9,6 @@ import psycopg
 
 from bench import load
 
-MEMBERS = 200
 TARGETS = {
     "live update, nothing changed (304)": "≥ 50% of the bare view's requests/s",
     "pulka page (full)": "≤ 15 ms median, ≤ 10 queries",
@@ -26,7 +25,9 @@ def recreate(database: str) -> None:
         conn.execute(f'CREATE DATABASE "{database}"')
 
 
-def run(database: str, url: str, *, tables: int, live_deals: int, seconds: int) -> None:
+def run(
+    database: str, url: str, *, tables: int, members: int, live_deals: int, seconds: int
+) -> None:
     env = load.environment(url)
     os.environ.update(env)
     recreate(database)
@@ -45,12 +46,12 @@ def run(database: str, url: str, *, tables: int, live_deals: int, seconds: int) 
     from scoring.models import Season
 
     print(
-        f"\n== site with {tables:,} finished tables, {MEMBERS} members, "
+        f"\n== site with {tables:,} finished tables, {members:,} members, "
         f"a live pulka of {live_deals} deals =="
     )
     start = time.perf_counter()
     built = data.build(
-        members=MEMBERS, tables=tables, live_deals=live_deals, log=lambda m: print(f"  built: {m}")
+        members=members, tables=tables, live_deals=live_deals, log=lambda m: print(f"  built: {m}")
     )
     print(f"  (built in {time.perf_counter() - start:.0f} s)")
     live = built["live"]
