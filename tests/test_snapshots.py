@@ -3,11 +3,15 @@ reused only for the revision they were made for, so no page ever shows a stale t
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 from django.urls import reverse
 
 from scoring import selectors
 from scoring.models import DealRecord, Table
+from scoring.views import tables
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, MISERE, PASSOUT
 from tests.test_tables import post_deal
@@ -167,3 +171,39 @@ def test_the_snapshot_store_drops_the_least_recently_used():
     assert snapshots.get("b") is None
     assert snapshots.get("a") is not None
     assert snapshots.get("c") is not None
+
+
+def test_threads_that_miss_together_make_the_text_once():
+    # A deal has landed and four viewers' polls miss the cache at once: one makes the sheet,
+    # the others wait for it. (The pause inside ``make`` only gives them time to queue; if
+    # they come later they find the text in the cache, so the count is 1 either way.)
+    made, answers = [], []
+    together = threading.Barrier(4)
+
+    def make() -> str:
+        made.append(threading.get_ident())
+        time.sleep(0.05)
+        return "the sheet"
+
+    def poll() -> None:
+        together.wait()
+        answers.append(tables._cached("sheet-html:test", make))
+
+    threads = [threading.Thread(target=poll) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == ["the sheet"] * 4
+    assert len(made) == 1
+    assert tables._MAKING == {}
+
+
+def test_a_failed_making_leaves_no_lock_and_is_tried_again():
+    def fail() -> str:
+        raise RuntimeError("drawing failed")
+
+    with pytest.raises(RuntimeError):
+        tables._cached("sheet-html:test", fail)
+    assert tables._MAKING == {}
+    assert tables._cached("sheet-html:test", lambda: "the sheet") == "the sheet"
