@@ -36,6 +36,7 @@ class Tally:
     statuses: dict[int, int] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     deals: int = 0
+    resent: int = 0
 
     def add(self, status: int, seconds: float) -> None:
         with self.lock:
@@ -46,21 +47,69 @@ class Tally:
         with self.lock:
             self.errors.append(message)
 
+    def count_resent(self) -> None:
+        with self.lock:
+            self.resent += 1
+
+
+CLOSED_UNANSWERED = (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError)
+
+
+class KeepAlive:
+    """One keep-alive connection, used as a browser uses it. Gunicorn replaces a worker
+    after ``max_requests`` and closes that worker's idle connections; a request sent just
+    then finds its connection closed without an answer. Browsers send such a request again
+    on a new connection, if the connection had answered before (a fresh connection that
+    fails is a real error); so does this, and counts it."""
+
+    def __init__(self, host: str, port: int, timeout: float, tally: Tally):
+        self.address = (host, port, timeout)
+        self.tally = tally
+        self.connection = http.client.HTTPConnection(host, port, timeout=timeout)
+        self.reused = False
+
+    def request(
+        self, method: str, path: str, body: str | None = None, headers: dict[str, str] | None = None
+    ) -> tuple[http.client.HTTPResponse, bytes]:
+        try:
+            return self._exchange(method, path, body, headers or {})
+        except CLOSED_UNANSWERED:
+            if not self.reused:
+                raise
+            self.tally.count_resent()
+            self.reopen()
+            return self._exchange(method, path, body, headers or {})
+
+    def _exchange(
+        self, method: str, path: str, body: str | None, headers: dict[str, str]
+    ) -> tuple[http.client.HTTPResponse, bytes]:
+        self.connection.request(method, path, body=body, headers=headers)
+        response = self.connection.getresponse()
+        content = response.read()
+        self.reused = True
+        return response, content
+
+    def reopen(self) -> None:
+        self.connection.close()
+        host, port, timeout = self.address
+        self.connection = http.client.HTTPConnection(host, port, timeout=timeout)
+        self.reused = False
+
+    def close(self) -> None:
+        self.connection.close()
+
 
 def viewer(host: str, port: int, path: str, stop: float, tally: Tally, pause: float) -> None:
-    connection = http.client.HTTPConnection(host, port, timeout=10)
+    connection = KeepAlive(host, port, 10, tally)
     etag = None
     while time.monotonic() < stop:
         headers = {"If-None-Match": etag} if etag else {}
         start = time.perf_counter()
         try:
-            connection.request("GET", path, headers=headers)
-            response = connection.getresponse()
-            response.read()
+            response, _ = connection.request("GET", path, headers=headers)
         except OSError as error:
             tally.error(f"viewer: {error!r}")
-            connection.close()
-            connection = http.client.HTTPConnection(host, port, timeout=10)
+            connection.reopen()
             continue
         tally.add(response.status, time.perf_counter() - start)
         if response.status == 200:
@@ -74,8 +123,10 @@ def viewer(host: str, port: int, path: str, stop: float, tally: Tally, pause: fl
 class Scorer:
     """A signed-in member entering pass-outs through the real form (session + CSRF)."""
 
-    def __init__(self, host: str, port: int, table: int, username: str, names: list[str]):
-        self.connection = http.client.HTTPConnection(host, port, timeout=30)
+    def __init__(
+        self, host: str, port: int, table: int, username: str, names: list[str], tally: Tally
+    ):
+        self.connection = KeepAlive(host, port, 30, tally)
         self.cookies: dict[str, str] = {}
         self.table = table
         self.names = names
@@ -101,9 +152,8 @@ class Scorer:
                 "Referer": f"http://127.0.0.1{path}",
                 "HX-Request": "true",
             }
-        self.connection.request(method, path, body=body, headers=headers)
-        response = self.connection.getresponse()
-        text = response.read().decode()
+        response, content = self.connection.request(method, path, body=body, headers=headers)
+        text = content.decode()
         self.last_headers = response.headers
         for cookie in response.headers.get_all("Set-Cookie") or []:
             name, _, rest = cookie.partition("=")
@@ -165,7 +215,7 @@ def main(argv: list[str]) -> int:
     with load.gunicorn(env) as (base, _):
         host, port = "127.0.0.1", int(base.rsplit(":", 1)[1])
         stop = time.monotonic() + args.seconds
-        scorer = Scorer(host, port, live.pk, seats[0].member.username, names)
+        scorer = Scorer(host, port, live.pk, seats[0].member.username, names, tally)
         threads = [threading.Thread(target=scorer.enter_deals, args=(stop, tally))]
         pause = 0.0 if args.stress else POLL_SECONDS
         threads += [
@@ -194,7 +244,10 @@ def main(argv: list[str]) -> int:
             f"p95 {latencies[int(0.95 * (polls - 1))] * 1000:.1f} ms, "
             f"max {latencies[-1] * 1000:.1f} ms"
         )
-    print(f"  deals entered: {tally.deals}; errors: {len(tally.errors)}")
+    print(
+        f"  deals entered: {tally.deals}; errors: {len(tally.errors)}; requests sent again "
+        f"after a recycled worker closed their connection: {tally.resent}"
+    )
     for message in tally.errors[:10]:
         print(f"    {message}")
     return 1 if tally.errors else 0
