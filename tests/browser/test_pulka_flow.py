@@ -55,12 +55,17 @@ def expect_same_document(page: Page) -> None:
 
 def swapped_by(page: Page, selector: str, action: Callable[[], object]) -> None:
     """Run ``action`` and wait until htmx has replaced ``selector`` with a fresh element
-    (the old one is tagged first), on the same document."""
+    (the old one is tagged first), on the same document, and has wired the new element up.
+
+    htmx binds the new content's triggers when it settles, 20 ms after the swap, and marks
+    it ``htmx-added`` until then; a select changed before that sends nothing (a test on a
+    busy machine once did, and waited in vain for the redraw)."""
     mark_document(page)
     page.locator(selector).evaluate("element => { element.dataset.stale = 'yes'; }")
     action()
     expect(page.locator(f"{selector}[data-stale]")).to_have_count(0)
     expect(page.locator(selector)).to_have_count(1)
+    expect(page.locator(".htmx-added")).to_have_count(0)
     expect_same_document(page)
 
 
