@@ -407,11 +407,11 @@ def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
             RuleError(_("the table is finished; an organiser can reopen it"), field="table"),
         )
     state = selectors.current(table, latest=LOG_SHOWN)
-    form = _deal_form(state, request.POST)
-    preview = None
     if "change" in request.POST:  # the kind or declarer changed: redraw the form only
         form = _deal_form(state, initial=request.POST.dict())
         return _form_response(request, table, form, state=state)
+    form = _deal_form(state, request.POST)
+    preview = None
     if not form.is_valid():
         return _form_response(request, table, form, state=state)
     try:
