@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from members.forms import DisplayNameForm, SignInForm
 from members.models import Member
-from scoring import profiles
+from scoring.selectors import profiles
 
 
 def _safe_next(request: HttpRequest) -> str:

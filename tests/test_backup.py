@@ -1,4 +1,4 @@
-"""Backup and restore of the whole club (``scoring/backup.py``, ``export_club``,
+"""Backup and restore of the whole club (``scoring/club/backup.py``, ``export_club``,
 ``import_club``): a club restored from its backup scores every table exactly as before."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from django.urls import reverse
 
 from members.models import ORGANISERS, Member
 from scoring import selectors, services
-from scoring.demo import SOCHI, load_demo
+from scoring.club.demo import SOCHI, load_demo
 from scoring.management.commands.import_club import Command as ImportCommand
 from scoring.models import (
     AuditEntry,

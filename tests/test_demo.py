@@ -1,4 +1,4 @@
-"""The demo club (``scoring/demo.py``, ``manage.py load_demo``)."""
+"""The demo club (``scoring/club/demo.py``, ``manage.py load_demo``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from members.models import ORGANISERS, Member
 from scoring import selectors
-from scoring.demo import load_demo
+from scoring.club.demo import load_demo
 from scoring.models import AuditEntry, BostonTariff, DealRecord, PreferansTariff, Seat, Table
 
 pytestmark = pytest.mark.django_db

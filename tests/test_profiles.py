@@ -1,4 +1,4 @@
-"""A member's profile (scoring/profiles.py and the member page): statistics, head-to-head
+"""A member's profile (scoring/selectors/profiles.py and the member page): statistics, head-to-head
 and charts from a hand-built history whose every number is worked out below."""
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scoring import profiles, services
+from scoring import services
 from scoring.models import RatingHistory, Season, Seat, Table
+from scoring.selectors import profiles
 from tests import factories
 from tests.factories import finished_pulka
 

@@ -40,7 +40,7 @@ from members.models import Member
 from scoring import selectors
 from scoring.engine.standings import RANKING_KEYS, Standing
 from scoring.models import Season, Table
-from scoring.profiles import CENT, figure, unit, url_maker
+from scoring.selectors.profiles import CENT, figure, unit, url_maker
 
 ALL_TIME_ORDER = ("money", "average", "wins")
 """How ``selectors.standings`` ranks the all-time boards (copied here to say it in words)."""

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring.backup import club_export
+from scoring.club.backup import club_export
 
 
 class Command(BaseCommand):

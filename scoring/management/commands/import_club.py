@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring.backup import BackupError, club_import
+from scoring.club.backup import BackupError, club_import
 
 BAD_INPUT = 2
 

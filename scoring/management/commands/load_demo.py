@@ -1,4 +1,4 @@
-"""``manage.py load_demo``: fill an empty club with the demo club (``scoring/demo.py``)."""
+"""``manage.py load_demo``: fill an empty club with the demo club (``scoring/club/demo.py``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from scoring.demo import load_demo
+from scoring.club.demo import load_demo
 
 
 class Command(BaseCommand):

@@ -35,10 +35,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring import (
-    admin_seasons,  # noqa: F401 - registers SeasonAdmin (organisers' too)
-    services,
-)
+from scoring import services
 from scoring.engine.boston.rules import TRICK_ROWS, BostonRules
 from scoring.engine.errors import RuleError
 from scoring.models import (

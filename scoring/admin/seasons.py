@@ -5,7 +5,7 @@ Only organisers (the Organisers group, and superusers) reach these pages; other 
 403. A season that has ended is read-only: its table is final, so nobody changes its dates
 or rules after the fact (the admin shows it without a save button and refuses a POST).
 
-``scoring/admin.py`` imports this module, which registers ``SeasonAdmin``.
+``scoring/admin/__init__.py`` imports this module, which registers ``SeasonAdmin``.
 """
 
 from __future__ import annotations
