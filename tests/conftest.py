@@ -47,7 +47,7 @@ def empty_cache():
     revision, and a rolled-back test's table numbers come round again."""
     from django.core.cache import cache
 
-    from scoring.selectors import SNAPSHOTS
+    from scoring.live.snapshots import SNAPSHOTS
 
     cache.clear()
     SNAPSHOTS.clear()

@@ -76,7 +76,7 @@ def build_club() -> None:
         "tricks": {names[0]: 6, names[1]: 3, names[2]: 1},
     }
     passout = {"kind": "passout", "tricks": {names[0]: 4, names[1]: 4, names[2]: 2}}
-    first = services.deal_create(table, game, by=olga)
+    first = services.deal_create(table, game, by=olga).record
     services.deal_create(table, passout, by=players[1])
     services.deal_create(table, game, by=players[1])
     services.deal_edit(first, first.data, by=olga, reason="re-entered the same")

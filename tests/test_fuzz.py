@@ -274,14 +274,14 @@ def club() -> SimpleNamespace:
             "tricks": {"Anna": 6, "Boris": 3, "Vera": 1},
         },
         by=anna,
-    )
+    ).record
     struck = services.deal_create(
         pulka, {"kind": "passout", "tricks": {"Anna": 5, "Boris": 5, "Vera": 0}}, by=anna
-    )
+    ).record
     services.deal_undo(pulka, by=anna)
     last = services.deal_create(
         pulka, {"kind": "misere", "declarer": "Boris", "tricks": {"Boris": 0}}, by=anna
-    )
+    ).record
     boston = factories.boston_table([anna, boris, vera, gleb])
     services.deal_create(
         boston,
@@ -299,7 +299,7 @@ def club() -> SimpleNamespace:
     other = factories.pulka([zoe, factories.member("Yan"), factories.member("Xena")])
     other_deal = services.deal_create(
         other, {"kind": "passout", "tricks": {"Zoe": 4, "Yan": 3, "Xena": 3}}, by=zoe
-    )
+    ).record
     return SimpleNamespace(
         anna=anna,
         boris=boris,

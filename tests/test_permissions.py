@@ -179,7 +179,7 @@ class World:
             factories.member(name, username=name.lower()) for name in ("Anna", "Boris", "Vera")
         )
         table = factories.pulka([anna, boris, vera], pool_target=10)
-        deal = services.deal_create(table, ANNA_6S, by=anna)
+        deal = services.deal_create(table, ANNA_6S, by=anna).record
         return cls(role, anna, boris, vera, table, deal, actor=_actor(role, anna))
 
     def refresh(self) -> None:
@@ -533,7 +533,7 @@ def _other_table(w: World) -> None:
     other = factories.pulka()  # three other members
     names = [seat.name for seat in other.seats.order_by("position")]
     deal = {"kind": "passout", "tricks": dict(zip(names, (4, 3, 3), strict=True))}
-    w.extra["other_deal"] = services.deal_create(other, deal, by=None)
+    w.extra["other_deal"] = services.deal_create(other, deal, by=None).record
 
 
 action(

@@ -10,8 +10,9 @@ import pytest
 from django.urls import reverse
 
 from scoring import selectors
+from scoring.live import fragments, snapshots
+from scoring.live.keys import revision_key
 from scoring.models import DealRecord, Table
-from scoring.views import tables
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, MISERE, PASSOUT
 from tests.test_tables import post_deal
@@ -79,7 +80,7 @@ def test_a_saved_deal_leaves_the_snapshot_of_the_new_revision(
     play(client, table, 2)
     with django_capture_on_commit_callbacks(execute=True):
         post_deal(client, table, PASSOUT, **HTMX)
-    stored = selectors.SNAPSHOTS.get(fresh(table).cache_key("table-state"))
+    stored = snapshots.SNAPSHOTS.get(revision_key(fresh(table), "table-state"))
     assert stored is not None
     game, deal_ids = stored
     replayed = selectors.replay(fresh(table))
@@ -162,15 +163,15 @@ def test_the_empty_form_follows_the_dealer_and_the_lowest_contract(client):
 
 
 def test_the_snapshot_store_drops_the_least_recently_used():
-    snapshots = selectors.Snapshots(kept=2)
+    store = snapshots.Snapshots(kept=2)
     game = object()
-    snapshots.put("a", (game, ()))
-    snapshots.put("b", (game, ()))
-    snapshots.get("a")  # used since "b" was kept
-    snapshots.put("c", (game, ()))
-    assert snapshots.get("b") is None
-    assert snapshots.get("a") is not None
-    assert snapshots.get("c") is not None
+    store.put("a", (game, ()))
+    store.put("b", (game, ()))
+    store.get("a")  # used since "b" was kept
+    store.put("c", (game, ()))
+    assert store.get("b") is None
+    assert store.get("a") is not None
+    assert store.get("c") is not None
 
 
 def test_threads_that_miss_together_make_the_text_once():
@@ -187,7 +188,7 @@ def test_threads_that_miss_together_make_the_text_once():
 
     def poll() -> None:
         together.wait()
-        answers.append(tables._cached("sheet-html:test", make))
+        answers.append(fragments.cached("sheet-html:test", make))
 
     threads = [threading.Thread(target=poll) for _ in range(4)]
     for thread in threads:
@@ -196,7 +197,7 @@ def test_threads_that_miss_together_make_the_text_once():
         thread.join()
     assert answers == ["the sheet"] * 4
     assert len(made) == 1
-    assert tables._MAKING == {}
+    assert fragments._MAKING == {}
 
 
 def test_a_failed_making_leaves_no_lock_and_is_tried_again():
@@ -204,6 +205,6 @@ def test_a_failed_making_leaves_no_lock_and_is_tried_again():
         raise RuntimeError("drawing failed")
 
     with pytest.raises(RuntimeError):
-        tables._cached("sheet-html:test", fail)
-    assert tables._MAKING == {}
-    assert tables._cached("sheet-html:test", lambda: "the sheet") == "the sheet"
+        fragments.cached("sheet-html:test", fail)
+    assert fragments._MAKING == {}
+    assert fragments.cached("sheet-html:test", lambda: "the sheet") == "the sheet"

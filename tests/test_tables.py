@@ -11,6 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from scoring import selectors, services
+from scoring.engine.errors import RuleError
 from scoring.models import AuditEntry, DealRecord, Table
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, MISERE, PASSOUT
@@ -389,7 +390,7 @@ def test_boston_table_scores_the_example(client):
 
 def test_services_refuse_writes_on_a_finished_table(table, anna):
     services.table_finish(table, by=anna)
-    with pytest.raises(services.RuleError):
+    with pytest.raises(RuleError):
         services.deal_create(table, {"kind": "passout", "tricks": {}}, by=anna)
 
 

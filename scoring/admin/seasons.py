@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.standings import RANKING_KEYS
 from scoring.models import Season, Table
+from scoring.permissions import can_use_admin
 
 
 def ranking_help() -> str:
@@ -32,17 +33,6 @@ def ranking_help() -> str:
         ),
         format_html_join(", ", "<code>{}</code> ({})", RANKING_KEYS.items()),
     )
-
-
-def is_organiser(request: HttpRequest) -> bool:
-    """Whether the signed-in member is an active staff organiser (kept on the request:
-    the admin asks many times per page)."""
-    if not hasattr(request, "_is_season_organiser"):
-        user = request.user
-        request._is_season_organiser = bool(  # type: ignore[attr-defined]
-            user.is_active and user.is_staff and getattr(user, "is_organiser", False)
-        )
-    return request._is_season_organiser  # type: ignore[attr-defined,no-any-return]
 
 
 class SeasonAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
@@ -99,23 +89,23 @@ class SeasonAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     # -- who may do what ------------------------------------------------------------------
 
     def has_module_permission(self, request: HttpRequest) -> bool:
-        return is_organiser(request) and super().has_module_permission(request)
+        return can_use_admin(request) and super().has_module_permission(request)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return is_organiser(request) and super().has_view_permission(request, obj)
+        return can_use_admin(request) and super().has_view_permission(request, obj)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return is_organiser(request) and super().has_add_permission(request)
+        return can_use_admin(request) and super().has_add_permission(request)
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         if obj is not None and obj.is_past:
             return False
-        return is_organiser(request) and super().has_change_permission(request, obj)
+        return can_use_admin(request) and super().has_change_permission(request, obj)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         if obj is not None and obj.is_past:
             return False
-        return is_organiser(request) and super().has_delete_permission(request, obj)
+        return can_use_admin(request) and super().has_delete_permission(request, obj)
 
 
 admin.site.register(Season, SeasonAdmin)

@@ -47,6 +47,7 @@ from scoring.models import (
     PreferansTariffVersion,
 )
 from scoring.models.tariffs import Tariff
+from scoring.permissions import can_use_admin
 
 CONFIRM = "_tariff_confirmed"
 """POSTed by the preview page: the organiser has seen the tables in play."""
@@ -58,35 +59,24 @@ MAX_IMPORT_BYTES = 1_000_000
 # -- who may edit -------------------------------------------------------------------------
 
 
-def is_organiser(request: HttpRequest) -> bool:
-    """Whether the signed-in member may use the tariff admin (asked many times per page,
-    so the answer is kept on the request)."""
-    if not hasattr(request, "_is_organiser"):
-        user = request.user
-        request._is_organiser = bool(  # type: ignore[attr-defined]
-            user.is_active and user.is_staff and getattr(user, "is_organiser", False)
-        )
-    return request._is_organiser  # type: ignore[attr-defined,no-any-return]
-
-
 class OrganisersOnly:
     """Admin pages for organisers: the model permissions are needed as well (the
     Organisers group has them), and no other staff member gets in."""
 
     def has_module_permission(self, request: HttpRequest) -> bool:
-        return is_organiser(request) and super().has_module_permission(request)  # type: ignore[misc]
+        return can_use_admin(request) and super().has_module_permission(request)  # type: ignore[misc]
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return is_organiser(request) and super().has_view_permission(request, obj)  # type: ignore[misc]
+        return can_use_admin(request) and super().has_view_permission(request, obj)  # type: ignore[misc]
 
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
-        return is_organiser(request) and super().has_add_permission(request, *args)  # type: ignore[misc]
+        return can_use_admin(request) and super().has_add_permission(request, *args)  # type: ignore[misc]
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return is_organiser(request) and super().has_change_permission(request, obj)  # type: ignore[misc]
+        return can_use_admin(request) and super().has_change_permission(request, obj)  # type: ignore[misc]
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return is_organiser(request) and super().has_delete_permission(request, obj)  # type: ignore[misc]
+        return can_use_admin(request) and super().has_delete_permission(request, obj)  # type: ignore[misc]
 
 
 # -- forms --------------------------------------------------------------------------------

@@ -113,16 +113,6 @@ class Table(models.Model):
     def is_open(self) -> bool:
         return self.status == self.OPEN
 
-    def cache_key(self, kind: str, *, per_revision: bool = True) -> str:
-        """The cache key of something derived from this revision of the table (every write
-        moves the revision on, so such things never go stale) or, if not ``per_revision``,
-        from the table's players and tariff version alone. The opening time tells a table
-        from an earlier one that had its number: SQLite reuses a rolled-back id."""
-        table = f"{self.pk}:{self.opened_at.timestamp()}"
-        if per_revision:
-            return f"{kind}:{table}:{self.revision}"
-        return f"{kind}:{table}:{self.preferans_version_id or self.boston_version_id}"
-
     def setup(self, players: tuple[str, ...]) -> PulkaSetup | BostonSetup:
         """The engine's setup for this table, with the seats' names in order."""
         if self.game == self.PREFERANS:

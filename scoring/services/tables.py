@@ -1,4 +1,5 @@
-"""The write paths: every change to tariffs and tables, each in one transaction.
+"""Table writes: opening, deals (add, edit, strike, undo), finishing, reopening, export
+and import.
 
 Each function checks the change with the engine before writing anything, so bad input
 raises ``RuleError`` (a message for the member) and leaves the database as it was.
@@ -6,16 +7,16 @@ raises ``RuleError`` (a message for the member) and leaves the database as it wa
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import copy
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import partial
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Max, Q
+from django.db.models import F, Max
 from django.utils import timezone
-from openskill.models import PlackettLuce
 
 from members.models import Member
 from scoring import selectors
@@ -25,174 +26,9 @@ from scoring.engine.money import two_decimals
 from scoring.engine.record import check_head
 from scoring.engine.standings import table_places
 from scoring.engine.stats import boston_stats, preferans_stats
-from scoring.models import (
-    AuditEntry,
-    BostonTariff,
-    DealRecord,
-    PreferansTariff,
-    Rating,
-    RatingHistory,
-    Seat,
-    Table,
-)
-from scoring.models.tariffs import Tariff
-
-# -- tariffs ------------------------------------------------------------------------------
-
-
-def tariff_publish(tariff: Tariff, *, by: Member | None, move_tables: Iterable[int] = ()) -> Any:
-    """Save an edited tariff and publish its rules as the version new tables get.
-
-    A version that no table has used is updated in place; a used one is never touched:
-    the edit becomes a new version. Tables in play listed in ``move_tables`` move to it.
-    """
-    with transaction.atomic():
-        tariff.changed_by = by
-        tariff.save()
-        rules = tariff.to_rules().to_dict()
-        current = tariff.current_version
-        if current is not None and current.rules == rules:
-            version = current
-        elif current is not None and not current.tables.exists():
-            current.rules = rules
-            current.created_by = by
-            current.save(update_fields=["rules", "created_by"])
-            version = current
-        else:
-            number = current.number + 1 if current is not None else 1
-            version = tariff.versions.create(number=number, rules=rules, created_by=by)
-        for table in tables_in_play(tariff).filter(pk__in=list(move_tables)):
-            _move_to_version(table, version, by)
-        return version
-
-
-def tables_in_play(tariff: Tariff) -> Any:
-    """The open tables played under any version of ``tariff``."""
-    field = "preferans_version" if isinstance(tariff, PreferansTariff) else "boston_version"
-    return Table.objects.filter(status=Table.OPEN, **{f"{field}__tariff": tariff})
-
-
-def _move_to_version(table: Table, version: Any, by: Member | None) -> None:
-    before = str(table.version)
-    field = "preferans_version" if table.game == Table.PREFERANS else "boston_version"
-    setattr(table, field, version)
-    selectors.replay(table)  # the new rules must accept every deal played so far
-    table.revision = F("revision") + 1
-    table.save(update_fields=[field, "revision"])
-    AuditEntry.objects.create(
-        table=table,
-        action=AuditEntry.RETARIFF,
-        actor=by,
-        before={"tariff": before},
-        after={"tariff": str(version)},
-    )
-
-
-@dataclass(frozen=True)
-class TableChange:
-    """How an edit of a tariff would change one table in play."""
-
-    table: Table
-    players: tuple[str, ...]
-    before: tuple[Decimal, ...]
-    after: tuple[Decimal, ...] | None
-    error: str | None = None
-
-    @property
-    def deltas(self) -> tuple[Decimal, ...]:
-        if self.after is None:
-            return ()
-        return tuple(a - b for a, b in zip(self.after, self.before, strict=True))
-
-    @property
-    def changes(self) -> bool:
-        return self.error is not None or any(self.deltas)
-
-
-def tariff_change_preview(tariff: Tariff) -> list[TableChange]:
-    """For an edited (unsaved) tariff: each table in play, its money now and under the
-    edited rules, so the organiser can choose which tables move to the new version."""
-    new_rules = tariff.to_rules()
-    changes = []
-    for table in tables_in_play(tariff).prefetch_related("seats", "deal_records"):
-        state = selectors.replay(table)
-        before = state.result.money
-        try:
-            after = selectors.replay(table, state.records, new_rules).result.money
-            error = None
-        except RuleError as err:
-            after, error = None, str(err)
-        changes.append(TableChange(table, state.players, before, after, error))
-    return changes
-
-
-def tariff_copy(tariff: Tariff, *, name: str, by: Member | None) -> Tariff:
-    """A new tariff with the same rules (and rows) under another name."""
-    return tariff_import(tariff_export(tariff) | {"name": name}, by=by)
-
-
-def tariff_export(tariff: Tariff) -> dict[str, Any]:
-    """A tariff as JSON: its name, description and the engine's settings."""
-    kind = "preferans" if isinstance(tariff, PreferansTariff) else "boston"
-    return {
-        "format": "house-tariff/1",
-        "game": kind,
-        "name": tariff.name,
-        "description": tariff.description,
-        "rules": tariff.to_rules().to_dict(),
-    }
-
-
-def tariff_import(data: Any, *, by: Member | None) -> Tariff:
-    """Create a tariff (and its first version) from ``tariff_export`` output."""
-    if not isinstance(data, dict) or data.get("format") != "house-tariff/1":
-        raise RuleError('must be a house tariff ("format": "house-tariff/1")', field="format")
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name) > 100 or "\x00" in name:
-        raise RuleError("must be a name of 1–100 characters", field="name")
-    description = data.get("description", "")
-    if not isinstance(description, str) or "\x00" in description:
-        raise RuleError("must be text", field="description")
-    rules_data = data.get("rules")
-    if not isinstance(rules_data, dict):
-        raise RuleError("must be an object of settings", field="rules")
-    with transaction.atomic():
-        if data.get("game") == "preferans":
-            rules = preferans.PreferansRules.from_dict(rules_data)
-            for rate in ("whist_rate", "remise_rate", "consolation_rate", "whister_penalty_rate"):
-                if (getattr(rules, rate) * 100).denominator != 1:
-                    raise RuleError("must have at most two decimals", field=f"rules.{rate}")
-            tariff: Tariff = PreferansTariff(
-                name=name, description=description, **PreferansTariff.fields_from_rules(rules)
-            )
-            _save_new(tariff)
-        elif data.get("game") == "boston":
-            boston_rules = boston.BostonRules.from_dict(rules_data)
-            tariff = BostonTariff(
-                name=name,
-                description=description,
-                **BostonTariff.fields_from_rules(boston_rules),
-            )
-            _save_new(tariff)
-            payment, card = BostonTariff.rows_from_rules(boston_rules)
-            for row in payment:
-                tariff.payment_rows.create(**row)  # type: ignore[attr-defined]
-            for card_row in card:
-                tariff.card_rows.create(**card_row)  # type: ignore[attr-defined]
-        else:
-            raise RuleError('must be "preferans" or "boston"', field="game")
-        tariff_publish(tariff, by=by)
-        return tariff
-
-
-def _save_new(tariff: Tariff) -> None:
-    if type(tariff).objects.filter(name=tariff.name).exists():  # type: ignore[attr-defined]
-        raise RuleError("a tariff with this name exists already", field="name")
-    tariff.full_clean(exclude=["changed_by"])
-    tariff.save()
-
-
-# -- tables -------------------------------------------------------------------------------
+from scoring.live import snapshots
+from scoring.models import AuditEntry, DealRecord, Seat, Table
+from scoring.services.ratings import ratings_after_finish, ratings_rebuild
 
 
 def table_open(
@@ -264,49 +100,62 @@ def _touch(table: Table) -> None:
     Table.objects.filter(pk=table.pk).update(revision=F("revision") + 1)
 
 
+@dataclass(frozen=True)
+class SavedDeal:
+    """A deal just stored, and the table as it stands after it."""
+
+    record: DealRecord
+    state: selectors.TableState
+
+
 def deal_create(
     table: Table,
     data: Any,
     *,
     by: Member | None,
     expected_count: int | None = None,
-    state: selectors.TableState | None = None,
-) -> DealRecord:
+    seen: selectors.TableState | None = None,
+) -> SavedDeal:
     """Add the next deal. ``expected_count`` is how many deals the form was drawn for: if
     someone saved a deal meanwhile, the deal is refused rather than stored twice.
 
-    ``state`` is the caller's replay of the table: if the table has not changed since
-    (same revision, checked under the row lock), it is advanced by the new deal in place
-    rather than replayed again, and the caller can draw the new sheet from it.
+    ``seen`` is the caller's replay of the table: if the table has not changed since (same
+    revision, checked under the row lock), a copy of it is advanced by the new deal rather
+    than the table replayed again. The state returned is the table after the deal.
     """
     with transaction.atomic():
         locked = _locked(table)
         _require_open(locked)
-        if state is None or state.table.revision != locked.revision:
-            state = selectors.current(locked, latest=0)
-        table = locked
-        if expected_count is not None and expected_count != state.count:
+        if seen is not None and seen.table.revision == locked.revision:
+            base, game = seen, seen.game.copy()
+        else:
+            base = selectors.current(locked, latest=0)
+            game = base.game
+        players, deal_ids = base.players, base.deal_ids
+        if expected_count is not None and expected_count != len(deal_ids):
             raise RuleError(
                 "another deal was saved meanwhile; the sheet now shows it — check and "
                 "enter this deal again if it is still missing",
                 field="deal",
             )
-        n = state.count + 1
-        canonical = _canonical(table, state.players, data, n)
-        state.game.play(selectors.parse_deal(table, state.players, canonical, n))
-        last = table.deal_records.aggregate(last=Max("sequence"))["last"] or 0
+        n = len(deal_ids) + 1
+        canonical = _canonical(locked, players, data, n)
+        game.play(selectors.parse_deal(locked, players, canonical, n))
+        last = locked.deal_records.aggregate(last=Max("sequence"))["last"] or 0
         record = DealRecord.objects.create(
-            table=table, sequence=last + 1, data=canonical, created_by=by
+            table=locked, sequence=last + 1, data=canonical, created_by=by
         )
         AuditEntry.objects.create(
-            table=table, deal=record, action=AuditEntry.ADD, actor=by, after=canonical
+            table=locked, deal=record, action=AuditEntry.ADD, actor=by, after=canonical
         )
-        _touch(table)
-        state.records.append(record)
-        state.deal_ids.append(record.pk)
-        state.table.revision = table.revision + 1
-        transaction.on_commit(partial(selectors.remember, state))
-        return record
+        _touch(locked)
+        after = copy.copy(base.table)  # the caller's table (seats prefetched), one revision on
+        after.revision = locked.revision + 1
+        state = selectors.TableState(
+            after, players, game, [*deal_ids, record.pk], [*base.records, record]
+        )
+        transaction.on_commit(partial(snapshots.remember, after, game, state.deal_ids))
+        return SavedDeal(record, state)
 
 
 def deal_preview(table: Table, data: Any) -> Any:
@@ -503,83 +352,3 @@ def _store_seat_results(table: Table, state: selectors.TableState) -> None:
 
 def _cents(value: Any) -> Decimal:
     return Decimal(two_decimals(value))
-
-
-# -- ratings ------------------------------------------------------------------------------
-
-RATING_MODEL = PlackettLuce()
-
-
-def ratings_after_finish(table: Table) -> None:
-    """Rate a newly finished table; if it is not the latest finished table of its game
-    (an imported past game, a re-finished one), rebuild that game's ratings instead, so
-    the ratings are always those of the tables in date order."""
-    later = Table.objects.filter(game=table.game, status=Table.FINISHED).filter(
-        Q(played_on__gt=table.played_on) | Q(played_on=table.played_on, pk__gt=table.pk)
-    )
-    if later.exists() or RatingHistory.objects.filter(table=table).exists():
-        ratings_rebuild(table.game)
-        return
-    ratings = {r.member_id: r for r in Rating.objects.filter(game=table.game)}
-    history = _rate(table, ratings)
-    for entry in history:
-        ratings[entry.member_id].save()
-    RatingHistory.objects.bulk_create(history)
-
-
-def ratings_rebuild(game: str) -> None:
-    """Recompute a game's ratings from scratch over its finished tables in date order."""
-    with transaction.atomic():
-        Rating.objects.filter(game=game).delete()
-        RatingHistory.objects.filter(game=game).delete()
-        ratings: dict[int, Rating] = {}
-        history: list[RatingHistory] = []
-        tables = (
-            Table.objects.filter(game=game, status=Table.FINISHED)
-            .order_by("played_on", "pk")
-            .prefetch_related("seats")
-        )
-        for table in tables.iterator(chunk_size=500):
-            history += _rate(table, ratings)
-        Rating.objects.bulk_create(ratings.values())
-        RatingHistory.objects.bulk_create(history, batch_size=1000)
-
-
-def _rate(table: Table, ratings: dict[int, Rating]) -> list[RatingHistory]:
-    """Move the seated members' ratings (in ``ratings``, in memory) by the table's final
-    places; returns the history rows to store."""
-    seats = sorted(table.seats.all(), key=lambda seat: seat.position)
-    if any(seat.place is None for seat in seats):
-        return []
-    current = []
-    for seat in seats:
-        rating = ratings.get(seat.member_id)
-        if rating is None:
-            fresh = RATING_MODEL.rating()
-            rating = Rating(
-                member_id=seat.member_id,
-                game=table.game,
-                mu=fresh.mu,
-                sigma=fresh.sigma,
-                ordinal=fresh.ordinal(),
-            )
-            ratings[seat.member_id] = rating
-        current.append([RATING_MODEL.create_rating([rating.mu, rating.sigma])])
-    rated = RATING_MODEL.rate(current, ranks=[seat.place for seat in seats])
-    history = []
-    for seat, (new,) in zip(seats, rated, strict=True):
-        rating = ratings[seat.member_id]
-        rating.mu, rating.sigma, rating.ordinal = new.mu, new.sigma, new.ordinal()
-        rating.tables += 1
-        history.append(
-            RatingHistory(
-                member_id=seat.member_id,
-                game=table.game,
-                table=table,
-                played_on=table.played_on,
-                mu=new.mu,
-                sigma=new.sigma,
-                ordinal=rating.ordinal,
-            )
-        )
-    return history

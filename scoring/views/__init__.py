@@ -16,6 +16,7 @@ def home(request: HttpRequest) -> HttpResponse:
     from django.utils import timezone
 
     from scoring.models import Season, Table
+    from scoring.permissions import can_see_standings
     from scoring.views import standings
 
     tables = Table.objects.select_related("preferans_version__tariff", "boston_version__tariff")
@@ -23,7 +24,7 @@ def home(request: HttpRequest) -> HttpResponse:
     latest = list(tables.filter(status=Table.FINISHED)[:5])
     prefetch_related_objects([*in_play, *latest], "seats")
     context: dict[str, object] = {"in_play": in_play, "latest": latest}
-    if standings.standings_visible(request):
+    if can_see_standings(request):
         season = Season.of_date(timezone.localdate())
         context |= {"season": season, "leaders": standings.leaders(season)}
     return render(request, "scoring/home.html", context)

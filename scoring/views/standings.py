@@ -22,7 +22,6 @@ from html import escape
 from typing import Any
 from urllib.parse import urlencode
 
-from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse
@@ -40,6 +39,7 @@ from members.models import Member
 from scoring import selectors
 from scoring.engine.standings import RANKING_KEYS, Standing
 from scoring.models import Season, Table
+from scoring.permissions import can_see_standings
 from scoring.selectors.profiles import CENT, figure, unit, url_maker
 
 ALL_TIME_ORDER = ("money", "average", "wins")
@@ -75,15 +75,11 @@ def standings_public(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not standings_visible(request):
+        if not can_see_standings(request):
             return redirect_to_login(request.get_full_path())
         return view(request, *args, **kwargs)
 
     return wrapped
-
-
-def standings_visible(request: HttpRequest) -> bool:
-    return bool(getattr(settings, "STANDINGS_PUBLIC", True) or request.user.is_authenticated)
 
 
 # -- the board ----------------------------------------------------------------------------

@@ -7,13 +7,10 @@ here, in the views, before any service runs.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -39,7 +36,10 @@ from scoring.forms import (
     rule_error_to_form,
 )
 from scoring.labels import deal_title, rule_label
+from scoring.live.fragments import cached
+from scoring.live.keys import revision_key, tariff_key
 from scoring.models import BostonTariffVersion, DealRecord, PreferansTariffVersion, Table
+from scoring.permissions import can_reopen, can_score, can_write, is_organiser
 from scoring.sheet import pulka_svg
 
 LIVE_POLL_SECONDS = 2
@@ -47,24 +47,11 @@ AUDIT_SHOWN = 20
 LOG_SHOWN = 10
 """Deals shown in the log (newest first): enough to check and correct the last few; the
 sheet itself holds every deal, and the whole log is one click away."""
-SHEET_CACHE_SECONDS = 24 * 3600
 KIND_LABELS = {
     "pool": gettext_lazy("pool"),
     "mountain": gettext_lazy("mountain"),
     "whists": gettext_lazy("whists"),
 }
-
-
-# -- who may do what -----------------------------------------------------------------------
-
-
-def is_seated(user: Any, table: Table) -> bool:
-    return bool(user.is_authenticated) and any(s.member_id == user.pk for s in table.seats.all())
-
-
-def can_score(user: Any, table: Table) -> bool:
-    """Seated members and organisers enter and correct deals."""
-    return is_seated(user, table) or bool(user.is_authenticated and user.is_organiser)
 
 
 def _require(allowed: bool) -> None:
@@ -119,7 +106,7 @@ def table_open(request: HttpRequest, game: str) -> HttpResponse:
         members = form.members()
         user = request.user
         assert isinstance(user, Member)  # noqa: S101 - login_required
-        if user not in members and not user.is_organiser:
+        if user not in members and not is_organiser(user):
             form.add_error(None, _("Open a table you play at: take one of the seats."))
         else:
             try:
@@ -148,15 +135,13 @@ def _context(
 ) -> dict[str, Any]:
     """The table page: the sheet region and the history (from the cache when this revision
     was rendered already) and, for those who score, the deal form."""
-    writable = can_score(request.user, table) and table.is_open
+    writable = can_write(request.user, table)
     context: dict[str, Any] = {
         "table": table,
         "sheet": _sheet_html(request, table, state, editable=writable),
         "history": _history_html(request, table),
         "can_score": writable,
-        "can_reopen": not table.is_open
-        and request.user.is_authenticated
-        and request.user.is_organiser,
+        "can_reopen": can_reopen(request.user, table),
     }
     if writable:
         context |= _form_context(request, table, state, form=extra.pop("form", None))
@@ -193,13 +178,13 @@ def _empty_fields(
     deals, the lowest contract), so each shape is rendered once per table and language."""
     language = getattr(request, "LANGUAGE_CODE", "")
     shape = ",".join(map(str, empty_form_shape(state.game)))
-    key = table.cache_key(f"deal-fields:{language}:{shape}", per_revision=False)
+    key = tariff_key(table, f"deal-fields:{language}:{shape}")
 
     def render_fields() -> str:
         fields = context | {"form": _deal_form(state)}
         return render_to_string("scoring/_deal_fields.html", fields, request)
 
-    return _cached(key, render_fields)
+    return cached(key, render_fields)
 
 
 def _sheet_html(
@@ -217,8 +202,8 @@ def _sheet_html(
     if request.GET.get("log") == "all":
         return _render_sheet(request, table, None, editable=editable, shown=None)
     language = getattr(request, "LANGUAGE_CODE", "")
-    return _cached(
-        table.cache_key(f"sheet-html:{language}:{int(editable)}"),
+    return cached(
+        revision_key(table, f"sheet-html:{language}:{int(editable)}"),
         lambda: _render_sheet(request, table, state, editable=editable, shown=LOG_SHOWN),
     )
 
@@ -256,40 +241,10 @@ def _sheet_svg(table: Table, pulka: Pulka) -> str:
     milliseconds for a long pulka) and a revision's sheet never changes, so every viewer
     after the first gets it from the cache."""
     control_time = table.control_time.strftime("%H:%M") if table.control_time else None
-    return _cached(
-        table.cache_key(f"pulka-svg:{control_time}"),
+    return cached(
+        revision_key(table, f"pulka-svg:{control_time}"),
         lambda: pulka_svg(pulka, control_time=control_time),
     )
-
-
-def _cached(key: str, make: Callable[[], str]) -> str:
-    """``make()``, made once and then read from the cache: the keys carry what the text is
-    made from (the table's revision, the form's shape), so it never goes stale. Rendered
-    HTML stays a SafeString through the cache.
-
-    When a deal lands, every viewer's poll asks for the new sheet at about the same moment;
-    the threads of a process that miss wait for the one making it rather than each making
-    it again (single flight: the wait is shorter than making it, as threads share the GIL)."""
-    text = cache.get(key)
-    if text is None:
-        with _MAKING_GUARD:
-            lock = _MAKING.setdefault(key, threading.Lock())
-        try:
-            with lock:
-                text = cache.get(key)
-                if text is None:
-                    text = make()
-                    cache.set(key, text, SHEET_CACHE_SECONDS)
-        finally:
-            # Whoever comes later finds the text in the cache; at worst (the entry was
-            # evicted at once) a thread makes it again, which is slower but never wrong.
-            _MAKING.pop(key, None)
-    return text  # type: ignore[no-any-return]
-
-
-_MAKING: dict[str, threading.Lock] = {}
-"""The keys being made in this process, each with the lock its makers queue on."""
-_MAKING_GUARD = threading.Lock()
 
 
 def _deal_rows(state: selectors.TableState, shown: int | None) -> list[dict[str, Any]]:
@@ -359,7 +314,7 @@ def _history_html(request: HttpRequest, table: Table) -> str:
         return _render_history(request, latest[:AUDIT_SHOWN], more=len(latest) > AUDIT_SHOWN)
 
     language = getattr(request, "LANGUAGE_CODE", "")
-    return _cached(table.cache_key(f"history-html:{language}"), render_latest)
+    return cached(revision_key(table, f"history-html:{language}"), render_latest)
 
 
 def _render_history(request: HttpRequest, entries: list[Any], *, more: bool) -> str:
@@ -380,7 +335,7 @@ def _etag(request: HttpRequest, pk: int) -> str | None:
 def table_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The sheet region, polled by viewers; 304 while nothing changed."""
     table = _table(pk, with_tariff=False)
-    editable = can_score(request.user, table) and table.is_open
+    editable = can_write(request.user, table)
     response = HttpResponse(_sheet_html(request, table, None, editable=editable))
     response["Cache-Control"] = "no-cache"
     return response
@@ -419,11 +374,10 @@ def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
             preview = _preview(table, state, form.deal())
         else:
             expected = _int(request.POST.get("count"))
-            record = services.deal_create(
-                table, form.deal(), by=_member(request), expected_count=expected, state=state
+            saved = services.deal_create(
+                table, form.deal(), by=_member(request), expected_count=expected, seen=state
             )
-            advanced = bool(state.records) and state.records[-1].pk == record.pk
-            return _after_save(request, table, state if advanced else None)
+            return _after_save(request, table, saved.state)
     except RuleError as error:
         rule_error_to_form(form, error)
         return _form_response(request, table, form)  # the sheet may have moved: replay
@@ -458,17 +412,15 @@ def _form_response(
     return render(request, "scoring/table_detail.html", context)
 
 
-def _after_save(
-    request: HttpRequest, table: Table, state: selectors.TableState | None
-) -> HttpResponse:
+def _after_save(request: HttpRequest, table: Table, state: selectors.TableState) -> HttpResponse:
     """htmx: the new sheet in place of the old and, out of band, an empty form for the next
-    deal and the table's buttons (drawn from ``state`` when the save advanced it). The
+    deal and the table's buttons, drawn from ``state``, the table after the deal. The
     history below them shows the new deal from the next page load on, as viewers see it.
     Others: back to the table page."""
     if not request.htmx:  # type: ignore[attr-defined]
         messages.success(request, _("Deal saved."))
         return redirect("scoring:table_detail", pk=table.pk)
-    table = _table(table.pk, with_tariff=False) if state is None else state.table
+    table = state.table
     context = _form_context(request, table, state) | {
         "sheet": _sheet_html(request, table, state, editable=True),
         "saved_deal": _("Deal saved."),
@@ -538,7 +490,7 @@ def _refused(request: HttpRequest, table: Table, error: RuleError) -> HttpRespon
 
 def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     table = _table(pk)
-    _require(can_score(request.user, table) and table.is_open)
+    _require(can_write(request.user, table))
     record = get_object_or_404(DealRecord, pk=deal_pk, table=table, deleted=False)
     state = selectors.replay(table)
     position = next(i for i, r in enumerate(state.records) if r.pk == record.pk)
@@ -613,7 +565,7 @@ def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
     _require(can_score(request.user, table))
     state = selectors.current(table, latest=0)
     complete = not isinstance(state.game, Pulka) or state.game.complete
-    if not complete and not _member(request).is_organiser:
+    if not complete and not is_organiser(request.user):
         return _refused(
             request,
             table,
@@ -634,7 +586,7 @@ def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def table_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     table = _table(pk)
-    _require(request.user.is_authenticated and request.user.is_organiser)
+    _require(can_reopen(request.user, table))
     reason = ReasonForm(request.POST)
     if not reason.is_valid():
         return _refused(
@@ -687,7 +639,7 @@ def _import(form: ImportForm, user: Member) -> Table:
     if record["game"] != form.cleaned_data["game"]:
         raise RuleError(_("the record is a %(game)s game") % {"game": record["game"]}, field="game")
     members = _members_named(record.get("players"))
-    if user not in members and not user.is_organiser:
+    if user not in members and not is_organiser(user):
         raise RuleError(_("import a game you played in"), field="players")
     version = _version_for(record)
     return services.table_import(

@@ -1,0 +1,69 @@
+"""The replayed games of the latest table revisions in this process."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from scoring.engine.boston import BostonTable
+from scoring.engine.preferans import Pulka
+from scoring.live.keys import revision_key
+from scoring.models import Table
+
+Game = Pulka | BostonTable
+Snapshot = tuple[Game, tuple[int, ...]]
+"""A revision's replayed game and the ids of its live deals in order."""
+
+
+class Snapshots:
+    """The replayed games of the latest table revisions, least recently used first out.
+    Not Django's cache: that pickles every value, which for a long pulka costs more than
+    the rest of saving a deal, while a game copies in microseconds (its deal results are
+    immutable and shared between the revisions' copies)."""
+
+    def __init__(self, kept: int) -> None:
+        self.kept = kept
+        self._games: OrderedDict[str, Snapshot] = OrderedDict()
+        self._lock = threading.Lock()  # gunicorn serves requests from several threads
+
+    def get(self, key: str) -> Snapshot | None:
+        with self._lock:
+            found = self._games.get(key)
+            if found is not None:
+                self._games.move_to_end(key)
+            return found
+
+    def put(self, key: str, snapshot: Snapshot) -> None:
+        with self._lock:
+            self._games[key] = snapshot
+            self._games.move_to_end(key)
+            while len(self._games) > self.kept:
+                self._games.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._games.clear()
+
+
+SNAPSHOTS = Snapshots(kept=50)
+
+
+def recall(table: Table) -> Snapshot | None:
+    """A copy of the snapshot of ``table``'s revision, if this process has one (the copy
+    may be advanced by the caller)."""
+    found = SNAPSHOTS.get(revision_key(table, "table-state"))
+    if found is None:
+        return None
+    game, deal_ids = found
+    return game.copy(), deal_ids
+
+
+def remember(table: Table, game: Game, deal_ids: list[int] | tuple[int, ...]) -> None:
+    """Keep a copy of ``game`` (with ``deal_ids`` played) as the snapshot of ``table``'s
+    revision.
+
+    A reader racing a write may keep the newer deals under the older revision; only
+    readers that saw the older revision ask for that key, and their ETag sends them back
+    for the newer sheet two seconds later.
+    """
+    SNAPSHOTS.put(revision_key(table, "table-state"), (game.copy(), tuple(deal_ids)))

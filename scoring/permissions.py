@@ -1,0 +1,53 @@
+"""Who may do what: the one place views, the admin and templates ask (docs/permissions.md
+is the table these functions implement)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest
+
+from scoring.models import Table
+
+
+def is_organiser(user: Any) -> bool:
+    """Organisers (the Organisers group, and superusers) edit tariffs and seasons, close
+    and reopen any table, and score at any table."""
+    return bool(user.is_authenticated and user.is_organiser)
+
+
+def is_seated(user: Any, table: Table) -> bool:
+    """Whether ``user`` holds a seat at ``table`` (uses prefetched seats when present)."""
+    return bool(user.is_authenticated) and any(s.member_id == user.pk for s in table.seats.all())
+
+
+def can_score(user: Any, table: Table) -> bool:
+    """Seated members and organisers enter and correct deals."""
+    return is_seated(user, table) or is_organiser(user)
+
+
+def can_write(user: Any, table: Table) -> bool:
+    """Whether ``user`` may change ``table`` now: may score, and the table is in play."""
+    return table.is_open and can_score(user, table)
+
+
+def can_reopen(user: Any, table: Table) -> bool:
+    """Only organisers reopen a finished table."""
+    return not table.is_open and is_organiser(user)
+
+
+def can_see_standings(request: HttpRequest) -> bool:
+    """Standings are public unless the club turns STANDINGS_PUBLIC off."""
+    return bool(getattr(settings, "STANDINGS_PUBLIC", True) or request.user.is_authenticated)
+
+
+def can_use_admin(request: HttpRequest) -> bool:
+    """Whether the signed-in member may use the organisers' admin: an active staff
+    organiser (kept on the request: the admin asks many times per page)."""
+    if not hasattr(request, "_can_use_admin"):
+        user = request.user
+        request._can_use_admin = bool(  # type: ignore[attr-defined]
+            user.is_active and user.is_staff and getattr(user, "is_organiser", False)
+        )
+    return request._can_use_admin  # type: ignore[attr-defined,no-any-return]

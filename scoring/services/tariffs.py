@@ -1,0 +1,171 @@
+"""Tariff writes: publishing an edit as a new version, moving tables in play onto it, the
+impact preview, copies and JSON import/export."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+
+from members.models import Member
+from scoring import selectors
+from scoring.engine import boston, preferans
+from scoring.engine.errors import RuleError
+from scoring.models import AuditEntry, BostonTariff, PreferansTariff, Table
+from scoring.models.tariffs import Tariff
+
+
+def tariff_publish(tariff: Tariff, *, by: Member | None, move_tables: Iterable[int] = ()) -> Any:
+    """Save an edited tariff and publish its rules as the version new tables get.
+
+    A version that no table has used is updated in place; a used one is never touched:
+    the edit becomes a new version. Tables in play listed in ``move_tables`` move to it.
+    """
+    with transaction.atomic():
+        tariff.changed_by = by
+        tariff.save()
+        rules = tariff.to_rules().to_dict()
+        current = tariff.current_version
+        if current is not None and current.rules == rules:
+            version = current
+        elif current is not None and not current.tables.exists():
+            current.rules = rules
+            current.created_by = by
+            current.save(update_fields=["rules", "created_by"])
+            version = current
+        else:
+            number = current.number + 1 if current is not None else 1
+            version = tariff.versions.create(number=number, rules=rules, created_by=by)
+        for table in tables_in_play(tariff).filter(pk__in=list(move_tables)):
+            _move_to_version(table, version, by)
+        return version
+
+
+def tables_in_play(tariff: Tariff) -> Any:
+    """The open tables played under any version of ``tariff``."""
+    field = "preferans_version" if isinstance(tariff, PreferansTariff) else "boston_version"
+    return Table.objects.filter(status=Table.OPEN, **{f"{field}__tariff": tariff})
+
+
+def _move_to_version(table: Table, version: Any, by: Member | None) -> None:
+    before = str(table.version)
+    field = "preferans_version" if table.game == Table.PREFERANS else "boston_version"
+    setattr(table, field, version)
+    selectors.replay(table)  # the new rules must accept every deal played so far
+    table.revision = F("revision") + 1
+    table.save(update_fields=[field, "revision"])
+    AuditEntry.objects.create(
+        table=table,
+        action=AuditEntry.RETARIFF,
+        actor=by,
+        before={"tariff": before},
+        after={"tariff": str(version)},
+    )
+
+
+@dataclass(frozen=True)
+class TableChange:
+    """How an edit of a tariff would change one table in play."""
+
+    table: Table
+    players: tuple[str, ...]
+    before: tuple[Decimal, ...]
+    after: tuple[Decimal, ...] | None
+    error: str | None = None
+
+    @property
+    def deltas(self) -> tuple[Decimal, ...]:
+        if self.after is None:
+            return ()
+        return tuple(a - b for a, b in zip(self.after, self.before, strict=True))
+
+    @property
+    def changes(self) -> bool:
+        return self.error is not None or any(self.deltas)
+
+
+def tariff_change_preview(tariff: Tariff) -> list[TableChange]:
+    """For an edited (unsaved) tariff: each table in play, its money now and under the
+    edited rules, so the organiser can choose which tables move to the new version."""
+    new_rules = tariff.to_rules()
+    changes = []
+    for table in tables_in_play(tariff).prefetch_related("seats", "deal_records"):
+        state = selectors.replay(table)
+        before = state.result.money
+        try:
+            after = selectors.replay(table, state.records, new_rules).result.money
+            error = None
+        except RuleError as err:
+            after, error = None, str(err)
+        changes.append(TableChange(table, state.players, before, after, error))
+    return changes
+
+
+def tariff_copy(tariff: Tariff, *, name: str, by: Member | None) -> Tariff:
+    """A new tariff with the same rules (and rows) under another name."""
+    return tariff_import(tariff_export(tariff) | {"name": name}, by=by)
+
+
+def tariff_export(tariff: Tariff) -> dict[str, Any]:
+    """A tariff as JSON: its name, description and the engine's settings."""
+    kind = "preferans" if isinstance(tariff, PreferansTariff) else "boston"
+    return {
+        "format": "house-tariff/1",
+        "game": kind,
+        "name": tariff.name,
+        "description": tariff.description,
+        "rules": tariff.to_rules().to_dict(),
+    }
+
+
+def tariff_import(data: Any, *, by: Member | None) -> Tariff:
+    """Create a tariff (and its first version) from ``tariff_export`` output."""
+    if not isinstance(data, dict) or data.get("format") != "house-tariff/1":
+        raise RuleError('must be a house tariff ("format": "house-tariff/1")', field="format")
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name) > 100 or "\x00" in name:
+        raise RuleError("must be a name of 1–100 characters", field="name")
+    description = data.get("description", "")
+    if not isinstance(description, str) or "\x00" in description:
+        raise RuleError("must be text", field="description")
+    rules_data = data.get("rules")
+    if not isinstance(rules_data, dict):
+        raise RuleError("must be an object of settings", field="rules")
+    with transaction.atomic():
+        if data.get("game") == "preferans":
+            rules = preferans.PreferansRules.from_dict(rules_data)
+            for rate in ("whist_rate", "remise_rate", "consolation_rate", "whister_penalty_rate"):
+                if (getattr(rules, rate) * 100).denominator != 1:
+                    raise RuleError("must have at most two decimals", field=f"rules.{rate}")
+            tariff: Tariff = PreferansTariff(
+                name=name, description=description, **PreferansTariff.fields_from_rules(rules)
+            )
+            _save_new(tariff)
+        elif data.get("game") == "boston":
+            boston_rules = boston.BostonRules.from_dict(rules_data)
+            tariff = BostonTariff(
+                name=name,
+                description=description,
+                **BostonTariff.fields_from_rules(boston_rules),
+            )
+            _save_new(tariff)
+            payment, card = BostonTariff.rows_from_rules(boston_rules)
+            for row in payment:
+                tariff.payment_rows.create(**row)  # type: ignore[attr-defined]
+            for card_row in card:
+                tariff.card_rows.create(**card_row)  # type: ignore[attr-defined]
+        else:
+            raise RuleError('must be "preferans" or "boston"', field="game")
+        tariff_publish(tariff, by=by)
+        return tariff
+
+
+def _save_new(tariff: Tariff) -> None:
+    if type(tariff).objects.filter(name=tariff.name).exists():  # type: ignore[attr-defined]
+        raise RuleError("a tariff with this name exists already", field="name")
+    tariff.full_clean(exclude=["changed_by"])
+    tariff.save()
