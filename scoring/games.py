@@ -1,0 +1,212 @@
+"""The two games the club scores, each as one object that knows everything that differs
+between them: its engine, its tariff models, its names and units, how a table under it is
+set up and replayed. Everything outside the engine asks ``games.of(...)`` instead of
+branching on "Preferans or Boston" (the table that Tabbycat keeps for its draw types).
+
+Adding a third game means one more subclass here, its engine, its tariff models and its
+templates; no view, service or selector changes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from django.db import models
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine import boston, preferans
+from scoring.engine.boston import BostonRules, BostonSetup, BostonTable
+from scoring.engine.preferans import PreferansRules, Pulka, PulkaSetup
+from scoring.models import (
+    BostonTariff,
+    BostonTariffVersion,
+    PreferansTariff,
+    PreferansTariffVersion,
+    Table,
+)
+
+Engine = Pulka | BostonTable
+Rules = PreferansRules | BostonRules
+Setup = PulkaSetup | BostonSetup
+
+
+class Game:
+    """What every game has; the subclasses fill in the differences."""
+
+    code: ClassVar[str]
+    """The value of ``Table.game`` and of a game record's ``"game"``."""
+    label: ClassVar[Promise]
+    unit: ClassVar[Promise]
+    """What a balance is counted in (whists, chips)."""
+    tariff_model: ClassVar[type[models.Model]]
+    version_model: ClassVar[type[models.Model]]
+    version_field: ClassVar[str]
+    """The ``Table`` field pointing at its tariff version."""
+    season_tariff_field: ClassVar[str]
+    """The ``Season`` field naming its default tariff."""
+    tariff_detail_url: ClassVar[str]
+    rules_type: ClassVar[type[Rules]]
+    record: ClassVar[Any]
+    """The engine's game-record module (parse, write, result documents)."""
+    default_rules: ClassVar[str]
+    """The preset a game record without ``"rules"`` is played under."""
+    seats: ClassVar[tuple[int, ...]]
+    """The player counts a table of this game may have."""
+
+    def __repr__(self) -> str:
+        return f"<game {self.code}>"
+
+    def setup(self, table: Table, players: tuple[str, ...]) -> Setup:
+        """The engine's setup for ``table``, with the seats' names in order."""
+        raise NotImplementedError
+
+    def new_engine(self, setup: Setup) -> Engine:
+        """The engine's game for ``setup``, with no deal played."""
+        raise NotImplementedError
+
+    def table_options(self, setup: Setup) -> dict[str, Any]:
+        """The ``services.table_open`` options that give back ``setup`` (record import)."""
+        raise NotImplementedError
+
+    def new_table(self, table: Table, players: tuple[str, ...], rules: Rules | None) -> Engine:
+        """An engine game for ``table`` with no deals played (optionally under ``rules``)."""
+        setup = self.setup(table, players)
+        if rules is not None:
+            setup = dataclasses.replace(setup, rules=rules)  # type: ignore[arg-type]
+        return self.new_engine(setup)
+
+    def parse_deal(self, data: Any, players: tuple[str, ...], n: int) -> Any:
+        """A stored deal (game-record form) as the engine's deal; ``RuleError`` if bad."""
+        return self.record.parse_deal(data, players, n)
+
+    def deal_record(self, deal: Any, players: tuple[str, ...]) -> dict[str, Any]:
+        """The engine's deal in the game record's own form (as stored)."""
+        return self.record.deal_record(deal, players)  # type: ignore[no-any-return]
+
+    def parse_rules(self, raw: Any) -> Rules:
+        """A game record's ``"rules"`` (a preset name or settings) as the engine's rules."""
+        return self.record.parse_rules(raw)  # type: ignore[no-any-return]
+
+    def rules_from_dict(self, data: dict[str, Any]) -> Rules:
+        return self.rules_type.from_dict(data)
+
+    def is_complete(self, engine: Engine) -> bool:
+        """Whether the game may be finished by the players themselves."""
+        return True
+
+    def close(self, engine: Engine) -> None:
+        """Make a replayed game final (a finished table)."""
+
+    def result_document(self, engine: Engine, result: Any, *, finished: bool) -> dict[str, Any]:
+        """The result document (game-format.md) of ``result``."""
+        return self.record.result_document(result)  # type: ignore[no-any-return]
+
+    def versions(self) -> Any:
+        """Every published version of this game's tariffs."""
+        return self.version_model.objects.all()  # type: ignore[attr-defined]
+
+
+class Preferans(Game):
+    code = Table.PREFERANS
+    label = _("Preferans")
+    unit = _("whists")
+    tariff_model = PreferansTariff
+    version_model = PreferansTariffVersion
+    version_field = "preferans_version"
+    season_tariff_field = "preferans_tariff"
+    tariff_detail_url = "scoring:preferans_tariff_detail"
+    rules_type = PreferansRules
+    record = preferans.record
+    default_rules = "sochi"
+    seats = (3, 4)
+
+    def setup(self, table: Table, players: tuple[str, ...]) -> PulkaSetup:
+        return PulkaSetup(
+            players=players,
+            rules=table.version.to_rules(),  # type: ignore[arg-type]
+            first_dealer=table.first_dealer,
+            pool_target=table.pool_target,
+            whist_price=table.price,
+        )
+
+    def new_engine(self, setup: Setup) -> Pulka:
+        return Pulka(setup)  # type: ignore[arg-type]
+
+    def table_options(self, setup: Setup) -> dict[str, Any]:
+        assert isinstance(setup, PulkaSetup)  # noqa: S101 - parsed by this game's record
+        return {
+            "price": setup.whist_price,
+            "first_dealer": setup.first_dealer,
+            "pool_target": setup.pool_target,
+        }
+
+    def is_complete(self, engine: Engine) -> bool:
+        return engine.complete  # type: ignore[union-attr]
+
+    def close(self, engine: Engine) -> None:
+        engine.close()  # type: ignore[union-attr]
+
+    def result_document(self, engine: Engine, result: Any, *, finished: bool) -> dict[str, Any]:
+        document = self.record.result_document(result)
+        document["complete"] = engine.complete or finished  # type: ignore[union-attr]
+        return document  # type: ignore[no-any-return]
+
+
+class Boston(Game):
+    code = Table.BOSTON
+    label = _("Boston")
+    unit = _("chips")
+    tariff_model = BostonTariff
+    version_model = BostonTariffVersion
+    version_field = "boston_version"
+    season_tariff_field = "boston_tariff"
+    tariff_detail_url = "scoring:boston_tariff_detail"
+    rules_type = BostonRules
+    record = boston.record
+    default_rules = "payment-tariff"
+    seats = (4,)
+
+    def setup(self, table: Table, players: tuple[str, ...]) -> BostonSetup:
+        return BostonSetup(
+            players=players,
+            rules=table.version.to_rules(),  # type: ignore[arg-type]
+            chip_price=table.price,
+            double_tour_from=table.double_tour_from,
+        )
+
+    def new_engine(self, setup: Setup) -> BostonTable:
+        return BostonTable(setup)  # type: ignore[arg-type]
+
+    def table_options(self, setup: Setup) -> dict[str, Any]:
+        assert isinstance(setup, BostonSetup)  # noqa: S101 - parsed by this game's record
+        return {"price": setup.chip_price, "double_tour_from": setup.double_tour_from}
+
+
+PREFERANS = Preferans()
+BOSTON = Boston()
+GAMES: dict[str, Game] = {PREFERANS.code: PREFERANS, BOSTON.code: BOSTON}
+"""Every game, by code, in the order the site lists them."""
+
+
+def of(code: str) -> Game:
+    """The game called ``code`` (``KeyError`` for any other string)."""
+    return GAMES[code]
+
+
+def of_table(table: Table) -> Game:
+    return GAMES[table.game]
+
+
+def of_tariff(tariff: models.Model) -> Game:
+    """The game a tariff or a tariff version belongs to."""
+    for game in GAMES.values():
+        if isinstance(tariff, game.tariff_model | game.version_model):
+            return game
+    raise TypeError(f"not a tariff: {tariff!r}")
+
+
+def choices() -> Sequence[tuple[str, Promise]]:
+    return [(game.code, game.label) for game in GAMES.values()]
