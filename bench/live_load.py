@@ -15,10 +15,13 @@ import os
 import re
 import statistics
 import sys
+import tempfile
 import threading
 import time
 import urllib.parse
+from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from bench import load, site
@@ -196,7 +199,8 @@ def main(argv: list[str]) -> int:
 
     from bench.__main__ import DATABASE, DATABASE_URL
 
-    env = load.environment(DATABASE_URL)
+    render_log = Path(tempfile.mkdtemp()) / "renders.log"
+    env = load.environment(DATABASE_URL) | {"BENCH_RENDER_LOG": str(render_log)}
     os.environ.update(env)
     site.recreate(DATABASE)
     import django
@@ -248,9 +252,25 @@ def main(argv: list[str]) -> int:
         f"  deals entered: {tally.deals}; errors: {len(tally.errors)}; requests sent again "
         f"after a recycled worker closed their connection: {tally.resent}"
     )
+    print(f"  {render_counts(render_log)}")
     for message in tally.errors[:10]:
         print(f"    {message}")
     return 1 if tally.errors else 0
+
+
+def render_counts(render_log: Path) -> str:
+    """How often the servers made the viewers' sheet region of each revision (the log has
+    one line per fragment made; the key ends with the table revision)."""
+    lines = render_log.read_text().splitlines() if render_log.exists() else []
+    keys = [line.split("made ", 1)[1] for line in lines if "made sheet-html:" in line]
+    made = Counter(key for key in keys if key.split(":")[2] == "0")  # not editable: viewers'
+    if not made:
+        return "viewers' sheet renders: none logged"
+    return (
+        f"viewers' sheet renders: {sum(made.values())} for {len(made)} revisions "
+        f"(at most {max(made.values())} for one revision, "
+        f"{sum(1 for n in made.values() if n > 1)} revisions made more than once)"
+    )
 
 
 if __name__ == "__main__":

@@ -3,12 +3,15 @@ made once per key and then read from Django's cache."""
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 
 from django.core.cache import cache
 
 CACHE_SECONDS = 24 * 3600
+logger = logging.getLogger(__name__)
+"""Logs each fragment made (DEBUG): the load run counts them per revision."""
 
 
 def cached(key: str, make: Callable[[], str]) -> str:
@@ -29,6 +32,7 @@ def cached(key: str, make: Callable[[], str]) -> str:
                 if text is None:
                     text = make()
                     cache.set(key, text, CACHE_SECONDS)
+                    logger.debug("made %s", key)
         finally:
             # Whoever comes later finds the text in the cache; at worst (the entry was
             # evicted at once) a thread makes it again, which is slower but never wrong.
