@@ -20,7 +20,9 @@ class Member(AbstractUser):
         help_text=_("The name shown on sheets and standings (defaults to the username)."),
     )
 
-    class Meta(AbstractUser.Meta):
+    # Not ``Meta(AbstractUser.Meta)``: that Meta holds only ``abstract`` (which Django resets
+    # for subclasses) and the two names replaced here, and its stub types them as plain str.
+    class Meta:
         verbose_name = _("member")
         verbose_name_plural = _("members")
         ordering = ("display_name", "username")
