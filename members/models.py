@@ -10,6 +10,13 @@ ORGANISERS = "Organisers"
 """The group whose members edit tariffs and seasons and may reopen tables."""
 
 
+def shown_name(display_name: str, first_name: str, last_name: str, username: str) -> str:
+    """The name the club sees for a member, everywhere: the display name, else the first
+    and last name, else the username. Takes the columns, so that ``values()`` rows (the
+    standings, the profile's rivals) show the same name as ``Member.name``."""
+    return display_name or f"{first_name} {last_name}".strip() or username
+
+
 class Member(AbstractUser):
     """A club member. ``display_name`` is what sheets and standings show."""
 
@@ -32,7 +39,7 @@ class Member(AbstractUser):
 
     @property
     def name(self) -> str:
-        return self.display_name or self.get_full_name() or self.username
+        return shown_name(self.display_name, self.first_name, self.last_name, self.username)
 
     @property
     def is_organiser(self) -> bool:
