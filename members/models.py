@@ -18,7 +18,8 @@ def shown_name(display_name: str, first_name: str, last_name: str, username: str
 
 
 class Member(AbstractUser):
-    """A club member. ``display_name`` is what sheets and standings show."""
+    """A club member. ``name`` (see ``shown_name``) is what sheets, standings and the
+    profile show."""
 
     display_name = models.CharField(
         _("display name"),
@@ -39,6 +40,7 @@ class Member(AbstractUser):
 
     @property
     def name(self) -> str:
+        """The member's shown name (``shown_name``)."""
         return shown_name(self.display_name, self.first_name, self.last_name, self.username)
 
     @property
