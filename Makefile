@@ -59,6 +59,7 @@ lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-logo
 
 fmt: venv
 	$(BIN)/ruff format .
@@ -85,5 +86,5 @@ tools:
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache .hypothesis .import_linter_cache .grimp_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -10,8 +10,16 @@ ORGANISERS = "Organisers"
 """The group whose members edit tariffs and seasons and may reopen tables."""
 
 
+def shown_name(display_name: str, first_name: str, last_name: str, username: str) -> str:
+    """The name the club sees for a member, everywhere: the display name, else the first
+    and last name, else the username. Takes the columns, so that ``values()`` rows (the
+    standings, the profile's rivals) show the same name as ``Member.name``."""
+    return display_name or f"{first_name} {last_name}".strip() or username
+
+
 class Member(AbstractUser):
-    """A club member. ``display_name`` is what sheets and standings show."""
+    """A club member. ``name`` (see ``shown_name``) is what sheets, standings and the
+    profile show."""
 
     display_name = models.CharField(
         _("display name"),
@@ -20,7 +28,9 @@ class Member(AbstractUser):
         help_text=_("The name shown on sheets and standings (defaults to the username)."),
     )
 
-    class Meta(AbstractUser.Meta):
+    # Not ``Meta(AbstractUser.Meta)``: that Meta holds only ``abstract`` (which Django resets
+    # for subclasses) and the two names replaced here, and its stub types them as plain str.
+    class Meta:
         verbose_name = _("member")
         verbose_name_plural = _("members")
         ordering = ("display_name", "username")
@@ -30,7 +40,8 @@ class Member(AbstractUser):
 
     @property
     def name(self) -> str:
-        return self.display_name or self.get_full_name() or self.username
+        """The member's shown name (``shown_name``)."""
+        return shown_name(self.display_name, self.first_name, self.last_name, self.username)
 
     @property
     def is_organiser(self) -> bool:

@@ -78,7 +78,9 @@ def _percent(part: int, whole: int) -> int | None:
 
 def display_name(display: str, first: str, last: str, username: str) -> str:
     """``Member.name`` from the columns of a ``values()`` row."""
-    return display or f"{first} {last}".strip() or username
+    from members.models import shown_name  # at the top once the games rewrite has landed
+
+    return shown_name(display, first, last, username)
 
 
 @lru_cache(maxsize=4096)

@@ -50,8 +50,11 @@ def _rate(table: Table, ratings: dict[int, Rating]) -> list[RatingHistory]:
     """Move the seated members' ratings (in ``ratings``, in memory) by the table's final
     places; returns the history rows to store."""
     seats = sorted(table.seats.all(), key=lambda seat: seat.position)
-    if any(seat.place is None for seat in seats):
-        return []
+    places: list[float] = []
+    for seat in seats:
+        if seat.place is None:
+            return []
+        places.append(seat.place)
     current = []
     for seat in seats:
         rating = ratings.get(seat.member_id)
@@ -66,7 +69,7 @@ def _rate(table: Table, ratings: dict[int, Rating]) -> list[RatingHistory]:
             )
             ratings[seat.member_id] = rating
         current.append([RATING_MODEL.create_rating([rating.mu, rating.sigma])])
-    rated = RATING_MODEL.rate(current, ranks=[seat.place for seat in seats])
+    rated = RATING_MODEL.rate(current, ranks=places)
     history = []
     for seat, (new,) in zip(seats, rated, strict=True):
         rating = ratings[seat.member_id]
