@@ -332,6 +332,22 @@ class TariffVersion(models.Model):
     def __str__(self) -> str:
         return f"{self.tariff} v{self.number}"  # type: ignore[attr-defined]
 
+    def to_rules(self) -> Any:  # overridden with the game's rules type
+        raise NotImplementedError
+
+    def has_rules(self, rules: object) -> bool:
+        """Whether this version plays by ``rules``.
+
+        The stored JSON is compared as the engine reads it, not as raw JSON: a version
+        published before a setting existed lacks its key, and the engine gives that
+        setting its default, so the rules are the same. Stored rules the engine no longer
+        accepts match nothing.
+        """
+        try:
+            return bool(self.to_rules() == rules)
+        except RuleError:
+            return False
+
 
 class PreferansTariffVersion(TariffVersion):
     tariff = models.ForeignKey(PreferansTariff, on_delete=models.PROTECT, related_name="versions")
