@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Literal
 
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
@@ -66,7 +67,7 @@ class Section:
     """A group of settings: one fieldset of the admin, one section of the tariff page."""
 
     key: str
-    """The page section's id; ``""`` is the head fieldset (name, description …)."""
+    """Names the page's section too; ``""`` is the head fieldset (name, description …)."""
     title: Text | None = None
     description: Text | None = None
 
@@ -169,6 +170,7 @@ class Setting:
 
 
 def value_text(value: Any, choices: Sequence[tuple[str, Text]] = ()) -> str:
+    """An engine value for people: yes/no, ``1.5``, ``1, 2, 3``, a choice's label."""
     if isinstance(value, bool):
         return yesno(value, gettext("yes,no"))
     if isinstance(value, Fraction):
@@ -260,19 +262,19 @@ class PageRow:
 
 
 def page_rows(
-    rules: Any, settings: Sequence[Setting], written_out: Iterable[str]
+    rules: Any, settings: Sequence[Setting], sections: Sequence[Section], written_out: Iterable[str]
 ) -> dict[str, list[PageRow]]:
-    """Per section, a term and a value for every setting the page template does not
-    write out in its own words (``written_out``): a new setting is on the page at once."""
+    """Per section (the head one as ``"head"``), a term and a value for every setting the
+    page template does not write out in its own words (``written_out``): a new setting is
+    on the page at once. Every section's key is present, so that a template's
+    ``more.values`` never falls back to the dict's ``values`` method."""
     skip = set(written_out)
-    rows: dict[str, list[PageRow]] = {}
+    rows: dict[str, list[PageRow]] = {section.key or "head": [] for section in sections}
     for setting in settings:
-        if setting.name in skip:
-            continue
-        term = str(setting.label or setting.name.replace("_", " ").capitalize())
-        rows.setdefault(setting.section, []).append(
-            PageRow(setting.name, term, setting.text(rules))
-        )
+        if setting.name not in skip:
+            term = str(setting.label or setting.name.replace("_", " ").capitalize())
+            row = PageRow(setting.name, term, setting.text(rules))
+            rows[setting.section or "head"].append(row)
     return rows
 
 
@@ -299,6 +301,20 @@ def docs_table(
     return "\n".join(lines) + "\n"
 
 
+DOCS_BEGIN = "<!-- generated from scoring/models/tariff_settings.py: {game} -->"
+DOCS_END = "<!-- end of the generated table -->"
+
+
+def docs_with_tables(text: str, tables: Mapping[str, str]) -> str:
+    """``text`` (docs/rules.md) with each generated table replaced by ``tables[game]``."""
+    for game, table in tables.items():
+        begin = DOCS_BEGIN.format(game=game)
+        start = text.index(begin) + len(begin)
+        end = text.index(DOCS_END, start)
+        text = f"{text[:start]}\n{table}{text[end:]}"
+    return text
+
+
 def _docs_value(value: Any, choices: Sequence[tuple[str, Text]]) -> str:
     if choices:
         return f"`{value}`"
@@ -308,23 +324,68 @@ def _docs_value(value: Any, choices: Sequence[tuple[str, Text]]) -> str:
 
 
 # -- the declarations -----------------------------------------------------------------------
+# One entry per setting, in the order the admin shows them. The help text is what an
+# organiser reads under the field; write it for them, not for a programmer.
 
 
-def _whole(name: str, help_text: Text, section: str, **kwargs: Any) -> Setting:
-    """A whole-number setting that must be at least 1 (the common case)."""
+def _whole(name: str, section: str, help_text: Text, **options: Any) -> Setting:
+    """A whole number, at least 1 unless ``minimum`` says otherwise."""
+    options.setdefault("minimum", 1)
+    return Setting(name=name, kind="whole", section=section, help_text=help_text, **options)
+
+
+def _flag(name: str, section: str, help_text: Text, **options: Any) -> Setting:
+    """Yes or no."""
+    return Setting(name=name, kind="flag", section=section, help_text=help_text, **options)
+
+
+def _rate(name: str, section: str, help_text: Text, **options: Any) -> Setting:
+    """A per-trick rate as a multiple of the contract value V (1, 2, 1.5 …), 0.01–100."""
+    return Setting(name=name, kind="rate", section=section, help_text=help_text, **options)
+
+
+def _choice(
+    name: str, section: str, help_text: Text, choices: tuple[tuple[str, Text], ...], length: int
+) -> Setting:
+    """One of ``choices`` (engine value, label); ``length`` is the column's, in characters."""
     return Setting(
-        name=name, kind="whole", section=section, help_text=help_text, minimum=1, **kwargs
+        name=name,
+        kind="choice",
+        section=section,
+        help_text=help_text,
+        choices=choices,
+        max_length=length,
     )
 
 
-def _flag(name: str, help_text: Text, section: str, **kwargs: Any) -> Setting:
-    return Setting(name=name, kind="flag", section=section, help_text=help_text, **kwargs)
+def _numbers(name: str, section: str, help_text: Text, length: int, **options: Any) -> Setting:
+    """A list of whole numbers, typed as ``1, 2, 3``."""
+    return Setting(
+        name=name,
+        kind="numbers",
+        section=section,
+        help_text=help_text,
+        max_length=length,
+        **options,
+    )
 
 
-def _rate(name: str, help_text: Text, section: str, **kwargs: Any) -> Setting:
-    """A per-trick rate as a multiple of the contract value V (1, 2, 1.5 …)."""
-    return Setting(name=name, kind="rate", section=section, help_text=help_text, **kwargs)
-
+# The items of the list rules: (column, label, help text) per level.
+_VALUES = (
+    ("value_6", _("Value of a 6"), _("Pool points for a made 6 (V).")),
+    ("value_7", _("Value of a 7"), _("Pool points for a made 7 (V).")),
+    ("value_8", _("Value of an 8"), _("Pool points for a made 8 (V).")),
+    ("value_9", _("Value of a 9"), _("Pool points for a made 9 (V).")),
+    ("value_10", _("Value of a 10"), _("Pool points for a made 10 (V).")),
+    ("value_misere", _("Value of a misère"), _("Pool points for a made misère.")),
+)
+_OBLIGATIONS = (
+    ("obligation_6", _("Obligation on a 6"), _("Tricks the defence owes on a 6.")),
+    ("obligation_7", _("Obligation on a 7"), _("Tricks the defence owes on a 7.")),
+    ("obligation_8", _("Obligation on an 8"), _("Tricks the defence owes on an 8.")),
+    ("obligation_9", _("Obligation on a 9"), _("Tricks the defence owes on a 9.")),
+    ("obligation_10", _("Obligation on a 10"), _("Tricks the defence owes on a 10.")),
+)
 
 PREFERANS_SECTIONS = (
     Section(""),
@@ -347,7 +408,7 @@ PREFERANS_SECTIONS = (
         _("preferans.md §4.3 step 5: a whister short of the obligation."),
     ),
     Section(
-        "half-whist",
+        "half_whist",
         _("Half-whist and tens (полвиста и десятерная)"),
         _("preferans.md §4.2 and §4.3."),
     ),
@@ -360,259 +421,179 @@ PREFERANS_SECTIONS = (
         ),
     ),
     Section(
-        "dark", _("Dark games and bombs (игры втёмную и бомбы)"), _("preferans.md §7 (Classic).")
+        "dark",
+        _("Dark games and bombs (игры втёмную и бомбы)"),
+        _("preferans.md §7 (Classic)."),
     ),
     Section(
-        "settlement", _("Closing and settlement (закрытие пули и расчёт)"), _("preferans.md §8–9.")
+        "settlement",
+        _("Closing and settlement (закрытие пули и расчёт)"),
+        _("preferans.md §8–9."),
     ),
 )
 
 PREFERANS_SETTINGS: tuple[Setting, ...] = (
-    # Values and obligations: list rules, one column per item.
-    _whole(
-        "value_6",
-        _("Pool points for a made 6 (V)."),
-        "values",
-        label=_("Value of a 6"),
-        rule="contract_values",
-        index=0,
+    # Values and obligations.
+    *(
+        _whole(name, "values", help_text, label=label, rule="contract_values", index=i)
+        for i, (name, label, help_text) in enumerate(_VALUES)
     ),
-    _whole(
-        "value_7",
-        _("Pool points for a made 7 (V)."),
-        "values",
-        label=_("Value of a 7"),
-        rule="contract_values",
-        index=1,
-    ),
-    _whole(
-        "value_8",
-        _("Pool points for a made 8 (V)."),
-        "values",
-        label=_("Value of an 8"),
-        rule="contract_values",
-        index=2,
-    ),
-    _whole(
-        "value_9",
-        _("Pool points for a made 9 (V)."),
-        "values",
-        label=_("Value of a 9"),
-        rule="contract_values",
-        index=3,
-    ),
-    _whole(
-        "value_10",
-        _("Pool points for a made 10 (V)."),
-        "values",
-        label=_("Value of a 10"),
-        rule="contract_values",
-        index=4,
-    ),
-    _whole(
-        "value_misere",
-        _("Pool points for a made misère."),
-        "values",
-        label=_("Value of a misère"),
-        rule="contract_values",
-        index=5,
-    ),
-    Setting(
-        name="obligation_6",
-        kind="whole",
-        section="values",
-        small=True,
-        maximum=4,
-        help_text=_("Tricks the defence owes on a 6."),
-        label=_("Obligation on a 6"),
-        rule="whist_obligations",
-        index=0,
-    ),
-    Setting(
-        name="obligation_7",
-        kind="whole",
-        section="values",
-        small=True,
-        maximum=4,
-        help_text=_("Tricks the defence owes on a 7."),
-        label=_("Obligation on a 7"),
-        rule="whist_obligations",
-        index=1,
-    ),
-    Setting(
-        name="obligation_8",
-        kind="whole",
-        section="values",
-        small=True,
-        maximum=4,
-        help_text=_("Tricks the defence owes on an 8."),
-        label=_("Obligation on an 8"),
-        rule="whist_obligations",
-        index=2,
-    ),
-    Setting(
-        name="obligation_9",
-        kind="whole",
-        section="values",
-        small=True,
-        maximum=4,
-        help_text=_("Tricks the defence owes on a 9."),
-        label=_("Obligation on a 9"),
-        rule="whist_obligations",
-        index=3,
-    ),
-    Setting(
-        name="obligation_10",
-        kind="whole",
-        section="values",
-        small=True,
-        maximum=4,
-        help_text=_("Tricks the defence owes on a 10."),
-        label=_("Obligation on a 10"),
-        rule="whist_obligations",
-        index=4,
+    *(
+        _whole(
+            name,
+            "values",
+            help_text,
+            label=label,
+            rule="whist_obligations",
+            index=i,
+            minimum=0,
+            maximum=4,
+            small=True,
+        )
+        for i, (name, label, help_text) in enumerate(_OBLIGATIONS)
     ),
     # Whists and remises.
-    _rate("whist_rate", _("Whists a defender writes per defence trick, × V."), "rates"),
-    _rate("remise_rate", _("Mountain per undertrick for the declarer, × V."), "rates"),
+    _rate("whist_rate", "rates", _("Whists a defender writes per defence trick, × V.")),
+    _rate("remise_rate", "rates", _("Mountain per undertrick for the declarer, × V.")),
     _rate(
-        "consolation_rate", _("Whists each consoling player writes per undertrick, × V."), "rates"
+        "consolation_rate", "rates", _("Whists each consoling player writes per undertrick, × V.")
     ),
-    _whole("misere_penalty", _("Mountain per trick on a failed misère."), "rates"),
-    Setting(
-        name="lone_whist",
-        kind="choice",
-        section="rates",
-        max_length=10,
-        choices=(("greedy", _("greedy")), ("gentleman", _("gentleman"))),
-        help_text=_(
+    _whole("misere_penalty", "rates", _("Mountain per trick on a failed misère.")),
+    _choice(
+        "lone_whist",
+        "rates",
+        _(
             "One whister on a remise: greedy — he is paid for every defence trick; "
             "gentleman — he and the passer share everything equally."
         ),
+        (("greedy", _("greedy")), ("gentleman", _("gentleman"))),
+        length=10,
     ),
     _flag(
-        "consolation_by_dealer", _("With 4 players the dealer consoles on a remise too."), "rates"
+        "consolation_by_dealer", "rates", _("With 4 players the dealer consoles on a remise too.")
     ),
     # Whister duty.
-    Setting(
-        name="whister_duty",
-        kind="choice",
-        section="duty",
-        max_length=12,
-        choices=(("responsible", _("responsible")), ("none", _("none"))),
-        help_text=_("Whether a whister short of the defence obligation writes mountain."),
+    _choice(
+        "whister_duty",
+        "duty",
+        _("Whether a whister short of the defence obligation writes mountain."),
+        (("responsible", _("responsible")), ("none", _("none"))),
+        length=12,
     ),
-    Setting(
-        name="two_whister_duty",
-        kind="choice",
-        section="duty",
-        max_length=10,
-        choices=(("personal", _("personal quotas")), ("pair", _("as a pair"))),
-        help_text=_("Two whisters: each owes half the obligation, or they owe it as a pair."),
+    _choice(
+        "two_whister_duty",
+        "duty",
+        _("Two whisters: each owes half the obligation, or they owe it as a pair."),
+        (("personal", _("personal quotas")), ("pair", _("as a pair"))),
+        length=10,
     ),
     _rate(
-        "whister_penalty_rate", _("Mountain per trick a whister is short of his duty, × V."), "duty"
+        "whister_penalty_rate", "duty", _("Mountain per trick a whister is short of his duty, × V.")
     ),
     # Half-whist and tens.
-    Setting(
-        name="half_whist_levels",
-        kind="numbers",
-        section="half-whist",
-        max_length=20,
+    _numbers(
+        "half_whist_levels",
+        "half_whist",
+        _("Levels where half-whist is allowed, e.g. 6, 7 (empty: never)."),
+        length=20,
         may_be_empty=True,
-        help_text=_("Levels where half-whist is allowed, e.g. 6, 7 (empty: never)."),
     ),
     _flag(
         "ten_is_whisted",
+        "half_whist",
         _("Whether a 10 may be whisted (otherwise it is always passed)."),
-        "half-whist",
     ),
     # Pass-outs.
-    Setting(
-        name="passout_mode",
-        kind="choice",
-        section="passouts",
-        max_length=10,
-        choices=(("mountain", _("mountain")), ("whists", _("whists"))),
-        help_text=_(
+    _choice(
+        "passout_mode",
+        "passouts",
+        _(
             "Pass-out tricks go into the mountain, or (Rostov) the fewest-tricks player "
             "writes whists on the others."
         ),
+        (("mountain", _("mountain")), ("whists", _("whists"))),
+        length=10,
     ),
     _whole(
         "passout_whists",
-        _("Whist mode: whists per trick at the first price (Rostov 5)."),
         "passouts",
+        _("Whist mode: whists per trick at the first price (Rostov 5)."),
     ),
-    Setting(
-        name="passout_ladder",
-        kind="numbers",
-        section="passouts",
-        max_length=60,
-        help_text=_("Price per trick of the 1st, 2nd, 3rd … pass-out in a row; the last repeats."),
+    _numbers(
+        "passout_ladder",
+        "passouts",
+        _("Price per trick of the 1st, 2nd, 3rd … pass-out in a row; the last repeats."),
+        length=60,
     ),
-    Setting(
-        name="passout_exit",
-        kind="numbers",
-        section="passouts",
-        max_length=30,
-        help_text=_("Lowest contract after the 1st, 2nd, 3rd … pass-out in a row, e.g. 6, 7, 8."),
+    _numbers(
+        "passout_exit",
+        "passouts",
+        _("Lowest contract after the 1st, 2nd, 3rd … pass-out in a row, e.g. 6, 7, 8."),
+        length=30,
     ),
     _flag(
         "passout_amnesty",
-        _("Take the smallest trick count off everyone's pass-out tricks."),
         "passouts",
+        _("Take the smallest trick count off everyone's pass-out tricks."),
     ),
     _flag(
         "passout_zero_bonus",
-        _("A player with no pass-out trick writes the price into his pool."),
         "passouts",
+        _("A player with no pass-out trick writes the price into his pool."),
     ),
     _flag(
-        "misere_ends_passouts", _("A misère ends a series of pass-outs like any game."), "passouts"
+        "misere_ends_passouts",
+        "passouts",
+        _("A misère ends a series of pass-outs like any game."),
     ),
     _flag(
         "dealer_takes_widow_tricks",
-        _("With 4 players the dealer plays the widow on pass-outs (0–2)."),
         "passouts",
+        _("With 4 players the dealer plays the widow on pass-outs (0–2)."),
     ),
     _flag(
         "passout_same_dealer",
-        _("After a pass-out the same player deals again, up to 3 times."),
         "passouts",
+        _("After a pass-out the same player deals again, up to 3 times."),
     ),
     # Dark games and bombs.
-    _flag("dark_games", _("Dark contracts and dark pass-outs are played."), "dark"),
-    _whole("dark_multiplier", _("Every amount of a dark contract × this."), "dark"),
-    _flag("bombs", _("Dark pass-outs draw bombs that multiply a later game."), "dark"),
+    _flag("dark_games", "dark", _("Dark contracts and dark pass-outs are played.")),
+    _whole("dark_multiplier", "dark", _("Every amount of a dark contract × this.")),
+    _flag("bombs", "dark", _("Dark pass-outs draw bombs that multiply a later game.")),
     # Closing and settlement.
     _whole(
         "help_whists_per_point",
-        _("Whists the helper writes per pool point given as help."),
         "settlement",
+        _("Whists the helper writes per pool point given as help."),
     ),
-    _whole("pool_weight", _("Whists per pool point at settlement."), "settlement"),
-    _whole("mountain_weight", _("Whists per mountain point at settlement."), "settlement"),
-    Setting(
-        name="settlement_divisor",
-        kind="choice",
-        section="settlement",
-        max_length=20,
-        choices=(("players", _("players (n)")), ("players_minus_one", _("players − 1"))),
-        help_text=_("The mountain is divided among n players (usual) or n − 1."),
+    _whole("pool_weight", "settlement", _("Whists per pool point at settlement.")),
+    _whole("mountain_weight", "settlement", _("Whists per mountain point at settlement.")),
+    _choice(
+        "settlement_divisor",
+        "settlement",
+        _("The mountain is divided among n players (usual) or n − 1."),
+        (("players", _("players (n)")), ("players_minus_one", _("players − 1"))),
+        length=20,
     ),
 )
 
 PREFERANS_LIST_MEANINGS = {
     "contract_values": "pool points V for a made 6, 7, 8, 9, 10 and misère",
-    "whist_obligations": "tricks O the defence owes on a 6, 7, 8, 9, 10 (0–4)",
+    "whist_obligations": "tricks O the defence owes on a 6, 7, 8, 9 and 10 (0–4)",
 }
-"""What the docs table says about the list rules (each item's help text names one level)."""
+"""The docs table's words for the list rules (each item's help text names one level)."""
+
+_SUIT_COLUMNS = (
+    ("spades_multiplier", _("Value card: the spades column (П) ×.")),
+    ("clubs_multiplier", _("Value card: the clubs column (Тр) ×.")),
+    ("diamonds_multiplier", _("Value card: the diamonds column (Б) ×.")),
+    ("hearts_multiplier", _("Value card: the hearts column (Ч) ×.")),
+)
 
 BOSTON_SECTIONS = (
     Section(""),
     Section(
-        "payment-tariff",
+        "payment_tariff",
         _("Payment tariff (тариф платежей)"),
         _(
             "boston.md §1: each contract's terms are in the payment rows below (minor "
@@ -620,100 +601,91 @@ BOSTON_SECTIONS = (
         ),
     ),
     Section(
-        "value-card",
+        "value_card",
         _("Value card (таблица стоимости)"),
         _("boston.md §2: a cell is the row's unit (rows below) × its suit column's multiplier."),
     ),
 )
 
 BOSTON_SETTINGS: tuple[Setting, ...] = (
-    Setting(
-        name="system",
-        kind="choice",
-        section="",
-        max_length=20,
-        choices=(("payment-tariff", _("payment tariff")), ("value-card", _("contract value card"))),
-        help_text=_("Which of the seed's two scoring systems tables under this tariff use."),
+    _choice(
+        "system",
+        "",
+        _("Which of the seed's two scoring systems tables under this tariff use."),
+        (("payment-tariff", _("payment tariff")), ("value-card", _("contract value card"))),
+        length=20,
     ),
-    _whole("slam_multiplier", _("A slam (13 tricks) multiplies all by this."), "payment-tariff"),
-    _whole("major_multiplier", _("The major suit pays this × the minor."), "payment-tariff"),
+    # Payment tariff (its rows are BostonPaymentRow).
+    _whole("slam_multiplier", "payment_tariff", _("A slam (13 tricks) multiplies all by this.")),
+    _whole("major_multiplier", "payment_tariff", _("The major suit pays this × the minor.")),
     _whole(
-        "double_tour_multiplier", _("A double tour pays this × a simple tour."), "payment-tariff"
+        "double_tour_multiplier", "payment_tariff", _("A double tour pays this × a simple tour.")
     ),
-    Setting(
-        name="supported_payers",
-        kind="choice",
-        section="payment-tariff",
-        max_length=10,
-        choices=(("pairs", _("in pairs")), ("each", _("each pays each"))),
-        help_text=_(
-            "2 vs 2: each winner is paid by one opponent (pairs) or by each opponent (each)."
-        ),
+    _choice(
+        "supported_payers",
+        "payment_tariff",
+        _("2 vs 2: each winner is paid by one opponent (pairs) or by each opponent (each)."),
+        (("pairs", _("in pairs")), ("each", _("each pays each"))),
+        length=10,
     ),
-    _whole(
-        "spades_multiplier",
-        _("Value card: the spades column (П) ×."),
-        "value-card",
-        rule="column_multipliers",
-        index=0,
+    # Value card (its rows are BostonCardRow).
+    *(
+        _whole(name, "value_card", help_text, rule="column_multipliers", index=i)
+        for i, (name, help_text) in enumerate(_SUIT_COLUMNS)
     ),
     _whole(
-        "clubs_multiplier",
-        _("Value card: the clubs column (Тр) ×."),
-        "value-card",
-        rule="column_multipliers",
-        index=1,
-    ),
-    _whole(
-        "diamonds_multiplier",
-        _("Value card: the diamonds column (Б) ×."),
-        "value-card",
-        rule="column_multipliers",
-        index=2,
-    ),
-    _whole(
-        "hearts_multiplier",
-        _("Value card: the hearts column (Ч) ×."),
-        "value-card",
-        rule="column_multipliers",
-        index=3,
-    ),
-    Setting(
-        name="together_required",
-        kind="whole",
-        section="value-card",
-        small=True,
+        "together_required",
+        "value_card",
+        _("Value card: tricks two partners need on the first row (5 alone / 8 together)."),
         minimum=6,
         maximum=13,
-        help_text=_(
-            "Value card: tricks two partners need on the first row (5 alone / 8 together)."
-        ),
-    ),
-    Setting(
-        name="piccolissimo_tricks",
-        kind="whole",
-        section="value-card",
         small=True,
+    ),
+    _whole(
+        "piccolissimo_tricks",
+        "value_card",
+        _("Value card: tricks a piccolissimo must take (0 or 1)."),
+        minimum=0,
         maximum=1,
-        help_text=_("Value card: tricks a piccolissimo must take (0 or 1)."),
+        small=True,
     ),
     _flag(
         "card_pays_honours",
+        "value_card",
         _("Value card: honours are paid on a made trick contract."),
-        "value-card",
     ),
     _flag(
         "card_pays_overtricks",
+        "value_card",
         _("Value card: each overtrick is paid at the row's rate."),
-        "value-card",
     ),
     _flag(
         "card_pays_undertricks",
+        "value_card",
         _("Value card: each undertrick is paid at the row's rate."),
-        "value-card",
     ),
 )
 
 PREFERANS_DEFAULTS = PreferansRules()
 BOSTON_DEFAULTS = BostonRules()
 PREFERANS_PRESETS: Mapping[str, PreferansRules] = PRESETS
+
+
+# -- docs/rules.md --------------------------------------------------------------------------
+
+RULES_DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+
+
+def docs_tables() -> dict[str, str]:
+    """The generated tables of docs/rules.md, by game. Boston's table stays written by
+    hand: most of its settings are the payment and value-card rows, not declarations."""
+    return {"preferans": docs_table(PREFERANS_SETTINGS, PREFERANS_PRESETS, PREFERANS_LIST_MEANINGS)}
+
+
+def update_docs(path: Path = RULES_DOC) -> bool:
+    """Rewrite the generated tables of docs/rules.md; whether anything changed."""
+    text = path.read_text(encoding="utf-8")
+    updated = docs_with_tables(text, docs_tables())
+    if updated != text:
+        path.write_text(updated, encoding="utf-8")
+    return updated != text
