@@ -172,7 +172,7 @@ class Setting:
 def value_text(value: Any, choices: Sequence[tuple[str, Text]] = ()) -> str:
     """An engine value for people: yes/no, ``1.5``, ``1, 2, 3``, a choice's label."""
     if isinstance(value, bool):
-        return yesno(value, gettext("yes,no"))
+        return str(yesno(value, gettext("yes,no")))
     if isinstance(value, Fraction):
         return format(decimal(value).normalize(), "f")
     if isinstance(value, tuple):

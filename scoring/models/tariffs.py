@@ -138,6 +138,9 @@ add_columns(PreferansTariff, PREFERANS_SETTINGS, PREFERANS_DEFAULTS)
 class BostonTariff(Tariff):
     """The payment tariff and the value card of boston.md; the rows are inlines."""
 
+    # A column from BOSTON_SETTINGS, named here for the type checker: to_rules() reads it.
+    system: str
+
     class Meta(Tariff.Meta):
         verbose_name = _("Boston tariff")
         verbose_name_plural = _("Boston tariffs")
