@@ -52,14 +52,21 @@ def test_every_preferans_rule_has_a_column():
 
 @pytest.mark.parametrize(("model", "declared", "rules_type"), GAMES)
 def test_a_column_defaults_to_the_engine_default(model, declared, rules_type):
-    defaults = model().to_rules() if model is PreferansTariff else model(system="payment-tariff")
-
-    if model is PreferansTariff:
-        assert defaults == PreferansRules()
     for setting in declared:
         field = model._meta.get_field(setting.name)
         assert field.default == setting.from_engine(rules_type()), setting.name
         assert field.help_text, setting.name
+
+
+def test_a_new_tariff_plays_the_engine_defaults():
+    assert PreferansTariff().to_rules() == PreferansRules()
+    assert BostonTariff().to_rules() == BostonRules()
+
+
+def test_boston_columns_give_back_every_preset():
+    for system in ("payment-tariff", "value-card"):
+        rules = BostonRules.preset(system)
+        assert BostonTariff(**BostonTariff.fields_from_rules(rules)).to_rules() == rules
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
