@@ -234,7 +234,7 @@ def test_preferans_preset_from_the_migration_equals_the_engine_preset(preset, na
     assert tariff.to_rules() == PreferansRules.preset(preset)
     assert tariff.current_version.number == 1
     assert tariff.current_version.to_rules() == PreferansRules.preset(preset)
-    assert tariff.current_version.rules == PreferansRules.preset(preset).to_dict()
+    assert tariff.current_version.has_rules(PreferansRules.preset(preset))
     assert PreferansTariff.fields_from_rules(tariff.to_rules())["value_6"] == tariff.value_6
     tariff.full_clean()
 
@@ -247,7 +247,7 @@ def test_boston_preset_from_the_migration_equals_the_engine_preset(preset, name)
     assert tariff.to_rules() == BostonRules.preset(preset)
     assert tariff.current_version.number == 1
     assert tariff.current_version.to_rules() == BostonRules.preset(preset)
-    assert tariff.current_version.rules == BostonRules.preset(preset).to_dict()
+    assert tariff.current_version.has_rules(BostonRules.preset(preset))
     assert tariff.payment_rows.count() == 3
     assert tariff.card_rows.count() == 17
     tariff.full_clean()

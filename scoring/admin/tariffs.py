@@ -45,6 +45,13 @@ from scoring.models import (
     BostonTariffVersion,
     PreferansTariff,
     PreferansTariffVersion,
+    tariff_settings,
+)
+from scoring.models.tariff_settings import (
+    BOSTON_SECTIONS,
+    BOSTON_SETTINGS,
+    PREFERANS_SECTIONS,
+    PREFERANS_SETTINGS,
 )
 from scoring.models.tariffs import Tariff
 from scoring.permissions import can_use_admin
@@ -94,30 +101,17 @@ TARIFF_HELP = {
     ),
 }
 
-PREFERANS_LABELS = {
-    "value_6": _("Value of a 6"),
-    "value_7": _("Value of a 7"),
-    "value_8": _("Value of an 8"),
-    "value_9": _("Value of a 9"),
-    "value_10": _("Value of a 10"),
-    "value_misere": _("Value of a misère"),
-    "obligation_6": _("Obligation on a 6"),
-    "obligation_7": _("Obligation on a 7"),
-    "obligation_8": _("Obligation on an 8"),
-    "obligation_9": _("Obligation on a 9"),
-    "obligation_10": _("Obligation on a 10"),
-}
-
 
 # The admin builds the form from its fieldsets; these Metas add only labels and help.
 class PreferansTariffForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
-        labels = PREFERANS_LABELS
+        labels = tariff_settings.labels(PREFERANS_SETTINGS)
         help_texts = TARIFF_HELP
 
 
 class BostonTariffForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
+        labels = tariff_settings.labels(BOSTON_SETTINGS)
         help_texts = TARIFF_HELP
 
 
@@ -710,6 +704,9 @@ def copy_name(model: type[Tariff], name: str) -> str:
         n += 1
 
 
+VERSIONS_FIELDSET = (_("Versions"), {"fields": ("version_history",)})
+
+
 def _setting_text(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
@@ -726,97 +723,11 @@ class PreferansTariffAdmin(TariffAdmin):
 
     game = "preferans"
     form = PreferansTariffForm
-    fieldsets = (
-        (None, {"fields": ("name", "description", ("changed_by", "changed_at"))}),
-        (
-            _("Values and obligations (стоимость игр, обязанность вистовать)"),
-            {
-                "description": _(
-                    "preferans.md §3: the pool points V written for a made contract, and the "
-                    "tricks O the defence must take (0–4)."
-                ),
-                "fields": (
-                    ("value_6", "value_7", "value_8", "value_9", "value_10", "value_misere"),
-                    (
-                        "obligation_6",
-                        "obligation_7",
-                        "obligation_8",
-                        "obligation_9",
-                        "obligation_10",
-                    ),
-                ),
-            },
-        ),
-        (
-            _("Whists and remises (висты и ремизы)"),
-            {
-                "description": _(
-                    "preferans.md §4–5: each rate is a multiple of V per trick (1, 2, 1.5 …)."
-                ),
-                "fields": (
-                    "whist_rate",
-                    "remise_rate",
-                    "consolation_rate",
-                    "misere_penalty",
-                    "lone_whist",
-                    "consolation_by_dealer",
-                ),
-            },
-        ),
-        (
-            _("Whister duty (ответственность вистующих)"),
-            {
-                "description": _("preferans.md §4.3 step 5: a whister short of the obligation."),
-                "fields": ("whister_duty", "two_whister_duty", "whister_penalty_rate"),
-            },
-        ),
-        (
-            _("Half-whist and tens (полвиста и десятерная)"),
-            {
-                "description": _("preferans.md §4.2 and §4.3."),
-                "fields": ("half_whist_levels", "ten_is_whisted"),
-            },
-        ),
-        (
-            _("Pass-outs (распасы)"),
-            {
-                "description": _(
-                    "preferans.md §6: ladders list the 1st, 2nd, 3rd … pass-out in a row; "
-                    "the last step repeats."
-                ),
-                "fields": (
-                    "passout_mode",
-                    "passout_whists",
-                    "passout_ladder",
-                    "passout_exit",
-                    "passout_amnesty",
-                    "passout_zero_bonus",
-                    "misere_ends_passouts",
-                    "dealer_takes_widow_tricks",
-                    "passout_same_dealer",
-                ),
-            },
-        ),
-        (
-            _("Dark games and bombs (игры втёмную и бомбы)"),
-            {
-                "description": _("preferans.md §7 (Classic)."),
-                "fields": ("dark_games", "dark_multiplier", "bombs"),
-            },
-        ),
-        (
-            _("Closing and settlement (закрытие пули и расчёт)"),
-            {
-                "description": _("preferans.md §8–9."),
-                "fields": (
-                    "help_whists_per_point",
-                    "pool_weight",
-                    "mountain_weight",
-                    "settlement_divisor",
-                ),
-            },
-        ),
-        (_("Versions"), {"fields": ("version_history",)}),
+    fieldsets = tariff_settings.fieldsets(
+        PREFERANS_SETTINGS,
+        PREFERANS_SECTIONS,
+        head=("name", "description", ("changed_by", "changed_at")),
+        tail=VERSIONS_FIELDSET,
     )
 
 
@@ -827,46 +738,11 @@ class BostonTariffAdmin(TariffAdmin):
     game = "boston"
     form = BostonTariffForm
     inlines = (PaymentRowInline, CardRowInline)
-    fieldsets = (
-        (None, {"fields": ("name", "description", "system", ("changed_by", "changed_at"))}),
-        (
-            _("Payment tariff (тариф платежей)"),
-            {
-                "description": _(
-                    "boston.md §1: each contract's terms are in the payment rows below (minor "
-                    "suit, simple tour); these multiply them."
-                ),
-                "fields": (
-                    "slam_multiplier",
-                    "major_multiplier",
-                    "double_tour_multiplier",
-                    "supported_payers",
-                ),
-            },
-        ),
-        (
-            _("Value card (таблица стоимости)"),
-            {
-                "description": _(
-                    "boston.md §2: a cell is the row's unit (rows below) × its suit column's "
-                    "multiplier."
-                ),
-                "fields": (
-                    (
-                        "spades_multiplier",
-                        "clubs_multiplier",
-                        "diamonds_multiplier",
-                        "hearts_multiplier",
-                    ),
-                    "together_required",
-                    "piccolissimo_tricks",
-                    "card_pays_honours",
-                    "card_pays_overtricks",
-                    "card_pays_undertricks",
-                ),
-            },
-        ),
-        (_("Versions"), {"fields": ("version_history",)}),
+    fieldsets = tariff_settings.fieldsets(
+        BOSTON_SETTINGS,
+        BOSTON_SECTIONS,
+        head=("name", "description", ("changed_by", "changed_at")),
+        tail=VERSIONS_FIELDSET,
     )
 
     def get_formset_kwargs(

@@ -28,18 +28,18 @@ def tariff_publish(tariff: Tariff, *, by: Member | None, move_tables: Iterable[i
     with transaction.atomic():
         tariff.changed_by = by
         tariff.save()
-        rules = tariff.to_rules().to_dict()
+        rules = tariff.to_rules()
         current = tariff.current_version
-        if current is not None and current.rules == rules:
+        if current is not None and current.has_rules(rules):
             version = current
         elif current is not None and not current.tables.exists():
-            current.rules = rules
+            current.rules = rules.to_dict()
             current.created_by = by
             current.save(update_fields=["rules", "created_by"])
             version = current
         else:
             number = current.number + 1 if current is not None else 1
-            version = tariff.versions.create(number=number, rules=rules, created_by=by)
+            version = tariff.versions.create(number=number, rules=rules.to_dict(), created_by=by)
         for table in tables_in_play(tariff).filter(pk__in=list(move_tables)):
             _move_to_version(table, version, by)
         return version

@@ -15,6 +15,13 @@ from scoring.engine.boston import Ask, BostonRules, Independence, tariff_amount
 from scoring.engine.boston.rules import ASK_CONTRACTS, CARD_ROWS, TRICK_ROWS
 from scoring.engine.preferans.rules import LEVELS, PreferansRules
 from scoring.models import BostonTariff, PreferansTariff
+from scoring.models.tariff_settings import (
+    BOSTON_SECTIONS,
+    BOSTON_SETTINGS,
+    PREFERANS_SECTIONS,
+    PREFERANS_SETTINGS,
+    page_rows,
+)
 from scoring.models.tariffs import Tariff
 from scoring.seed_corrections import card_note, payment_note
 
@@ -46,6 +53,33 @@ CARD_PARTS = (
     ("three_honours", "three honours", "три онера"),
     ("four_honours", "four honours", "четыре онера"),
     ("overtrick", "each trick over or short", "каждая взятка сверх того"),
+)
+
+
+# The settings each page's template writes out in its own words (tables, sentences). Every
+# other declared setting is listed under its section as "label: value" by itself, so a new
+# setting is on the page without touching the template.
+PREFERANS_WRITTEN_OUT = frozenset(
+    (
+        *(f"value_{level}" for level in (*LEVELS, "misere")),
+        *(f"obligation_{level}" for level in LEVELS),
+        *("whist_rate", "remise_rate", "consolation_rate", "whister_penalty_rate"),
+        *("misere_penalty", "lone_whist", "consolation_by_dealer"),
+        *("whister_duty", "two_whister_duty", "half_whist_levels", "ten_is_whisted"),
+        *("passout_mode", "passout_whists", "passout_ladder", "passout_exit"),
+        *("passout_amnesty", "passout_zero_bonus", "misere_ends_passouts"),
+        *("dealer_takes_widow_tricks", "passout_same_dealer"),
+        *("dark_games", "dark_multiplier", "bombs"),
+        *("help_whists_per_point", "pool_weight", "mountain_weight", "settlement_divisor"),
+    )
+)
+BOSTON_WRITTEN_OUT = frozenset(
+    (
+        *("system", "slam_multiplier", "major_multiplier", "double_tour_multiplier"),
+        *("supported_payers", "together_required", "piccolissimo_tricks"),
+        *(f"{suit}_multiplier" for suit in ("spades", "clubs", "diamonds", "hearts")),
+        *("card_pays_honours", "card_pays_overtricks", "card_pays_undertricks"),
+    )
 )
 
 
@@ -130,6 +164,7 @@ def preferans_tariff_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "passout_exit": list(rules.passout_exit),
             "half_whist_levels": list(rules.half_whist_levels),
             "help_mountain": number(Fraction(rules.pool_weight, rules.mountain_weight)),
+            "more": page_rows(rules, PREFERANS_SETTINGS, PREFERANS_SECTIONS, PREFERANS_WRITTEN_OUT),
         },
     )
 
@@ -298,5 +333,6 @@ def boston_tariff_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "card_columns": columns,
             "card_rows": card,
             "corrections": corrections,
+            "more": page_rows(rules, BOSTON_SETTINGS, BOSTON_SECTIONS, BOSTON_WRITTEN_OUT),
         },
     )

@@ -1,0 +1,691 @@
+"""Every house setting of a tariff, declared once.
+
+A :class:`Setting` names the engine rule it feeds, its kind, its admin section, label and
+help text. From the declarations come the tariff models' columns (:func:`add_columns`),
+``to_rules()`` (:func:`rules_values`) and ``fields_from_rules()`` (:func:`model_values`),
+the admin's fieldsets and labels, the plain rows of the tariff pages and the settings
+table in docs/rules.md (:func:`docs_table`).
+
+Defaults are not declared: a column's default is the engine's default (Sochi's, the
+payment tariff's), so the engine stays the one place that knows the presets.
+
+Changing a declaration's column (its help text, limits, choices) changes the schema, and
+``makemigrations`` will ask for a migration: that is intended. A label only reaches the
+admin form and the page, never the schema.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Literal
+
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.template.defaultfilters import yesno
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine.boston.rules import BostonRules
+from scoring.engine.preferans.rules import PRESETS, PreferansRules
+
+Text = str | Promise
+Kind = Literal["whole", "flag", "choice", "rate", "numbers"]
+
+list_of_numbers = RegexValidator(
+    r"^\s*\d+(\s*,\s*\d+)*\s*$", _("Enter whole numbers separated by commas, e.g. 1, 2, 3.")
+)
+# The only list that may be empty is a list of contract levels (half-whist: never).
+list_of_levels = RegexValidator(r"^[\d,\s]*$", _("Enter levels separated by commas."))
+
+RATE_MIN = Decimal("0.01")
+RATE_MAX = Decimal(100)
+
+
+def numbers(text: str) -> tuple[int, ...]:
+    """``"1, 2, 3"`` → ``(1, 2, 3)``."""
+    return tuple(int(part) for part in text.split(",") if part.strip())
+
+
+def numbers_text(values: Iterable[int]) -> str:
+    """``(1, 2, 3)`` → ``"1, 2, 3"``."""
+    return ", ".join(str(v) for v in values)
+
+
+def decimal(value: Fraction) -> Decimal:
+    """An engine rate (a Fraction with at most two decimals) as the column's Decimal."""
+    return Decimal(value.numerator) / value.denominator
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A group of settings: one fieldset of the admin, one section of the tariff page."""
+
+    key: str
+    """Names the page's section too; ``""`` is the head fieldset (name, description …)."""
+    title: Text | None = None
+    description: Text | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Setting:
+    """One house setting: one model column feeding one engine rule (or one item of a
+    list rule such as ``contract_values``)."""
+
+    name: str
+    """The model field, and the admin form's field."""
+    kind: Kind
+    section: str
+    """The key of its :class:`Section`."""
+    help_text: Text
+    label: Text | None = None
+    """The admin's label and the page's term; ``None``: Django's, from the name."""
+    rule: str = ""
+    """The engine rule it feeds; ``""``: the rule is called ``name`` too."""
+    index: int | None = None
+    """Its position in a list rule (all items of one rule sit on one admin line)."""
+    choices: tuple[tuple[str, Text], ...] = ()
+    minimum: int | Decimal | None = None
+    """``whole``: the least value (unset: 0); ``rate``: unset means 0.01."""
+    maximum: int | Decimal | None = None
+    small: bool = False
+    """``whole``: a small column (0–32767) for the counts of tricks."""
+    max_length: int = 0
+    """``choice`` and ``numbers``: the column's length."""
+    may_be_empty: bool = False
+    """``numbers``: an empty list is allowed (a list of levels)."""
+
+    @property
+    def engine_name(self) -> str:
+        return self.rule or self.name
+
+    # -- the model column
+
+    def column(self, default: Any) -> models.Field[Any, Any]:
+        """The model field, with the engine's default already in the column's form."""
+        common: dict[str, Any] = {"default": default, "help_text": self.help_text}
+        if self.kind == "flag":
+            return models.BooleanField(**common)
+        if self.kind == "choice":
+            return models.CharField(max_length=self.max_length, choices=self.choices, **common)
+        if self.kind == "rate":
+            low = RATE_MIN if self.minimum is None else self.minimum
+            high = RATE_MAX if self.maximum is None else self.maximum
+            return models.DecimalField(
+                max_digits=6,
+                decimal_places=2,
+                validators=[MinValueValidator(low), MaxValueValidator(high)],
+                **common,
+            )
+        if self.kind == "numbers":
+            if self.may_be_empty:
+                return models.CharField(
+                    max_length=self.max_length, blank=True, validators=[list_of_levels], **common
+                )
+            return models.CharField(
+                max_length=self.max_length, validators=[list_of_numbers], **common
+            )
+        validators: list[Any] = []
+        if self.minimum:
+            validators.append(MinValueValidator(self.minimum))
+        if self.maximum is not None:
+            validators.append(MaxValueValidator(self.maximum))
+        field = models.PositiveSmallIntegerField if self.small else models.PositiveIntegerField
+        return field(validators=validators, **common)
+
+    # -- between the column and the engine
+
+    def to_engine(self, value: Any) -> Any:
+        """The column's value as the engine's (a Fraction rate, a tuple of numbers)."""
+        if self.kind == "rate":
+            return Fraction(value)
+        if self.kind == "numbers":
+            return numbers(value)
+        return value
+
+    def from_engine(self, rules: Any) -> Any:
+        """This setting's value in ``rules``, in the column's form."""
+        value = getattr(rules, self.engine_name)
+        if self.index is not None:
+            value = value[self.index]
+        if self.kind == "rate":
+            return decimal(value)
+        if self.kind == "numbers":
+            return numbers_text(value)
+        return value
+
+    # -- for people
+
+    def text(self, rules: Any) -> str:
+        """The value as the tariff page and the docs print it."""
+        value = getattr(rules, self.engine_name)
+        if self.index is not None:
+            value = value[self.index]
+        return value_text(value, self.choices)
+
+
+def value_text(value: Any, choices: Sequence[tuple[str, Text]] = ()) -> str:
+    """An engine value for people: yes/no, ``1.5``, ``1, 2, 3``, a choice's label."""
+    if isinstance(value, bool):
+        return str(yesno(value, gettext("yes,no")))
+    if isinstance(value, Fraction):
+        return format(decimal(value).normalize(), "f")
+    if isinstance(value, tuple):
+        return numbers_text(value) or "—"
+    labels = dict(choices)
+    return str(labels.get(value, value))
+
+
+# -- what the models, the admin and the page derive ------------------------------------------
+
+
+def add_columns(model: type[models.Model], settings: Sequence[Setting], defaults: Any) -> None:
+    """Give ``model`` a column per setting, defaulting to the setting's value in the
+    engine's ``defaults`` (a rules value).
+
+    The columns are added right after the class is made, before any migration or form
+    reads it, exactly as if they were written in its body.
+    """
+    for setting in settings:
+        model.add_to_class(setting.name, setting.column(setting.from_engine(defaults)))
+
+
+def rules_values(instance: models.Model, settings: Sequence[Setting]) -> dict[str, Any]:
+    """The engine's rules as ``instance``'s columns hold them, by engine name (a list rule
+    gathered from its items, in order)."""
+    values: dict[str, Any] = {}
+    items: dict[str, dict[int, Any]] = {}
+    for setting in settings:
+        value = setting.to_engine(getattr(instance, setting.name))
+        if setting.index is None:
+            values[setting.engine_name] = value
+        else:
+            items.setdefault(setting.engine_name, {})[setting.index] = value
+    for name, by_index in items.items():
+        values[name] = tuple(by_index[i] for i in sorted(by_index))
+    return values
+
+
+def model_values(rules: Any, settings: Sequence[Setting]) -> dict[str, Any]:
+    """The column values that give back ``rules``."""
+    return {setting.name: setting.from_engine(rules) for setting in settings}
+
+
+def fieldsets(
+    settings: Sequence[Setting], sections: Sequence[Section], head: Sequence[Any], tail: Any
+) -> tuple[Any, ...]:
+    """The admin's fieldsets: ``head`` (name, description …) with the head section's
+    settings before its last entry, then a fieldset per section, then ``tail``."""
+    out: list[Any] = []
+    for section in sections:
+        fields = _lines(s for s in settings if s.section == section.key)
+        if not section.key:
+            out.append((None, {"fields": (*head[:-1], *fields, head[-1])}))
+            continue
+        options: dict[str, Any] = {"fields": fields}
+        if section.description is not None:
+            options = {"description": section.description, **options}
+        out.append((section.title, options))
+    return (*out, tail)
+
+
+def _lines(settings: Iterable[Setting]) -> tuple[Any, ...]:
+    """Field names in order; the items of one list rule share a line (a tuple)."""
+    lines: list[Any] = []
+    rows: dict[str, list[str]] = {}
+    for setting in settings:
+        if setting.index is None:
+            lines.append(setting.name)
+        elif setting.engine_name in rows:
+            rows[setting.engine_name].append(setting.name)
+        else:
+            rows[setting.engine_name] = [setting.name]
+            lines.append(rows[setting.engine_name])
+    return tuple(tuple(line) if isinstance(line, list) else line for line in lines)
+
+
+def labels(settings: Sequence[Setting]) -> dict[str, Text]:
+    """The admin form's labels, where a setting declares one."""
+    return {s.name: s.label for s in settings if s.label is not None}
+
+
+@dataclass(frozen=True, slots=True)
+class PageRow:
+    name: str
+    term: str
+    value: str
+
+
+def page_rows(
+    rules: Any, settings: Sequence[Setting], sections: Sequence[Section], written_out: Iterable[str]
+) -> dict[str, list[PageRow]]:
+    """Per section (the head one as ``"head"``), a term and a value for every setting the
+    page template does not write out in its own words (``written_out``): a new setting is
+    on the page at once. Every section's key is present, so that a template's
+    ``more.values`` never falls back to the dict's ``values`` method."""
+    skip = set(written_out)
+    rows: dict[str, list[PageRow]] = {section.key or "head": [] for section in sections}
+    for setting in settings:
+        if setting.name not in skip:
+            term = str(setting.label or setting.name.replace("_", " ").capitalize())
+            row = PageRow(setting.name, term, setting.text(rules))
+            rows[setting.section or "head"].append(row)
+    return rows
+
+
+def docs_table(
+    settings: Sequence[Setting], presets: Mapping[str, Any], meanings: Mapping[str, str]
+) -> str:
+    """The Markdown table of docs/rules.md: a row per engine rule with its value in each
+    preset and its help text (in English, as the document is written); ``meanings``
+    explain the list rules, whose items each have their own help text."""
+    header = ["setting", *(name.capitalize() for name in presets), "meaning"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    seen: set[str] = set()
+    with translation.override("en"):
+        for setting in settings:
+            name = setting.engine_name
+            if name in seen:
+                continue
+            seen.add(name)
+            values = [
+                _docs_value(getattr(rules, name), setting.choices) for rules in presets.values()
+            ]
+            meaning = meanings.get(name) or str(setting.help_text)
+            lines.append("| " + " | ".join([f"`{name}`", *values, meaning]) + " |")
+    return "\n".join(lines) + "\n"
+
+
+DOCS_BEGIN = "<!-- generated from scoring/models/tariff_settings.py: {game} -->"
+DOCS_END = "<!-- end of the generated table -->"
+
+
+def docs_with_tables(text: str, tables: Mapping[str, str]) -> str:
+    """``text`` (docs/rules.md) with each generated table replaced by ``tables[game]``."""
+    for game, table in tables.items():
+        begin = DOCS_BEGIN.format(game=game)
+        start = text.index(begin) + len(begin)
+        end = text.index(DOCS_END, start)
+        text = f"{text[:start]}\n{table}{text[end:]}"
+    return text
+
+
+def _docs_value(value: Any, choices: Sequence[tuple[str, Text]]) -> str:
+    if choices:
+        return f"`{value}`"
+    if isinstance(value, tuple):
+        return ", ".join(str(v) for v in value) or "—"
+    return value_text(value)
+
+
+# -- the declarations -----------------------------------------------------------------------
+# One entry per setting, in the order the admin shows them. The help text is what an
+# organiser reads under the field; write it for them, not for a programmer.
+
+
+def _whole(name: str, section: str, help_text: Text, **options: Any) -> Setting:
+    """A whole number, at least 1 unless ``minimum`` says otherwise."""
+    options.setdefault("minimum", 1)
+    return Setting(name=name, kind="whole", section=section, help_text=help_text, **options)
+
+
+def _flag(name: str, section: str, help_text: Text, **options: Any) -> Setting:
+    """Yes or no."""
+    return Setting(name=name, kind="flag", section=section, help_text=help_text, **options)
+
+
+def _rate(name: str, section: str, help_text: Text, **options: Any) -> Setting:
+    """A per-trick rate as a multiple of the contract value V (1, 2, 1.5 …), 0.01–100."""
+    return Setting(name=name, kind="rate", section=section, help_text=help_text, **options)
+
+
+def _choice(
+    name: str, section: str, help_text: Text, choices: tuple[tuple[str, Text], ...], length: int
+) -> Setting:
+    """One of ``choices`` (engine value, label); ``length`` is the column's, in characters."""
+    return Setting(
+        name=name,
+        kind="choice",
+        section=section,
+        help_text=help_text,
+        choices=choices,
+        max_length=length,
+    )
+
+
+def _numbers(name: str, section: str, help_text: Text, length: int, **options: Any) -> Setting:
+    """A list of whole numbers, typed as ``1, 2, 3``."""
+    return Setting(
+        name=name,
+        kind="numbers",
+        section=section,
+        help_text=help_text,
+        max_length=length,
+        **options,
+    )
+
+
+# The items of the list rules: (column, label, help text) per level.
+_VALUES = (
+    ("value_6", _("Value of a 6"), _("Pool points for a made 6 (V).")),
+    ("value_7", _("Value of a 7"), _("Pool points for a made 7 (V).")),
+    ("value_8", _("Value of an 8"), _("Pool points for a made 8 (V).")),
+    ("value_9", _("Value of a 9"), _("Pool points for a made 9 (V).")),
+    ("value_10", _("Value of a 10"), _("Pool points for a made 10 (V).")),
+    ("value_misere", _("Value of a misère"), _("Pool points for a made misère.")),
+)
+_OBLIGATIONS = (
+    ("obligation_6", _("Obligation on a 6"), _("Tricks the defence owes on a 6.")),
+    ("obligation_7", _("Obligation on a 7"), _("Tricks the defence owes on a 7.")),
+    ("obligation_8", _("Obligation on an 8"), _("Tricks the defence owes on an 8.")),
+    ("obligation_9", _("Obligation on a 9"), _("Tricks the defence owes on a 9.")),
+    ("obligation_10", _("Obligation on a 10"), _("Tricks the defence owes on a 10.")),
+)
+
+PREFERANS_SECTIONS = (
+    Section(""),
+    Section(
+        "values",
+        _("Values and obligations (стоимость игр, обязанность вистовать)"),
+        _(
+            "preferans.md §3: the pool points V written for a made contract, and the "
+            "tricks O the defence must take (0–4)."
+        ),
+    ),
+    Section(
+        "rates",
+        _("Whists and remises (висты и ремизы)"),
+        _("preferans.md §4–5: each rate is a multiple of V per trick (1, 2, 1.5 …)."),
+    ),
+    Section(
+        "duty",
+        _("Whister duty (ответственность вистующих)"),
+        _("preferans.md §4.3 step 5: a whister short of the obligation."),
+    ),
+    Section(
+        "half_whist",
+        _("Half-whist and tens (полвиста и десятерная)"),
+        _("preferans.md §4.2 and §4.3."),
+    ),
+    Section(
+        "passouts",
+        _("Pass-outs (распасы)"),
+        _(
+            "preferans.md §6: ladders list the 1st, 2nd, 3rd … pass-out in a row; "
+            "the last step repeats."
+        ),
+    ),
+    Section(
+        "dark",
+        _("Dark games and bombs (игры втёмную и бомбы)"),
+        _("preferans.md §7 (Classic)."),
+    ),
+    Section(
+        "settlement",
+        _("Closing and settlement (закрытие пули и расчёт)"),
+        _("preferans.md §8–9."),
+    ),
+)
+
+PREFERANS_SETTINGS: tuple[Setting, ...] = (
+    # Values and obligations.
+    *(
+        _whole(name, "values", help_text, label=label, rule="contract_values", index=i)
+        for i, (name, label, help_text) in enumerate(_VALUES)
+    ),
+    *(
+        _whole(
+            name,
+            "values",
+            help_text,
+            label=label,
+            rule="whist_obligations",
+            index=i,
+            minimum=0,
+            maximum=4,
+            small=True,
+        )
+        for i, (name, label, help_text) in enumerate(_OBLIGATIONS)
+    ),
+    # Whists and remises.
+    _rate("whist_rate", "rates", _("Whists a defender writes per defence trick, × V.")),
+    _rate("remise_rate", "rates", _("Mountain per undertrick for the declarer, × V.")),
+    _rate(
+        "consolation_rate", "rates", _("Whists each consoling player writes per undertrick, × V.")
+    ),
+    _whole("misere_penalty", "rates", _("Mountain per trick on a failed misère.")),
+    _choice(
+        "lone_whist",
+        "rates",
+        _(
+            "One whister on a remise: greedy — he is paid for every defence trick; "
+            "gentleman — he and the passer share everything equally."
+        ),
+        (("greedy", _("greedy")), ("gentleman", _("gentleman"))),
+        length=10,
+    ),
+    _flag(
+        "consolation_by_dealer", "rates", _("With 4 players the dealer consoles on a remise too.")
+    ),
+    # Whister duty.
+    _choice(
+        "whister_duty",
+        "duty",
+        _("Whether a whister short of the defence obligation writes mountain."),
+        (("responsible", _("responsible")), ("none", _("none"))),
+        length=12,
+    ),
+    _choice(
+        "two_whister_duty",
+        "duty",
+        _("Two whisters: each owes half the obligation, or they owe it as a pair."),
+        (("personal", _("personal quotas")), ("pair", _("as a pair"))),
+        length=10,
+    ),
+    _rate(
+        "whister_penalty_rate", "duty", _("Mountain per trick a whister is short of his duty, × V.")
+    ),
+    # Half-whist and tens.
+    _numbers(
+        "half_whist_levels",
+        "half_whist",
+        _("Levels where half-whist is allowed, e.g. 6, 7 (empty: never)."),
+        length=20,
+        may_be_empty=True,
+    ),
+    _flag(
+        "ten_is_whisted",
+        "half_whist",
+        _("Whether a 10 may be whisted (otherwise it is always passed)."),
+    ),
+    # Pass-outs.
+    _choice(
+        "passout_mode",
+        "passouts",
+        _(
+            "Pass-out tricks go into the mountain, or (Rostov) the fewest-tricks player "
+            "writes whists on the others."
+        ),
+        (("mountain", _("mountain")), ("whists", _("whists"))),
+        length=10,
+    ),
+    _whole(
+        "passout_whists",
+        "passouts",
+        _("Whist mode: whists per trick at the first price (Rostov 5)."),
+    ),
+    _numbers(
+        "passout_ladder",
+        "passouts",
+        _("Price per trick of the 1st, 2nd, 3rd … pass-out in a row; the last repeats."),
+        length=60,
+    ),
+    _numbers(
+        "passout_exit",
+        "passouts",
+        _("Lowest contract after the 1st, 2nd, 3rd … pass-out in a row, e.g. 6, 7, 8."),
+        length=30,
+    ),
+    _flag(
+        "passout_amnesty",
+        "passouts",
+        _("Take the smallest trick count off everyone's pass-out tricks."),
+    ),
+    _flag(
+        "passout_zero_bonus",
+        "passouts",
+        _("A player with no pass-out trick writes the price into his pool."),
+    ),
+    _flag(
+        "misere_ends_passouts",
+        "passouts",
+        _("A misère ends a series of pass-outs like any game."),
+    ),
+    _flag(
+        "dealer_takes_widow_tricks",
+        "passouts",
+        _("With 4 players the dealer plays the widow on pass-outs (0–2)."),
+    ),
+    _flag(
+        "passout_same_dealer",
+        "passouts",
+        _("After a pass-out the same player deals again, up to 3 times."),
+    ),
+    # Dark games and bombs.
+    _flag("dark_games", "dark", _("Dark contracts and dark pass-outs are played.")),
+    _whole("dark_multiplier", "dark", _("Every amount of a dark contract × this.")),
+    _flag("bombs", "dark", _("Dark pass-outs draw bombs that multiply a later game.")),
+    # Closing and settlement.
+    _whole(
+        "help_whists_per_point",
+        "settlement",
+        _("Whists the helper writes per pool point given as help."),
+    ),
+    _whole("pool_weight", "settlement", _("Whists per pool point at settlement.")),
+    _whole("mountain_weight", "settlement", _("Whists per mountain point at settlement.")),
+    _choice(
+        "settlement_divisor",
+        "settlement",
+        _("The mountain is divided among n players (usual) or n − 1."),
+        (("players", _("players (n)")), ("players_minus_one", _("players − 1"))),
+        length=20,
+    ),
+)
+
+PREFERANS_LIST_MEANINGS = {
+    "contract_values": "pool points V for a made 6, 7, 8, 9, 10 and misère",
+    "whist_obligations": "tricks O the defence owes on a 6, 7, 8, 9 and 10 (0–4)",
+}
+"""The docs table's words for the list rules (each item's help text names one level)."""
+
+_SUIT_COLUMNS = (
+    ("spades_multiplier", _("Value card: the spades column (П) ×.")),
+    ("clubs_multiplier", _("Value card: the clubs column (Тр) ×.")),
+    ("diamonds_multiplier", _("Value card: the diamonds column (Б) ×.")),
+    ("hearts_multiplier", _("Value card: the hearts column (Ч) ×.")),
+)
+
+BOSTON_SECTIONS = (
+    Section(""),
+    Section(
+        "payment_tariff",
+        _("Payment tariff (тариф платежей)"),
+        _(
+            "boston.md §1: each contract's terms are in the payment rows below (minor "
+            "suit, simple tour); these multiply them."
+        ),
+    ),
+    Section(
+        "value_card",
+        _("Value card (таблица стоимости)"),
+        _("boston.md §2: a cell is the row's unit (rows below) × its suit column's multiplier."),
+    ),
+)
+
+BOSTON_SETTINGS: tuple[Setting, ...] = (
+    _choice(
+        "system",
+        "",
+        _("Which of the seed's two scoring systems tables under this tariff use."),
+        (("payment-tariff", _("payment tariff")), ("value-card", _("contract value card"))),
+        length=20,
+    ),
+    # Payment tariff (its rows are BostonPaymentRow).
+    _whole("slam_multiplier", "payment_tariff", _("A slam (13 tricks) multiplies all by this.")),
+    _whole("major_multiplier", "payment_tariff", _("The major suit pays this × the minor.")),
+    _whole(
+        "double_tour_multiplier", "payment_tariff", _("A double tour pays this × a simple tour.")
+    ),
+    _choice(
+        "supported_payers",
+        "payment_tariff",
+        _("2 vs 2: each winner is paid by one opponent (pairs) or by each opponent (each)."),
+        (("pairs", _("in pairs")), ("each", _("each pays each"))),
+        length=10,
+    ),
+    # Value card (its rows are BostonCardRow).
+    *(
+        _whole(name, "value_card", help_text, rule="column_multipliers", index=i)
+        for i, (name, help_text) in enumerate(_SUIT_COLUMNS)
+    ),
+    _whole(
+        "together_required",
+        "value_card",
+        _("Value card: tricks two partners need on the first row (5 alone / 8 together)."),
+        minimum=6,
+        maximum=13,
+        small=True,
+    ),
+    _whole(
+        "piccolissimo_tricks",
+        "value_card",
+        _("Value card: tricks a piccolissimo must take (0 or 1)."),
+        minimum=0,
+        maximum=1,
+        small=True,
+    ),
+    _flag(
+        "card_pays_honours",
+        "value_card",
+        _("Value card: honours are paid on a made trick contract."),
+    ),
+    _flag(
+        "card_pays_overtricks",
+        "value_card",
+        _("Value card: each overtrick is paid at the row's rate."),
+    ),
+    _flag(
+        "card_pays_undertricks",
+        "value_card",
+        _("Value card: each undertrick is paid at the row's rate."),
+    ),
+)
+
+PREFERANS_DEFAULTS = PreferansRules()
+BOSTON_DEFAULTS = BostonRules()
+PREFERANS_PRESETS: Mapping[str, PreferansRules] = PRESETS
+
+
+# -- docs/rules.md --------------------------------------------------------------------------
+
+RULES_DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+
+
+def docs_tables() -> dict[str, str]:
+    """The generated tables of docs/rules.md, by game. Boston's table stays written by
+    hand: most of its settings are the payment and value-card rows, not declarations."""
+    return {"preferans": docs_table(PREFERANS_SETTINGS, PREFERANS_PRESETS, PREFERANS_LIST_MEANINGS)}
+
+
+def update_docs(path: Path = RULES_DOC) -> bool:
+    """Rewrite the generated tables of docs/rules.md; whether anything changed."""
+    text = path.read_text(encoding="utf-8")
+    updated = docs_with_tables(text, docs_tables())
+    if updated != text:
+        path.write_text(updated, encoding="utf-8")
+    return updated != text
