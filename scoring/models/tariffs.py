@@ -8,7 +8,7 @@ game is always scored by the exact rules it was played under.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -20,6 +20,10 @@ from django.utils.translation import gettext_lazy as _
 from scoring.engine.boston.rules import ASK_CONTRACTS, CARD_ROWS, SUITS, TRICK_ROWS, BostonRules
 from scoring.engine.errors import RuleError
 from scoring.engine.preferans.rules import PreferansRules
+
+if TYPE_CHECKING:
+    from django.db.models.fields.related_descriptors import RelatedManager
+
 from scoring.models.tariff_settings import (
     BOSTON_DEFAULTS,
     BOSTON_SETTINGS,
@@ -55,6 +59,9 @@ class Tariff(models.Model):
     # The engine field each model field's errors belong to, where the names differ.
     ENGINE_FIELDS: ClassVar[dict[str, str]] = {}
 
+    if TYPE_CHECKING:  # each game's version model gives its tariff this reverse relation
+        versions: RelatedManager[Any]
+
     class Meta:
         abstract = True
         ordering = ("name",)
@@ -81,7 +88,7 @@ class Tariff(models.Model):
     @property
     def current_version(self) -> Any:
         """The newest published version of this tariff (``None`` before the first)."""
-        return self.versions.order_by("-number").first()  # type: ignore[attr-defined]
+        return self.versions.order_by("-number").first()
 
 
 class PreferansTariff(Tariff):

@@ -155,9 +155,9 @@ def tariff_import(data: Any, *, by: Member | None) -> Tariff:
             _save_new(tariff)
             payment, card = BostonTariff.rows_from_rules(boston_rules)
             for row in payment:
-                tariff.payment_rows.create(**row)  # type: ignore[attr-defined]
+                tariff.payment_rows.create(**row)
             for card_row in card:
-                tariff.card_rows.create(**card_row)  # type: ignore[attr-defined]
+                tariff.card_rows.create(**card_row)
         else:
             raise RuleError('must be "preferans" or "boston"', field="game")
         tariff_publish(tariff, by=by)

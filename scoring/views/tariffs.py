@@ -85,7 +85,7 @@ BOSTON_WRITTEN_OUT = frozenset(
 
 def _tariffs(model: type[Tariff]) -> QuerySet[Any]:
     """Tariffs with the number of their current version (one query)."""
-    return model.objects.annotate(version=Max("versions__number"))
+    return model._default_manager.annotate(version=Max("versions__number"))
 
 
 def tariff_list(request: HttpRequest) -> HttpResponse:
