@@ -19,6 +19,7 @@ from scoring.engine.boston import CARD_ROWS, SUITS, BostonTable
 from scoring.engine.errors import RuleError
 from scoring.engine.preferans import Pulka
 from scoring.engine.preferans.rules import LEVELS
+from scoring.labels import DEAL_KINDS
 from scoring.models import PreferansTariffVersion, Table
 
 TRICKS = [(n, str(n)) for n in range(11)]
@@ -58,12 +59,7 @@ class PreferansDealForm(forms.Form):
     """One Preferans deal. Fields for every active seat are present; the engine decides
     which answers and tricks apply (the declarer's own answer is ignored)."""
 
-    KINDS = (
-        ("game", _("game")),
-        ("misere", _("misère")),
-        ("passout", _("pass-out")),
-        ("adjust", _("adjustment")),
-    )
+    KINDS = tuple((kind, DEAL_KINDS[kind]) for kind in ("game", "misere", "passout", "adjust"))
     kind = forms.ChoiceField(label=_("deal"), choices=KINDS, initial="game")
     fields_template = "scoring/preferans/_deal_fields.html"
 

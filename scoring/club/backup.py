@@ -442,7 +442,7 @@ class _Importer:
     def check_replay(self, table: Table, path: str) -> None:
         """The restored deal log must replay under its tariff version, as the site will."""
         table = (
-            Table.objects.select_related("preferans_version", "boston_version")
+            Table.objects.select_related(*(game.version_field for game in GAMES.values()))
             .prefetch_related("seats", "deal_records")
             .get(pk=table.pk)
         )

@@ -142,10 +142,8 @@ def member_seats(member: Any) -> list[MemberSeat]:
             "table__game",
             "table__status",
             "table__played_on",
-            # The table's tariff version is of its game; the other one is empty.
-            Coalesce(
-                "table__preferans_version__tariff__name", "table__boston_version__tariff__name"
-            ),
+            # The table's tariff version is of its game; the others are empty.
+            Coalesce(*(f"table__{g.version_field}__tariff__name" for g in games.GAMES.values())),
             "result",
             "money",
             "won",
