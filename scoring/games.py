@@ -391,7 +391,8 @@ class Boston(Game):
         """As every game's, and each row with the running chip totals after its deal (which
         need every deal, shown or not)."""
         running = [0] * len(players)
-        for n, result in enumerate(engine.result().deals, start=1):
+        results: Sequence[Any] = engine.result().deals
+        for n, result in enumerate(results, start=1):
             for t in result.transfers:
                 running[t.payer] -= t.chips
                 running[t.payee] += t.chips

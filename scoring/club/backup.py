@@ -105,7 +105,8 @@ def _export_members() -> list[dict[str, Any]]:
 
 def _export_tariffs(game: Game, usernames: dict[int, str]) -> list[dict[str, Any]]:
     rows = [name for name, _model in game.tariff_rows]
-    tariffs = game.tariff_model.objects.prefetch_related("versions", *rows)  # type: ignore[attr-defined]
+    tariff_model: Any = game.tariff_model
+    tariffs = tariff_model.objects.prefetch_related("versions", *rows)
     exported = []
     for tariff in tariffs.order_by("name"):
         item: dict[str, Any] = {

@@ -38,9 +38,10 @@ from django.views.decorators.http import require_safe
 from members.models import Member
 from scoring import games, selectors
 from scoring.engine.standings import RANKING_KEYS, Standing
+from scoring.games import CENT
 from scoring.models import Season, Table
 from scoring.permissions import can_see_standings
-from scoring.selectors.profiles import CENT, figure, unit, url_maker
+from scoring.selectors.profiles import figure, unit, url_maker
 
 ALL_TIME_ORDER = ("money", "average", "wins")
 """How ``selectors.standings`` ranks the all-time boards (copied here to say it in words)."""
