@@ -4,7 +4,8 @@ set up and replayed. Everything outside the engine asks ``games.of(...)`` instea
 branching on "Preferans or Boston" (the table that Tabbycat keeps for its draw types).
 
 Adding a third game means one more subclass here, its engine, its tariff models and its
-templates; no view, service or selector changes.
+templates (``templates/scoring/<code>/``: the parts of the table pages, the deal fields);
+no view, service or selector changes.
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ class Game:
     """Which of ``TableOpenForm.CONDITIONS`` a table of this game is opened with."""
     result_columns: ClassVar[tuple[ResultColumn, ...]]
     """The result table's columns between a player's name and their money."""
+    deal_form_class: ClassVar[type[PreferansDealForm] | type[BostonDealForm]]
     tariff_rows: ClassVar[tuple[tuple[str, type[models.Model]], ...]] = ()
     """A tariff's own tables of rows (related name, model), kept with it in a backup."""
 
@@ -204,11 +206,11 @@ class Game:
 
     def initial_from(self, deal: dict[str, Any]) -> dict[str, Any]:
         """Deal-form values that show a stored deal (for editing)."""
-        raise NotImplementedError
+        return self.deal_form_class.initial_from(deal)
 
     def empty_form_shape(self, engine: Engine) -> tuple[int, ...]:
         """What an empty deal form depends on besides the table's players and rules."""
-        raise NotImplementedError
+        return self.deal_form_class.shape(engine)  # type: ignore[arg-type]
 
     def sheet_context(
         self, table: Table, engine: Engine, players: tuple[str, ...], cache: Cache
@@ -249,6 +251,7 @@ class Preferans(Game):
     total_label = _("Whists")
     open_title = _("Open a pulka")
     price_label = _("price of a whist")
+    deal_form_class = PreferansDealForm
     conditions = TableOpenForm.CONDITIONS
     result_columns = (
         ResultColumn("pool", _("pool"), "пуля"),
@@ -298,12 +301,6 @@ class Preferans(Game):
     ) -> PreferansDealForm:
         return PreferansDealForm(data, pulka=engine, initial=initial)  # type: ignore[arg-type]
 
-    def initial_from(self, deal: dict[str, Any]) -> dict[str, Any]:
-        return PreferansDealForm.initial_from(deal)
-
-    def empty_form_shape(self, engine: Engine) -> tuple[int, ...]:
-        return PreferansDealForm.shape(engine)  # type: ignore[arg-type]
-
     def sheet_context(
         self, table: Table, engine: Engine, players: tuple[str, ...], cache: Cache
     ) -> dict[str, Any]:
@@ -341,6 +338,7 @@ class Boston(Game):
     total_label = _("Chips")
     open_title = _("Open a Boston table")
     price_label = _("price of a chip")
+    deal_form_class = BostonDealForm
     conditions = ()
     result_columns = (ResultColumn("chips", _("chips"), "фишки"),)
     tariff_rows = (("payment_rows", BostonPaymentRow), ("card_rows", BostonCardRow))
@@ -375,12 +373,6 @@ class Boston(Game):
         self, engine: Engine, players: tuple[str, ...], data: Any = None, initial: Any = None
     ) -> BostonDealForm:
         return BostonDealForm(data, players=players, initial=initial)
-
-    def initial_from(self, deal: dict[str, Any]) -> dict[str, Any]:
-        return BostonDealForm.initial_from(deal)
-
-    def empty_form_shape(self, engine: Engine) -> tuple[int, ...]:
-        return BostonDealForm.shape(engine)  # type: ignore[arg-type]
 
     def entries(self, result: Any, players: tuple[str, ...]) -> list[Entry]:
         return [Entry(transfer_text(t, players), t.rule, t.arithmetic) for t in result.transfers]

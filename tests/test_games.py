@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.template.loader import get_template
 
 from scoring import games, selectors, services
 from scoring.engine.boston import BostonSetup, BostonTable
@@ -226,6 +227,14 @@ def test_a_result_is_written_as_its_game_counts(
     game: games.Game, value: Decimal, shown: str
 ) -> None:
     assert game.figure(value) == shown
+
+
+@pytest.mark.parametrize("game", games.GAMES.values())
+def test_every_game_has_its_templates(game: games.Game) -> None:
+    """The table pages include them by name (a missing one fails only at render time)."""
+    names = [game.sheet_template, game.print_template, game.open_hint_template]
+    for name in [*names, game.deal_form_class.fields_template]:
+        assert get_template(name) is not None
 
 
 def test_the_adapter_imports_no_layer_above_it() -> None:
