@@ -245,7 +245,7 @@ class Preferans(Game):
     season_tariff_field = "preferans_tariff"
     tariff_detail_url = "scoring:preferans_tariff_detail"
     rules_type = PreferansRules
-    record = preferans.record
+    record: ClassVar[Any] = preferans.record
     default_rules = "sochi"
     seats = (3, 4)
     total_label = _("Whists")
@@ -286,9 +286,9 @@ class Preferans(Game):
         engine.close()  # type: ignore[union-attr]
 
     def result_document(self, engine: Engine, result: Any, *, finished: bool) -> dict[str, Any]:
-        document = self.record.result_document(result)
+        document: dict[str, Any] = self.record.result_document(result)
         document["complete"] = engine.complete or finished  # type: ignore[union-attr]
-        return document  # type: ignore[no-any-return]
+        return document
 
     def seat_results(
         self, engine: Engine, deals: Sequence[Any], result: Any
@@ -332,7 +332,7 @@ class Boston(Game):
     season_tariff_field = "boston_tariff"
     tariff_detail_url = "scoring:boston_tariff_detail"
     rules_type = BostonRules
-    record = boston.record
+    record: ClassVar[Any] = boston.record
     default_rules = "payment-tariff"
     seats = (4,)
     total_label = _("Chips")

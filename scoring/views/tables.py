@@ -74,6 +74,7 @@ def table_list(request: HttpRequest) -> HttpResponse:
         request,
         "scoring/table_list.html",
         {
+            "games": games.GAMES.values(),
             "in_play": tables.filter(status=Table.OPEN),
             "finished": tables.filter(status=Table.FINISHED)[:30],
         },
