@@ -18,7 +18,9 @@ from members.models import Member
 from scoring.engine.boston import CARD_ROWS, SUITS, BostonTable
 from scoring.engine.errors import RuleError
 from scoring.engine.preferans import Pulka
-from scoring.models import BostonTariffVersion, PreferansTariffVersion, Table
+from scoring.engine.preferans.rules import LEVELS
+from scoring.labels import DEAL_KINDS
+from scoring.models import PreferansTariffVersion, Table
 
 TRICKS = [(n, str(n)) for n in range(11)]
 BOSTON_TRICKS = [(n, str(n)) for n in range(14)]
@@ -53,26 +55,20 @@ def rule_error_to_form(form: forms.Form, error: RuleError) -> None:
     form.add_error(field if field in form.fields else None, error.message)
 
 
-def empty_form_shape(game: Pulka | BostonTable) -> tuple[int, ...]:
-    """What an empty deal form depends on besides its table's players and rules: all that
-    ``PreferansDealForm.__init__`` reads of the pulka's state (a Boston form reads none).
-    Few shapes recur all evening, so the table page renders each once."""
-    if isinstance(game, Pulka):
-        return (game.dealer, game.lowest_contract())
-    return ()
-
-
 class PreferansDealForm(forms.Form):
     """One Preferans deal. Fields for every active seat are present; the engine decides
     which answers and tricks apply (the declarer's own answer is ignored)."""
 
-    KINDS = (
-        ("game", _("game")),
-        ("misere", _("misère")),
-        ("passout", _("pass-out")),
-        ("adjust", _("adjustment")),
-    )
+    KINDS = tuple((kind, DEAL_KINDS[kind]) for kind in ("game", "misere", "passout", "adjust"))
     kind = forms.ChoiceField(label=_("deal"), choices=KINDS, initial="game")
+    fields_template = "scoring/preferans/_deal_fields.html"
+
+    @staticmethod
+    def shape(pulka: Pulka) -> tuple[int, ...]:
+        """What an empty form depends on besides its table's players and rules: all that
+        ``__init__`` reads of the pulka's state. Few shapes recur all evening, so the table
+        page renders each once."""
+        return (pulka.dealer, pulka.lowest_contract())
 
     def __init__(self, *args: Any, pulka: Pulka, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -86,7 +82,7 @@ class PreferansDealForm(forms.Form):
         self.fields["declarer"] = forms.ChoiceField(
             label=_("declarer"), choices=active_choices, required=False
         )
-        levels = range(pulka.lowest_contract(), 11)
+        levels = [n for n in LEVELS if n >= pulka.lowest_contract()]
         self.fields["level"] = forms.TypedChoiceField(
             label=_("contract"),
             choices=[(n, str(n)) for n in levels],
@@ -264,6 +260,12 @@ class BostonDealForm(forms.Form):
     )
     reason = forms.CharField(label=_("reason"), max_length=200, required=False)
     amount = forms.IntegerField(label=_("chips"), required=False, min_value=1, max_value=100_000)
+    fields_template = "scoring/boston/_deal_fields.html"
+
+    @staticmethod
+    def shape(table: BostonTable) -> tuple[int, ...]:
+        """An empty Boston form reads nothing of the table's state (see ``PreferansDealForm``)."""
+        return ()
 
     def __init__(self, *args: Any, players: tuple[str, ...], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -342,11 +344,26 @@ class TableOpenForm(forms.Form):
     )
     control_time = forms.TimeField(label=_("control time"), required=False)
 
-    def __init__(self, *args: Any, game: str, **kwargs: Any) -> None:
+    CONDITIONS = ("first_dealer", "pool_target", "control_time")
+    """The fields a game may do without (``conditions`` names those it keeps)."""
+
+    def __init__(
+        self,
+        *args: Any,
+        game: str,
+        versions: Any,
+        players: tuple[int, ...],
+        conditions: tuple[str, ...],
+        price_label: Any,
+        **kwargs: Any,
+    ) -> None:
+        """A form for a table of ``game``: under one of ``versions``, with as many players as
+        ``players`` allows (seats beyond the fewest are optional), and of the optional
+        ``CONDITIONS`` only ``conditions``."""
         super().__init__(*args, **kwargs)
         self.game = game
         members = Member.objects.filter(is_active=True).order_by("display_name", "username")
-        count = 3 if game == Table.PREFERANS else 4
+        count = min(players)
         for i in range(4):
             self.fields[f"player_{i}"] = forms.ModelChoiceField(
                 label=_("seat %(n)s") % {"n": "АБВГ"[i]},
@@ -355,14 +372,11 @@ class TableOpenForm(forms.Form):
             )
         version_field = self.fields["version"]
         assert isinstance(version_field, forms.ModelChoiceField)  # noqa: S101
-        if game == Table.PREFERANS:
-            version_field.queryset = _newest_versions(PreferansTariffVersion)
-        else:
-            version_field.queryset = _newest_versions(BostonTariffVersion)
-            self.fields["price"].label = _("price of a chip")
-            for name in ("first_dealer", "pool_target", "control_time"):
+        version_field.queryset = _newest_versions(versions)
+        self.fields["price"].label = price_label
+        for name in self.CONDITIONS:
+            if name not in conditions:
                 del self.fields[name]
-            self.fields["player_3"].required = True
 
     def members(self) -> list[Member]:
         return [

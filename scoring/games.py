@@ -4,33 +4,63 @@ set up and replayed. Everything outside the engine asks ``games.of(...)`` instea
 branching on "Preferans or Boston" (the table that Tabbycat keeps for its draw types).
 
 Adding a third game means one more subclass here, its engine, its tariff models and its
-templates; no view, service or selector changes.
+templates (``templates/scoring/<code>/``: the parts of the table pages, the deal fields);
+no view, service or selector changes.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterator, Sequence
+from decimal import Decimal
+from typing import Any, ClassVar, NamedTuple
 
+from django import forms as django_forms
 from django.db import models
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import boston, preferans
 from scoring.engine.boston import BostonRules, BostonSetup, BostonTable
+from scoring.engine.money import two_decimals
 from scoring.engine.preferans import PreferansRules, Pulka, PulkaSetup
+from scoring.engine.stats import Stats, boston_stats, preferans_stats
+from scoring.forms import BostonDealForm, PreferansDealForm, TableOpenForm
+from scoring.labels import entry_text, transfer_text
 from scoring.models import (
+    BostonCardRow,
+    BostonPaymentRow,
     BostonTariff,
     BostonTariffVersion,
     PreferansTariff,
     PreferansTariffVersion,
     Table,
 )
+from scoring.sheet import pulka_svg
 
 Engine = Pulka | BostonTable
 Rules = PreferansRules | BostonRules
 Setup = PulkaSetup | BostonSetup
+Cache = Callable[[str, Callable[[], str]], str]
+"""``cache(key, render)``: the caller's per-revision fragment cache (``scoring.live``)."""
+CENT = Decimal("0.01")
+
+
+class ResultColumn(NamedTuple):
+    """A column of a table's result (a key of the result document's ``players`` rows)."""
+
+    key: str
+    heading: Promise
+    printed: str
+    """The heading on the printed sheet, which keeps the paper sheet's own words."""
+
+
+class Entry(NamedTuple):
+    """A line of what a deal wrote: the words, the rule's key and the arithmetic."""
+
+    text: str
+    rule: str
+    calc: str
 
 
 class Game:
@@ -55,6 +85,33 @@ class Game:
     """The preset a game record without ``"rules"`` is played under."""
     seats: ClassVar[tuple[int, ...]]
     """The player counts a table of this game may have."""
+    total_label: ClassVar[Promise]
+    """The heading of a leaderboard's result column."""
+    open_title: ClassVar[Promise]
+    """The heading of the page that opens a table of this game."""
+    price_label: ClassVar[Promise]
+    conditions: ClassVar[tuple[str, ...]]
+    """Which of ``TableOpenForm.CONDITIONS`` a table of this game is opened with."""
+    result_columns: ClassVar[tuple[ResultColumn, ...]]
+    """The result table's columns between a player's name and their money."""
+    deal_form_class: ClassVar[type[PreferansDealForm] | type[BostonDealForm]]
+    tariff_rows: ClassVar[tuple[tuple[str, type[models.Model]], ...]] = ()
+    """A tariff's own tables of rows (related name, model), kept with it in a backup."""
+
+    @property
+    def sheet_template(self) -> str:
+        """What the sheet shows above the result (a drawing, who deals), as a partial."""
+        return f"scoring/{self.code}/_table.html#sheet-head"
+
+    @property
+    def print_template(self) -> str:
+        """What the printed sheet shows above the result, as a partial."""
+        return f"scoring/{self.code}/_table.html#print-head"
+
+    @property
+    def open_hint_template(self) -> str:
+        """The hint under the seats of the open-a-table form, as a partial."""
+        return f"scoring/{self.code}/_table.html#open-hint"
 
     def __repr__(self) -> str:
         return f"<game {self.code}>"
@@ -108,6 +165,75 @@ class Game:
         """Every published version of this game's tariffs."""
         return self.version_model.objects.all()  # type: ignore[attr-defined]
 
+    def to_record(self, setup: Setup, deals: Sequence[Any]) -> dict[str, Any]:
+        """The game record (game-format.md) of a table set up as ``setup``."""
+        return self.record.to_record(setup, list(deals))  # type: ignore[no-any-return]
+
+    def parse_record(self, record: Any) -> tuple[Setup, Sequence[Any]]:
+        """A game record's setup and deals, as the engine's."""
+        return self.record.parse_record(record)  # type: ignore[no-any-return]
+
+    # -- standings and profiles
+
+    def seat_results(
+        self, engine: Engine, deals: Sequence[Any], result: Any
+    ) -> tuple[list[Decimal], list[Stats]]:
+        """Each seat's final balance (what standings rank) and statistics counts."""
+        raise NotImplementedError
+
+    def figure(self, value: Decimal) -> str:
+        """A stored result as the sheet writes it."""
+        return str(value.quantize(CENT))
+
+    # -- the table's pages
+
+    def open_form(self, data: Any = None) -> TableOpenForm:
+        """The form that opens a table of this game."""
+        return TableOpenForm(
+            data,
+            game=self.code,
+            versions=self.version_model,
+            players=self.seats,
+            conditions=self.conditions,
+            price_label=self.price_label,
+        )
+
+    def deal_form(
+        self, engine: Engine, players: tuple[str, ...], data: Any = None, initial: Any = None
+    ) -> django_forms.Form:
+        """The form for the next deal of ``engine`` (bound to ``data`` when given)."""
+        raise NotImplementedError
+
+    def initial_from(self, deal: dict[str, Any]) -> dict[str, Any]:
+        """Deal-form values that show a stored deal (for editing)."""
+        return self.deal_form_class.initial_from(deal)
+
+    def empty_form_shape(self, engine: Engine) -> tuple[int, ...]:
+        """What an empty deal form depends on besides the table's players and rules."""
+        return self.deal_form_class.shape(engine)  # type: ignore[arg-type]
+
+    def sheet_context(
+        self, table: Table, engine: Engine, players: tuple[str, ...], cache: Cache
+    ) -> dict[str, Any]:
+        """What ``sheet_template`` shows, drawn through ``cache`` when it costs."""
+        return {}
+
+    def entries(self, result: Any, players: tuple[str, ...]) -> list[Entry]:
+        """What one deal wrote (an engine deal result), line by line."""
+        raise NotImplementedError
+
+    def deal_rows(
+        self, engine: Engine, players: tuple[str, ...], first: int
+    ) -> Iterator[tuple[int, dict[str, Any]]]:
+        """The deal log's rows after the ``first`` deals, oldest first: each deal's number
+        and what its row shows of the engine's result."""
+        for n, result in enumerate(engine.result().deals, start=1):
+            if n > first:
+                yield n, self.deal_row(result, players)
+
+    def deal_row(self, result: Any, players: tuple[str, ...]) -> dict[str, Any]:
+        return {"entries": self.entries(result, players)}
+
 
 class Preferans(Game):
     code = Table.PREFERANS
@@ -119,9 +245,19 @@ class Preferans(Game):
     season_tariff_field = "preferans_tariff"
     tariff_detail_url = "scoring:preferans_tariff_detail"
     rules_type = PreferansRules
-    record = preferans.record
+    record: ClassVar[Any] = preferans.record
     default_rules = "sochi"
     seats = (3, 4)
+    total_label = _("Whists")
+    open_title = _("Open a pulka")
+    price_label = _("price of a whist")
+    deal_form_class = PreferansDealForm
+    conditions = TableOpenForm.CONDITIONS
+    result_columns = (
+        ResultColumn("pool", _("pool"), "пуля"),
+        ResultColumn("mountain", _("mountain"), "гора"),
+        ResultColumn("balance", _("balance, whists"), "висты"),
+    )
 
     def setup(self, table: Table, players: tuple[str, ...]) -> PulkaSetup:
         return PulkaSetup(
@@ -150,9 +286,40 @@ class Preferans(Game):
         engine.close()  # type: ignore[union-attr]
 
     def result_document(self, engine: Engine, result: Any, *, finished: bool) -> dict[str, Any]:
-        document = self.record.result_document(result)
+        document: dict[str, Any] = self.record.result_document(result)
         document["complete"] = engine.complete or finished  # type: ignore[union-attr]
-        return document  # type: ignore[no-any-return]
+        return document
+
+    def seat_results(
+        self, engine: Engine, deals: Sequence[Any], result: Any
+    ) -> tuple[list[Decimal], list[Stats]]:
+        balances = [Decimal(two_decimals(b)) for b in result.balances]
+        return balances, preferans_stats(engine.setup, deals, result.deals)  # type: ignore[arg-type]
+
+    def deal_form(
+        self, engine: Engine, players: tuple[str, ...], data: Any = None, initial: Any = None
+    ) -> PreferansDealForm:
+        return PreferansDealForm(data, pulka=engine, initial=initial)  # type: ignore[arg-type]
+
+    def sheet_context(
+        self, table: Table, engine: Engine, players: tuple[str, ...], cache: Cache
+    ) -> dict[str, Any]:
+        """The drawn sheet and who deals. Drawing lays out every chain (tens of milliseconds
+        for a long pulka) and a revision's sheet never changes, so it goes through
+        ``cache``: every viewer after the first gets it from there."""
+        assert isinstance(engine, Pulka)  # noqa: S101 - a Preferans table's engine
+        control_time = table.control_time.strftime("%H:%M") if table.control_time else None
+        svg = cache(
+            f"pulka-svg:{control_time}", lambda: pulka_svg(engine, control_time=control_time)
+        )
+        return {"svg": svg, "dealer": players[engine.dealer]}
+
+    def entries(self, result: Any, players: tuple[str, ...]) -> list[Entry]:
+        return [Entry(entry_text(e, players), e.rule, e.calc) for e in result.entries]
+
+    def deal_row(self, result: Any, players: tuple[str, ...]) -> dict[str, Any]:
+        dealer = None if result.dealer is None else players[result.dealer]
+        return {"dealer": dealer, "entries": self.entries(result, players)}
 
 
 class Boston(Game):
@@ -165,9 +332,16 @@ class Boston(Game):
     season_tariff_field = "boston_tariff"
     tariff_detail_url = "scoring:boston_tariff_detail"
     rules_type = BostonRules
-    record = boston.record
+    record: ClassVar[Any] = boston.record
     default_rules = "payment-tariff"
     seats = (4,)
+    total_label = _("Chips")
+    open_title = _("Open a Boston table")
+    price_label = _("price of a chip")
+    deal_form_class = BostonDealForm
+    conditions = ()
+    result_columns = (ResultColumn("chips", _("chips"), "фишки"),)
+    tariff_rows = (("payment_rows", BostonPaymentRow), ("card_rows", BostonCardRow))
 
     def setup(self, table: Table, players: tuple[str, ...]) -> BostonSetup:
         return BostonSetup(
@@ -183,6 +357,40 @@ class Boston(Game):
     def table_options(self, setup: Setup) -> dict[str, Any]:
         assert isinstance(setup, BostonSetup)  # noqa: S101 - parsed by this game's record
         return {"price": setup.chip_price, "double_tour_from": setup.double_tour_from}
+
+    def seat_results(
+        self, engine: Engine, deals: Sequence[Any], result: Any
+    ) -> tuple[list[Decimal], list[Stats]]:
+        return [Decimal(c) for c in result.chips], boston_stats(deals, result.deals)
+
+    def figure(self, value: Decimal) -> str:
+        """Chips are whole (a stored result keeps two decimals)."""
+        if value == value.to_integral_value():
+            return str(int(value))
+        return super().figure(value)
+
+    def deal_form(
+        self, engine: Engine, players: tuple[str, ...], data: Any = None, initial: Any = None
+    ) -> BostonDealForm:
+        return BostonDealForm(data, players=players, initial=initial)
+
+    def entries(self, result: Any, players: tuple[str, ...]) -> list[Entry]:
+        return [Entry(transfer_text(t, players), t.rule, t.arithmetic) for t in result.transfers]
+
+    def deal_rows(
+        self, engine: Engine, players: tuple[str, ...], first: int
+    ) -> Iterator[tuple[int, dict[str, Any]]]:
+        """As every game's, and each row with the running chip totals after its deal (which
+        need every deal, shown or not)."""
+        running = [0] * len(players)
+        results: Sequence[Any] = engine.result().deals
+        for n, result in enumerate(results, start=1):
+            for t in result.transfers:
+                running[t.payer] -= t.chips
+                running[t.payee] += t.chips
+            if n > first:
+                row = self.deal_row(result, players)
+                yield n, row | {"totals": list(zip(players, running, strict=True))}
 
 
 PREFERANS = Preferans()

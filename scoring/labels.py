@@ -1,5 +1,7 @@
 """Words for the engine's keys (deal kinds, suits, the rule behind each entry), in the
-member's language. The engine speaks in stable English keys; the site translates them."""
+member's language, and every way the site writes a deal: its title in the log, the lines
+of what it wrote (log and preview), its line on the printed sheet. The engine speaks in
+stable English keys; the site translates them here and nowhere else."""
 
 from __future__ import annotations
 
@@ -16,6 +18,12 @@ DEAL_KINDS = {
     "independence": _("independence"),
     "card": _("value card"),
     "pass": _("pass round"),
+}
+ENTRY_KINDS = {
+    # Where a Preferans entry is written on the sheet.
+    "pool": _("pool"),
+    "mountain": _("mountain"),
+    "whists": _("whists"),
 }
 SUITS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥", "N": _("NT")}
 RULES = {
@@ -76,3 +84,22 @@ def deal_title(deal: dict[str, Any]) -> str:
 def rule_label(key: str) -> str:
     """The words for an entry's rule key (the key itself when it has none)."""
     return str(RULES.get(key, key))
+
+
+def deal_line(deal: dict[str, Any]) -> str:
+    """A stored deal as the printed sheet lists it: its keys as stored, e.g. «game 7H Анна»
+    (the paper copy is for checking against the record, so it is not translated)."""
+    return f"{deal.get('kind', '')} {deal.get('contract') or ''} {deal.get('declarer') or ''}"
+
+
+def entry_text(entry: Any, names: tuple[str, ...]) -> str:
+    """A Preferans sheet entry in words, e.g. «Анна → Борис: whists 4»."""
+    label = ENTRY_KINDS[entry.kind]
+    if entry.on is not None:
+        return f"{names[entry.player]} → {names[entry.on]}: {label} {entry.amount}"
+    return f"{names[entry.player]}: {label} {entry.amount}"
+
+
+def transfer_text(transfer: Any, names: tuple[str, ...]) -> str:
+    """A Boston payment in words, e.g. «Анна → Борис: 12»."""
+    return f"{names[transfer.payer]} → {names[transfer.payee]}: {transfer.chips}"

@@ -29,19 +29,8 @@ from django.utils import timezone
 from members.models import Member
 from scoring import selectors
 from scoring.engine.errors import RuleError
-from scoring.models import (
-    AuditEntry,
-    BostonCardRow,
-    BostonPaymentRow,
-    BostonTariff,
-    BostonTariffVersion,
-    DealRecord,
-    PreferansTariff,
-    PreferansTariffVersion,
-    Season,
-    Seat,
-    Table,
-)
+from scoring.games import GAMES, Game
+from scoring.models import AuditEntry, DealRecord, Season, Seat, Table
 from scoring.services import ratings_rebuild
 
 FORMAT = "clubsite-backup"
@@ -58,11 +47,6 @@ MEMBER_FIELDS = (
     "is_active",
     "date_joined",
 )
-TARIFFS: dict[str, tuple[type[Any], type[Any]]] = {
-    Table.PREFERANS: (PreferansTariff, PreferansTariffVersion),
-    Table.BOSTON: (BostonTariff, BostonTariffVersion),
-}
-VERSION_FIELD = {Table.PREFERANS: "preferans_version", Table.BOSTON: "boston_version"}
 
 
 class BackupError(Exception):
@@ -87,7 +71,7 @@ def club_export() -> dict[str, Any]:
             "exported_at": timezone.now().isoformat(),
             "groups": _export_groups(),
             "members": _export_members(),
-            "tariffs": {game: _export_tariffs(game, usernames) for game in TARIFFS},
+            "tariffs": {code: _export_tariffs(game, usernames) for code, game in GAMES.items()},
             "seasons": _export_seasons(),
             "tables": _export_tables(usernames),
         }
@@ -119,13 +103,12 @@ def _export_members() -> list[dict[str, Any]]:
     ]
 
 
-def _export_tariffs(game: str, usernames: dict[int, str]) -> list[dict[str, Any]]:
-    tariff_model, _version_model = TARIFFS[game]
-    prefetch = ["versions"]
-    if game == Table.BOSTON:
-        prefetch += ["payment_rows", "card_rows"]
+def _export_tariffs(game: Game, usernames: dict[int, str]) -> list[dict[str, Any]]:
+    rows = [name for name, _model in game.tariff_rows]
+    tariff_model: Any = game.tariff_model
+    tariffs = tariff_model.objects.prefetch_related("versions", *rows)
     exported = []
-    for tariff in tariff_model.objects.prefetch_related(*prefetch).order_by("name"):
+    for tariff in tariffs.order_by("name"):
         item: dict[str, Any] = {
             "fields": _fields(tariff),
             "changed_by": usernames.get(tariff.changed_by_id),
@@ -134,28 +117,24 @@ def _export_tariffs(game: str, usernames: dict[int, str]) -> list[dict[str, Any]
                 for version in sorted(tariff.versions.all(), key=lambda v: v.number)
             ],
         }
-        if game == Table.BOSTON:
-            item["payment_rows"] = [_fields(row) for row in tariff.payment_rows.all()]
-            item["card_rows"] = [_fields(row) for row in tariff.card_rows.all()]
+        for name in rows:
+            item[name] = [_fields(row) for row in getattr(tariff, name).all()]
         exported.append(item)
     return exported
 
 
 def _export_seasons() -> list[dict[str, Any]]:
-    seasons = Season.objects.select_related("preferans_tariff", "boston_tariff")
+    fields = [game.season_tariff_field for game in GAMES.values()]
+    seasons = Season.objects.select_related(*fields)
     return [
-        _fields(season)
-        | {
-            "preferans_tariff": getattr(season.preferans_tariff, "name", None),
-            "boston_tariff": getattr(season.boston_tariff, "name", None),
-        }
+        _fields(season) | {name: getattr(getattr(season, name), "name", None) for name in fields}
         for season in seasons.order_by("starts_on", "name")
     ]
 
 
 def _export_tables(usernames: dict[int, str]) -> list[dict[str, Any]]:
     tables = (
-        Table.objects.select_related("preferans_version__tariff", "boston_version__tariff")
+        Table.objects.select_related(*(f"{g.version_field}__tariff" for g in GAMES.values()))
         .prefetch_related("seats", "deal_records", "audit")
         .order_by("played_on", "opened_at", "pk")
     )
@@ -295,7 +274,7 @@ class _Importer:
         ]
         for i, table in enumerate(tables):
             self.check_replay(table, f"tables[{i}]")
-        for game in TARIFFS:
+        for game in GAMES:
             ratings_rebuild(game)
 
     # -- members and groups
@@ -343,39 +322,36 @@ class _Importer:
     def replace_tariffs(self, tariffs: dict[str, Any]) -> None:
         # An empty club has only the presets (no table or season uses them): versions go
         # first, since a version protects its tariff.
-        for tariff_model, version_model in TARIFFS.values():
-            version_model.objects.all().delete()
+        for game in GAMES.values():
+            tariff_model: Any = game.tariff_model
+            game.versions().delete()
             self.summary.replaced_tariffs += (
                 tariff_model.objects.all().delete()[1].get(tariff_model._meta.label, 0)
             )
-        unknown = set(tariffs) - set(TARIFFS)
+        unknown = set(tariffs) - set(GAMES)
         if unknown:
             raise BackupError(f"tariffs.{sorted(unknown)[0]}: unknown game")
-        for game, (tariff_model, version_model) in TARIFFS.items():
-            for i, item in enumerate(_list(tariffs, game, "tariffs", default=[])):
-                self.tariff(game, tariff_model, version_model, item, f"tariffs.{game}[{i}]")
+        for code, game in GAMES.items():
+            for i, item in enumerate(_list(tariffs, code, "tariffs", default=[])):
+                self.tariff(game, item, f"tariffs.{code}[{i}]")
 
-    def tariff(
-        self, game: str, tariff_model: Any, version_model: Any, item: Any, path: str
-    ) -> None:
+    def tariff(self, game: Game, item: Any, path: str) -> None:
+        tariff_model: Any = game.tariff_model
+        version_model: Any = game.version_model
         item = _object(item, path)
         tariff = tariff_model(**_values(tariff_model, _object(item.get("fields"), path), path))
         tariff.changed_by_id = self.member_id(item.get("changed_by"), f"{path}.changed_by")
         _insert(tariff, path)
-        if game == Table.BOSTON:
-            for name, row_model in (
-                ("payment_rows", BostonPaymentRow),
-                ("card_rows", BostonCardRow),
-            ):
-                for i, row in enumerate(_list(item, name, path, default=[])):
-                    row_path = f"{path}.{name}[{i}]"
-                    values = _values(row_model, _object(row, row_path), row_path)
-                    _insert(row_model(tariff=tariff, **values), row_path)
+        for name, row_model in game.tariff_rows:
+            for i, row in enumerate(_list(item, name, path, default=[])):
+                row_path = f"{path}.{name}[{i}]"
+                values = _values(row_model, _object(row, row_path), row_path)
+                _insert(row_model(tariff=tariff, **values), row_path)
         try:
             tariff.clean()  # the engine accepts the tariff's settings
         except ValidationError as error:
             raise BackupError(f"{path}: {_messages(error)}") from None
-        self.tariffs[game, tariff.name] = tariff
+        self.tariffs[game.code, tariff.name] = tariff
         for i, version_item in enumerate(_list(item, "versions", path, default=[])):
             version_path = f"{path}.versions[{i}]"
             version_item = _object(version_item, version_path)
@@ -391,17 +367,15 @@ class _Importer:
             except (RuleError, TypeError, ValueError, KeyError) as error:
                 raise BackupError(f"{version_path}.rules: {error}") from None
             _insert(version, version_path)
-            self.versions[game, tariff.name, version.number] = version
+            self.versions[game.code, tariff.name, version.number] = version
             self.summary.counts["versions"] += 1
         self.summary.counts["tariffs"] += 1
 
     def season(self, item: Any, path: str) -> None:
         item = _object(item, path)
-        season = Season(**_values(Season, item, path, extra={"preferans_tariff", "boston_tariff"}))
-        for game, name in (
-            (Table.PREFERANS, "preferans_tariff"),
-            (Table.BOSTON, "boston_tariff"),
-        ):
+        fields = {game.code: game.season_tariff_field for game in GAMES.values()}
+        season = Season(**_values(Season, item, path, extra=set(fields.values())))
+        for game, name in fields.items():
             if item.get(name) is not None:
                 setattr(season, name, self.tariff_named(game, item[name], f"{path}.{name}"))
         _insert(season, path)
@@ -424,7 +398,7 @@ class _Importer:
                 f"{path}.version: no version {key[2]!r} of the {key[0]} tariff {key[1]!r} "
                 "in the backup"
             )
-        setattr(table, VERSION_FIELD[table.game], self.versions[key])
+        setattr(table, GAMES[table.game].version_field, self.versions[key])
         table.opened_by_id = self.member_id(item.get("opened_by"), f"{path}.opened_by")
         _insert(table, path)
         for i, seat_item in enumerate(_list(item, "seats", path)):
@@ -469,7 +443,7 @@ class _Importer:
     def check_replay(self, table: Table, path: str) -> None:
         """The restored deal log must replay under its tariff version, as the site will."""
         table = (
-            Table.objects.select_related("preferans_version", "boston_version")
+            Table.objects.select_related(*(game.version_field for game in GAMES.values()))
             .prefetch_related("seats", "deal_records")
             .get(pk=table.pk)
         )

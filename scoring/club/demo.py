@@ -25,9 +25,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from members.models import ORGANISERS, Member
-from scoring import selectors, services
+from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
 from scoring.engine.preferans import Pulka
+from scoring.engine.preferans.rules import LEVELS
 from scoring.models import BostonTariff, PreferansTariff, Table
 
 SEED = 2026
@@ -303,7 +304,7 @@ def _play_pulka(
 ) -> Table:
     seated = [members[username] for username in plan.players]
     table = services.table_open(
-        game=Table.PREFERANS,
+        game=games.PREFERANS.code,
         version=version,
         members=seated,
         by=organiser,
@@ -313,8 +314,7 @@ def _play_pulka(
         played_on=today - timedelta(days=plan.days_ago),
     )
     names = selectors.seat_names(table)
-    pulka = selectors.new_game(table, names)
-    assert isinstance(pulka, Pulka)  # noqa: S101 - a Preferans table
+    pulka = Pulka(games.PREFERANS.setup(table, names))  # the demo's own copy, to draw deals
     scorer = seated[0]
     script = plan.script
     if plan.until_complete:
@@ -322,22 +322,20 @@ def _play_pulka(
     for letter in script[:MAX_DEALS]:
         if pulka.complete:
             break
-        data = _draw(pulka, names, letter, rng, table)
+        data = _draw(pulka, names, letter, rng)
         services.deal_create(table, data, by=scorer)
     if plan.finish:
         table = services.table_finish(table, by=organiser)
     return table
 
 
-def _draw(
-    pulka: Pulka, names: tuple[str, ...], letter: str, rng: random.Random, table: Table
-) -> dict[str, Any]:
+def _draw(pulka: Pulka, names: tuple[str, ...], letter: str, rng: random.Random) -> dict[str, Any]:
     """A deal of kind ``letter`` that the engine accepts now; it is played on ``pulka``."""
     n = len(pulka.deals) + 1
     for _ in range(ATTEMPTS):
         data = _propose(pulka, names, letter, rng)
         try:
-            pulka.play(selectors.parse_deal(table, names, data, n))
+            pulka.play(games.PREFERANS.parse_deal(data, names, n))
         except RuleError:
             continue
         return data
@@ -360,7 +358,7 @@ def _propose(
     else:
         declarer = rng.choice(active)
     low = pulka.lowest_contract()
-    levels = [level for level in (6, 7, 8, 9, 10) if level >= low]
+    levels = [level for level in LEVELS if level >= low]
     level = rng.choices(levels, weights=[(12, 8, 4, 2, 1)[lv - 6] for lv in levels])[0]
     suit = rng.choice("SCDHN")
     defenders = pulka.defenders(declarer)
@@ -416,7 +414,7 @@ def _play_boston(
 ) -> Table:
     seated = [members[username] for username in plan.players]
     table = services.table_open(
-        game=Table.BOSTON,
+        game=games.BOSTON.code,
         version=version,
         members=seated,
         by=organiser,

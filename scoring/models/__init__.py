@@ -1,6 +1,6 @@
 """Persistence: house tariffs and their versions, tables (pulkas and Boston tables) with
-their deals and audit history. Each model adapts itself to the engine (``to_rules()``,
-``setup()``); the write paths live in ``scoring/services/``."""
+their deals and audit history. Each tariff version adapts itself to the engine (``to_rules()``),
+a table through its game (``scoring.games``); the write paths live in ``scoring/services/``."""
 
 from scoring.models.seasons import Rating, RatingHistory, Season
 from scoring.models.tables import AuditEntry, DealRecord, Seat, Table

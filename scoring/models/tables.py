@@ -17,8 +17,6 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine.boston import BostonSetup
-from scoring.engine.preferans import PulkaSetup
 from scoring.models.tariffs import BostonTariffVersion, PreferansTariffVersion
 
 
@@ -105,32 +103,14 @@ class Table(models.Model):
     @property
     def version(self) -> PreferansTariffVersion | BostonTariffVersion:
         """The tariff version the table is played under."""
-        version = self.preferans_version if self.game == self.PREFERANS else self.boston_version
+        # The check constraint leaves exactly one of them set: the table's game's.
+        version = self.preferans_version or self.boston_version
         assert version is not None  # noqa: S101 - the check constraint guarantees it
         return version
 
     @property
     def is_open(self) -> bool:
         return self.status == self.OPEN
-
-    def setup(self, players: tuple[str, ...]) -> PulkaSetup | BostonSetup:
-        """The engine's setup for this table, with the seats' names in order."""
-        if self.game == self.PREFERANS:
-            assert self.preferans_version is not None  # noqa: S101
-            return PulkaSetup(
-                players=players,
-                rules=self.preferans_version.to_rules(),
-                first_dealer=self.first_dealer,
-                pool_target=self.pool_target,
-                whist_price=self.price,
-            )
-        assert self.boston_version is not None  # noqa: S101
-        return BostonSetup(
-            players=players,
-            rules=self.boston_version.to_rules(),
-            chip_price=self.price,
-            double_tour_from=self.double_tour_from,
-        )
 
 
 class Seat(models.Model):

@@ -33,12 +33,13 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
+from scoring import games
 from scoring.charts import line_chart
 from scoring.engine.boston.rules import BOSTON_ROWS, MISERE_ROWS, TRICK_ROWS
+from scoring.engine.preferans.rules import LEVELS
+from scoring.games import CENT
 from scoring.models import RatingHistory, Season, Seat, Table
 
-CENT = Decimal("0.01")
-PREFERANS_LEVELS = (6, 7, 8, 9, 10)
 BOSTON_KINDS: dict[str, Any] = {
     "ask-supported": gettext_lazy("Ask, supported (8 together)"),
     "ask-unsupported": gettext_lazy("Ask, alone (5)"),
@@ -60,16 +61,14 @@ assert all(f"card-{row}" in BOSTON_KINDS for row in (*MISERE_ROWS, *BOSTON_ROWS)
 
 def unit(game: str) -> str:
     """What a result is counted in: whists (Preferans) or chips (Boston)."""
-    return _("whists") if game == Table.PREFERANS else _("chips")
+    return str(games.of(game).unit)
 
 
 def figure(value: Decimal | None, game: str) -> str | None:
     """A stored result as the sheet writes it: whists to the cent, chips whole."""
     if value is None:
         return None
-    if game == Table.BOSTON and value == value.to_integral_value():
-        return str(int(value))
-    return str(value.quantize(CENT))
+    return games.of(game).figure(value)
 
 
 def _percent(part: int, whole: int) -> int | None:
@@ -145,10 +144,8 @@ def member_seats(member: Any) -> list[MemberSeat]:
             "table__game",
             "table__status",
             "table__played_on",
-            # The table's tariff version is of its game; the other one is empty.
-            Coalesce(
-                "table__preferans_version__tariff__name", "table__boston_version__tariff__name"
-            ),
+            # The table's tariff version is of its game; the others are empty.
+            Coalesce(*(f"table__{g.version_field}__tariff__name" for g in games.GAMES.values())),
             "result",
             "money",
             "won",
@@ -207,7 +204,7 @@ def history_rows(lines: Iterable[HistoryLine]) -> SafeString:
     sheet_url = url_maker("scoring:table_detail")
     date_text = date_texts("SHORT_DATE_FORMAT")
     sheet, in_play = escape(_("Sheet")), escape(_("in play"))
-    games = {game: escape(str(label)) for game, label in Table.GAMES}
+    labels = {game: escape(str(label)) for game, label in Table.GAMES}
     units = {game: escape(unit(game)) for game, _label in Table.GAMES}
     rows = []
     for line in lines:
@@ -221,7 +218,7 @@ def history_rows(lines: Iterable[HistoryLine]) -> SafeString:
             )
         rows.append(
             f'<tr><td class="col-name">{escape(date_text(line.played_on))}</td>'
-            f'<td class="col-name">{games[line.game]}</td>'
+            f'<td class="col-name">{labels[line.game]}</td>'
             f'<td class="col-name">{escape(line.tariff)}</td>'
             f"{outcome}"
             f'<td><a href="{escape(sheet_url(line.table_id))}">{sheet} #{line.table_id}</a>'
@@ -254,6 +251,11 @@ class GameSummary:
     @property
     def unit(self) -> str:
         return unit(self.game)
+
+    @property
+    def label(self) -> str:
+        """The game's name."""
+        return str(games.of(self.game).label)
 
     @property
     def average(self) -> Decimal:
@@ -344,15 +346,14 @@ def _counts(seats: Iterable[MemberSeat]) -> Counter[str]:
 
 
 def preferans_stats(seats: Sequence[MemberSeat]) -> PreferansStats | None:
-    played = finished(seats, Table.PREFERANS)
+    played = finished(seats, games.PREFERANS.code)
     if not played:
         return None
     c = _counts(played)
     return PreferansStats(
         tables=len(played),
         levels=tuple(
-            Tally(str(level), c[f"declared_{level}"], c[f"made_{level}"])
-            for level in PREFERANS_LEVELS
+            Tally(str(level), c[f"declared_{level}"], c[f"made_{level}"]) for level in LEVELS
         ),
         misere=Tally(_("misère"), c["misere_declared"], c["misere_made"]),
         passouts=c["passouts"],
@@ -365,7 +366,7 @@ def preferans_stats(seats: Sequence[MemberSeat]) -> PreferansStats | None:
 
 
 def boston_stats(seats: Sequence[MemberSeat]) -> BostonStats | None:
-    played = finished(seats, Table.BOSTON)
+    played = finished(seats, games.BOSTON.code)
     if not played:
         return None
     c = _counts(played)
@@ -467,7 +468,7 @@ def rival_rows(rivals: Iterable[Rival]) -> SafeString:
     """The head-to-head as the ``<tr>`` rows of its table (every text escaped, as a template
     would, but for figures: digits, a sign and a point)."""
     member_url = url_maker("members:detail")
-    games = {Table.PREFERANS: escape(_("Preferans")), Table.BOSTON: escape(_("Boston"))}
+    labels = {code: escape(str(game.label)) for code, game in games.GAMES.items()}
     units = {game: escape(unit(game)) for game, _label in Table.GAMES}
     rows = []
     for rival in rivals:
@@ -475,7 +476,7 @@ def rival_rows(rivals: Iterable[Rival]) -> SafeString:
         rows.append(
             f'<tr><th scope="row" class="col-name"><a href="{escape(member_url(rival.username))}">'
             f"{escape(rival.name)}</a></th>"
-            f"<td>{games[rival.game]}</td>"
+            f"<td>{labels[rival.game]}</td>"
             f"<td>{rival.tables}</td>"
             f'<td class="amount {rival.sign}">{rival.mine_shown} {shown}</td>'
             f'<td class="amount">{rival.theirs_shown} {shown}</td>'
@@ -566,11 +567,11 @@ def profile(member: Any, *, season: str | None = None) -> Profile:
     ratings = rating_series(member)
     seasons = list(Season.objects.all())
     chosen = chosen_season(seasons, season)
-    games = [game for game, _label in Table.GAMES if finished(seats, game)]
+    played = [game for game, _label in Table.GAMES if finished(seats, game)]
     labels = dict(Table.GAMES)
     period = chosen.name if chosen is not None else _("all time")
     result_charts = []
-    for game in games:
+    for game in played:
         title = _("%(game)s: cumulative result, %(period)s") % {
             "game": labels[game],
             "period": period,
@@ -584,7 +585,7 @@ def profile(member: Any, *, season: str | None = None) -> Profile:
         )
         result_charts.append(Chart(game, title, svg))
     rating_charts = []
-    for game in games:
+    for game in played:
         title = _("%(game)s: rating after each table") % {"game": labels[game]}
         svg = line_chart(
             [(str(labels[game]), ratings.get(game, []))], title=title, y_label=_("rating")

@@ -16,9 +16,9 @@ from typing import Any
 
 from django.db import connection
 
-from scoring.engine import boston, preferans
-from scoring.engine.boston import BostonRules, BostonTable
-from scoring.engine.preferans import PreferansRules, Pulka
+from scoring import games
+from scoring.engine.boston import BostonRules
+from scoring.engine.preferans import PreferansRules
 from scoring.live import snapshots
 from scoring.live.snapshots import Game
 from scoring.models import DealRecord, Table
@@ -50,11 +50,9 @@ class TableState:
         result = self.game.result()
         if not with_deals:
             result = dataclasses.replace(result, deals=())
-        if isinstance(self.game, Pulka):
-            document = preferans.record.result_document(result)
-            document["complete"] = self.game.complete or not self.table.is_open
-            return document
-        return boston.record.result_document(result)
+        return games.of_table(self.table).result_document(
+            self.game, result, finished=not self.table.is_open
+        )
 
 
 def table_revision(pk: int) -> int | None:
@@ -78,9 +76,7 @@ def live_deals(table: Table) -> list[DealRecord]:
 
 def parse_deal(table: Table, players: tuple[str, ...], data: Any, n: int) -> Any:
     """A stored deal (game-record form) as the engine's deal; ``RuleError`` if it is bad."""
-    if table.game == Table.PREFERANS:
-        return preferans.record.parse_deal(data, players, n)
-    return boston.record.parse_deal(data, players, n)
+    return games.of_table(table).parse_deal(data, players, n)
 
 
 def new_game(
@@ -89,12 +85,7 @@ def new_game(
     rules: PreferansRules | BostonRules | None = None,
 ) -> Game:
     """An engine game for ``table`` with no deals played (optionally under other rules)."""
-    setup = table.setup(players)
-    if rules is not None:
-        setup = dataclasses.replace(setup, rules=rules)  # type: ignore[arg-type]
-    if isinstance(setup, preferans.PulkaSetup):
-        return Pulka(setup)
-    return BostonTable(setup)
+    return games.of_table(table).new_table(table, players, rules)
 
 
 def replay(
@@ -105,11 +96,12 @@ def replay(
     """Replay ``table``'s live deals (or ``records``) through the engine."""
     players = seat_names(table)
     records = live_deals(table) if records is None else list(records)
-    game = new_game(table, players, rules)
+    kind = games.of_table(table)
+    game = kind.new_table(table, players, rules)
     for n, record in enumerate(records, start=1):
-        game.play(parse_deal(table, players, record.data, n))
-    if isinstance(game, Pulka) and not table.is_open:
-        game.close()
+        game.play(kind.parse_deal(record.data, players, n))
+    if not table.is_open:
+        kind.close(game)
     return TableState(table, players, game, [r.pk for r in records], records)
 
 

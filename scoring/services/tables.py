@@ -19,13 +19,10 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from members.models import Member
-from scoring import selectors
-from scoring.engine import boston, preferans
+from scoring import games, selectors
 from scoring.engine.errors import RuleError
-from scoring.engine.money import two_decimals
 from scoring.engine.record import check_head
 from scoring.engine.standings import table_places
-from scoring.engine.stats import boston_stats, preferans_stats
 from scoring.live import snapshots
 from scoring.models import AuditEntry, DealRecord, Seat, Table
 from scoring.services.ratings import ratings_after_finish, ratings_rebuild
@@ -41,26 +38,28 @@ def table_open(
     pool_target: int = 20,
     price: Decimal = Decimal(1),
     control_time: Any = None,
+    double_tour_from: int | None = None,
     played_on: Any = None,
 ) -> Table:
     """Open a table with ``members`` seated in clockwise order."""
     if len({m.pk for m in members}) != len(members):
         raise RuleError("each member can take one seat only", field="players")
     names = seat_names_for(members)
+    kind = games.of(game)
     with transaction.atomic():
         table = Table(
             game=game,
-            preferans_version=version if game == Table.PREFERANS else None,
-            boston_version=version if game == Table.BOSTON else None,
             first_dealer=first_dealer,
             pool_target=pool_target,
             price=price,
             control_time=control_time,
+            double_tour_from=double_tour_from,
             opened_by=by,
         )
+        setattr(table, kind.version_field, version)
         if played_on is not None:
             table.played_on = played_on
-        table.setup(names)  # the engine checks the player count, dealer, target
+        kind.setup(table, names)  # the engine checks the player count, dealer, target
         table.save()
         Seat.objects.bulk_create(
             Seat(table=table, position=i, member=m, name=name)
@@ -90,10 +89,8 @@ def _require_open(table: Table) -> None:
 
 def _canonical(table: Table, players: tuple[str, ...], data: Any, n: int) -> dict[str, Any]:
     """A deal in the game record's own form, checked for shape (RuleError otherwise)."""
-    deal = selectors.parse_deal(table, players, data, n)
-    if table.game == Table.PREFERANS:
-        return preferans.record.deal_record(deal, players)
-    return boston.record.deal_record(deal, players)
+    kind = games.of_table(table)
+    return kind.deal_record(kind.parse_deal(data, players, n), players)
 
 
 def _touch(table: Table) -> None:
@@ -276,16 +273,16 @@ def table_reopen(table: Table, *, by: Member | None, reason: str) -> Table:
 def table_export(table: Table) -> dict[str, Any]:
     """The table as a game record (game-format.md)."""
     state = selectors.replay(table)
-    setup = table.setup(state.players)
-    deals = [
+    kind = games.of_table(table)
+    return kind.to_record(kind.setup(table, state.players), _deals(table, state))
+
+
+def _deals(table: Table, state: selectors.TableState) -> list[Any]:
+    """The table's live deals as the engine's."""
+    return [
         selectors.parse_deal(table, state.players, r.data, n)
         for n, r in enumerate(state.records, start=1)
     ]
-    if table.game == Table.PREFERANS:
-        record = preferans.record.to_record(setup, deals)  # type: ignore[arg-type]
-    else:
-        record = boston.record.to_record(setup, deals)  # type: ignore[arg-type]
-    return record
 
 
 def table_import(
@@ -294,32 +291,28 @@ def table_import(
     """A game record brought in as a new finished table, seated by ``members`` in the
     record's order; its rules are the record's, checked against ``version``."""
     record = check_head(data)
-    game = record["game"]
-    module = preferans.record if game == "preferans" else boston.record
-    setup, deals = module.parse_record(record)  # type: ignore[attr-defined]
+    kind = games.of(record["game"])
+    setup, deals = kind.parse_record(record)
     if setup.rules != version.to_rules():
         raise RuleError("the record's rules differ from the chosen tariff version", field="rules")
     if len(members) != len(setup.players):
         raise RuleError(f"choose {len(setup.players)} members", field="players")
     with transaction.atomic():
-        options: dict[str, Any] = (
-            {"price": setup.whist_price} if game == "preferans" else {"price": setup.chip_price}
-        )
-        if game == "preferans":
-            options |= {"first_dealer": setup.first_dealer, "pool_target": setup.pool_target}
         table = table_open(
-            game=game, version=version, members=members, by=by, played_on=played_on, **options
+            game=kind.code,
+            version=version,
+            members=members,
+            by=by,
+            played_on=played_on,
+            **kind.table_options(setup),
         )
         names = selectors.seat_names(table)
-        if game == "boston" and setup.double_tour_from is not None:
-            table.double_tour_from = setup.double_tour_from
-            table.save(update_fields=["double_tour_from"])
         for sequence, deal in enumerate(deals, start=1):
             DealRecord.objects.create(
                 table=table,
                 sequence=sequence,
                 created_by=by,
-                data=module.deal_record(deal, names),  # type: ignore[attr-defined]
+                data=kind.deal_record(deal, names),
             )
         AuditEntry.objects.create(
             table=table, action=AuditEntry.IMPORT, actor=by, after={"deals": len(deals)}
@@ -330,16 +323,7 @@ def table_import(
 def _store_seat_results(table: Table, state: selectors.TableState) -> None:
     """Each seat's final balance, money, place and statistics, for standings."""
     result = state.result
-    deals = [
-        selectors.parse_deal(table, state.players, r.data, n)
-        for n, r in enumerate(state.records, start=1)
-    ]
-    if table.game == Table.PREFERANS:
-        balances = [_cents(b) for b in result.balances]
-        stats = preferans_stats(state.game.setup, deals, result.deals)  # type: ignore[union-attr]
-    else:
-        balances = [Decimal(c) for c in result.chips]
-        stats = boston_stats(deals, result.deals)
+    balances, stats = games.of_table(table).seat_results(state.game, _deals(table, state), result)
     places = table_places(balances)
     seats = sorted(table.seats.all(), key=lambda seat: seat.position)
     for seat, balance, money, place, seat_stats in zip(
@@ -348,7 +332,3 @@ def _store_seat_results(table: Table, state: selectors.TableState) -> None:
         seat.result, seat.money, seat.place = balance, money, place
         seat.won, seat.stats = place == 1, seat_stats
     Seat.objects.bulk_update(seats, ["result", "money", "place", "won", "stats"])
-
-
-def _cents(value: Any) -> Decimal:
-    return Decimal(two_decimals(value))

@@ -18,8 +18,9 @@ def home(request: HttpRequest) -> HttpResponse:
     from scoring.models import Season, Table
     from scoring.permissions import can_see_standings
     from scoring.views import standings
+    from scoring.views.tables import VERSIONS
 
-    tables = Table.objects.select_related("preferans_version__tariff", "boston_version__tariff")
+    tables = Table.objects.select_related(*VERSIONS)
     in_play = list(tables.filter(status=Table.OPEN))
     latest = list(tables.filter(status=Table.FINISHED)[:5])
     prefetch_related_objects([*in_play, *latest], "seats")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import wraps
 from html import escape
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlencode
 
 from django.contrib.auth.views import redirect_to_login
@@ -36,11 +36,12 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
 from members.models import Member
-from scoring import selectors
+from scoring import games, selectors
 from scoring.engine.standings import RANKING_KEYS, Standing
+from scoring.games import CENT
 from scoring.models import Season, Table
 from scoring.permissions import can_see_standings
-from scoring.selectors.profiles import CENT, figure, unit, url_maker
+from scoring.selectors.profiles import figure, unit, url_maker
 
 ALL_TIME_ORDER = ("money", "average", "wins")
 """How ``selectors.standings`` ranks the all-time boards (copied here to say it in words)."""
@@ -98,7 +99,7 @@ def columns(game: str) -> list[Column]:
         Column("rank", _("Rank")),
         Column("name", _("Member"), numeric=False),
         Column("games", _("Games")),
-        Column("total", _("Whists") if game == Table.PREFERANS else _("Chips")),
+        Column("total", str(games.of(game).total_label)),
         Column("money", _("Money")),
         Column("average", _("Average")),
         Column("best", _("Best")),
@@ -317,8 +318,18 @@ def _page(request: HttpRequest, game: str, season: Season | None) -> HttpRespons
             "min_games": min_games,
             "csv_url": csv_url,
             "games": [(g, label, other[g]) for g, label in Table.GAMES],
+            "default_tariff": _default_tariff(games.of(game), season),
         },
     )
+
+
+def _default_tariff(game: games.Game, season: Season | None) -> tuple[str, str] | None:
+    """The season's default tariff of ``game``, as (name, page url); None if it has none."""
+    field = game.season_tariff_field
+    pk = getattr(season, f"{field}_id", None)
+    if pk is None:
+        return None
+    return getattr(season, f"{field}_name"), reverse(game.tariff_detail_url, args=[pk])
 
 
 def _csv(game: str, season: Season | None) -> HttpResponse:
@@ -345,13 +356,11 @@ def _season(pk: int) -> Season:
     """The season, with the names of its default tariffs (``preferans_tariff_name``,
     ``boston_tariff_name``): the page shows and links them, and whole tariffs are some
     fifty columns, which doubled the cost of reading the season."""
-    return get_object_or_404(
-        Season.objects.annotate(
-            preferans_tariff_name=F("preferans_tariff__name"),
-            boston_tariff_name=F("boston_tariff__name"),
-        ),
-        pk=pk,
-    )
+    names = {
+        f"{game.season_tariff_field}_name": F(f"{game.season_tariff_field}__name")
+        for game in games.GAMES.values()
+    }
+    return get_object_or_404(Season.objects.annotate(**names), pk=pk)
 
 
 # -- pages --------------------------------------------------------------------------------
@@ -395,7 +404,20 @@ def standings_csv(request: HttpRequest, game: str) -> HttpResponse:
     return _csv(game, None)
 
 
-def leaders(season: Season | None, *, top: int = 3) -> list[tuple[str, str, str, list[BoardLine]]]:
+class Board(NamedTuple):
+    """The top of a game's board, as the home page shows it."""
+
+    game: str
+    label: str
+    url: str
+    lines: list[BoardLine]
+
+    @property
+    def unit(self) -> str:
+        return str(games.of(self.game).unit)
+
+
+def leaders(season: Season | None, *, top: int = 3) -> list[Board]:
     """The top of each game's board (for the home page): ``(game, label, url, lines)``.
     Two queries per game and one for the members' usernames."""
     boards = {game: selectors.standings(game, season)[0][:top] for game, _label in Table.GAMES}
@@ -406,5 +428,5 @@ def leaders(season: Season | None, *, top: int = 3) -> list[tuple[str, str, str,
             url = reverse("scoring:season_standings", kwargs={"pk": season.pk, "game": game})
         else:
             url = reverse("scoring:standings", kwargs={"game": game})
-        result.append((game, str(label), url, board_lines(boards[game], game, names)))
+        result.append(Board(game, str(label), url, board_lines(boards[game], game, names)))
     return result

@@ -7,6 +7,7 @@ here, in the views, before any service runs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -18,40 +19,24 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import condition, require_POST
 from django_htmx.http import retarget
 
 from members.models import Member
-from scoring import selectors, services
+from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
-from scoring.engine.preferans import Pulka
-from scoring.forms import (
-    BostonDealForm,
-    ImportForm,
-    PreferansDealForm,
-    ReasonForm,
-    TableOpenForm,
-    empty_form_shape,
-    rule_error_to_form,
-)
-from scoring.labels import deal_title, rule_label
+from scoring.forms import ImportForm, ReasonForm, rule_error_to_form
+from scoring.labels import deal_line, deal_title, rule_label
 from scoring.live.fragments import cached
 from scoring.live.keys import revision_key, tariff_key
-from scoring.models import BostonTariffVersion, DealRecord, PreferansTariffVersion, Table
+from scoring.models import DealRecord, Table
 from scoring.permissions import can_reopen, can_score, can_write, is_organiser
-from scoring.sheet import pulka_svg
 
 LIVE_POLL_SECONDS = 2
 AUDIT_SHOWN = 20
 LOG_SHOWN = 10
 """Deals shown in the log (newest first): enough to check and correct the last few; the
 sheet itself holds every deal, and the whole log is one click away."""
-KIND_LABELS = {
-    "pool": gettext_lazy("pool"),
-    "mountain": gettext_lazy("mountain"),
-    "whists": gettext_lazy("whists"),
-}
 
 
 def _require(allowed: bool) -> None:
@@ -62,10 +47,10 @@ def _require(allowed: bool) -> None:
 # What a table's pages read of it: not its stored result (for standings; large for a long
 # game), and of its tariff only what the header names (a tariff has dozens of columns).
 TABLE_FIELDS = [f.name for f in Table._meta.concrete_fields if f.name != "result"]
-VERSIONS = ("preferans_version__tariff", "boston_version__tariff")
+VERSIONS = tuple(f"{game.version_field}__tariff" for game in games.GAMES.values())
 VERSION_FIELDS = [
-    f"{version}__{field}"
-    for version in ("preferans_version", "boston_version")
+    f"{game.version_field}__{field}"
+    for game in games.GAMES.values()
     for field in ("number", "rules", "tariff__name")
 ]
 
@@ -84,13 +69,12 @@ def _table(pk: int, *, with_tariff: bool = True) -> Table:
 
 
 def table_list(request: HttpRequest) -> HttpResponse:
-    tables = Table.objects.select_related(
-        "preferans_version__tariff", "boston_version__tariff"
-    ).prefetch_related("seats")
+    tables = Table.objects.select_related(*VERSIONS).prefetch_related("seats")
     return render(
         request,
         "scoring/table_list.html",
         {
+            "games": games.GAMES.values(),
             "in_play": tables.filter(status=Table.OPEN),
             "finished": tables.filter(status=Table.FINISHED)[:30],
         },
@@ -99,9 +83,10 @@ def table_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def table_open(request: HttpRequest, game: str) -> HttpResponse:
-    if game not in dict(Table.GAMES):
+    if game not in games.GAMES:
         raise PermissionDenied
-    form = TableOpenForm(request.POST or None, game=game)
+    kind = games.of(game)
+    form = kind.open_form(request.POST or None)
     if request.method == "POST" and form.is_valid():
         members = form.members()
         user = request.user
@@ -124,7 +109,7 @@ def table_open(request: HttpRequest, game: str) -> HttpResponse:
                 form.add_error(None, error.message)
             else:
                 return redirect("scoring:table_detail", pk=table.pk)
-    return render(request, "scoring/table_open.html", {"form": form, "game": game})
+    return render(request, "scoring/table_open.html", {"form": form, "game": kind})
 
 
 def _context(
@@ -138,6 +123,7 @@ def _context(
     writable = can_write(request.user, table)
     context: dict[str, Any] = {
         "table": table,
+        "game": games.of_table(table),
         "sheet": _sheet_html(request, table, state, editable=writable),
         "history": _history_html(request, table),
         "can_score": writable,
@@ -160,7 +146,7 @@ def _form_context(
         "table": table,
         "can_score": True,
         "count": state.count,
-        "complete": not isinstance(state.game, Pulka) or state.game.complete,
+        "complete": games.of_table(table).is_complete(state.game),
         "redraw_url": reverse("scoring:deal_create", args=[table.pk]),
         "redraw_target": "#deal-form",
     }
@@ -177,7 +163,7 @@ def _empty_fields(
     """The fields of an empty deal form: the same whenever the form has the same shape (who
     deals, the lowest contract), so each shape is rendered once per table and language."""
     language = getattr(request, "LANGUAGE_CODE", "")
-    shape = ",".join(map(str, empty_form_shape(state.game)))
+    shape = ",".join(map(str, games.of_table(table).empty_form_shape(state.game)))
     key = tariff_key(table, f"deal-fields:{language}:{shape}")
 
     def render_fields() -> str:
@@ -222,79 +208,56 @@ def _render_sheet(
 
 
 def _sheet_context(table: Table, state: selectors.TableState, shown: int | None) -> dict[str, Any]:
-    """What the sheet shows: the drawing, the totals, the last ``shown`` deals (or all)."""
-    context: dict[str, Any] = {
+    """What the sheet shows: the game's own head (a drawing), the totals, the last ``shown``
+    deals (or all)."""
+    game = games.of_table(table)
+    document = state.document(with_deals=False)
+
+    def cache(key: str, render: Callable[[], str]) -> str:
+        return cached(revision_key(table, key), render)  # a revision's sheet never changes
+
+    return {
         "table": table,
-        "document": state.document(with_deals=False),
+        "game": game,
+        "document": document,
+        "results": _result_rows(game, document),
         "rows": _deal_rows(state, shown),
         "hidden_rows": max(0, state.count - shown) if shown else 0,
         "poll_seconds": LIVE_POLL_SECONDS,
-    }
-    if isinstance(state.game, Pulka):
-        context["svg"] = _sheet_svg(table, state.game)
-        context["dealer"] = state.players[state.game.dealer]
-    return context
+    } | game.sheet_context(table, state.game, state.players, cache)
 
 
-def _sheet_svg(table: Table, pulka: Pulka) -> str:
-    """The drawn sheet, cached per table revision: drawing lays out every chain (tens of
-    milliseconds for a long pulka) and a revision's sheet never changes, so every viewer
-    after the first gets it from the cache."""
-    control_time = table.control_time.strftime("%H:%M") if table.control_time else None
-    return cached(
-        revision_key(table, f"pulka-svg:{control_time}"),
-        lambda: pulka_svg(pulka, control_time=control_time),
-    )
+def _result_rows(game: games.Game, document: dict[str, Any]) -> list[tuple[str, list[Any], Any]]:
+    """Each player's line of the result: name, the game's columns, money."""
+    return [
+        (name, [row[column.key] for column in game.result_columns], row["money"])
+        for name, row in document["players"].items()
+    ]
 
 
 def _deal_rows(state: selectors.TableState, shown: int | None) -> list[dict[str, Any]]:
     """The deal log, newest first (the last ``shown`` deals, or all those whose rows the
-    state holds): each deal, what it wrote and (Boston) the running chip totals after it."""
+    state holds): each deal, what it wrote and what else its game shows (Preferans: who
+    dealt; Boston: the running chip totals after it)."""
     names = state.players
     held = state.count - len(state.records)  # deals before the first row the state holds
     first = held if shown is None else max(held, state.count - shown)
-    running = [0] * len(names)
     rows = []
-    for n, result in enumerate(state.game.result().deals, start=1):
-        if not isinstance(state.game, Pulka):  # the running totals need every deal
-            for t in result.transfers:
-                running[t.payer] -= t.chips
-                running[t.payee] += t.chips
-        if n <= first:
-            continue
+    for n, shows in games.of_table(state.table).deal_rows(state.game, names, first):
         record = state.records[n - 1 - held]
-        row = {"n": n, "record": record, "deal": record.data, "title": deal_title(record.data)}
-        if isinstance(state.game, Pulka):
-            row["dealer"] = None if result.dealer is None else names[result.dealer]
-            row["entries"] = [
-                {"text": _entry_text(e, names), "rule": rule_label(e.rule), "calc": e.calc}
-                for e in result.entries
-            ]
-        else:
-            row["totals"] = list(zip(names, running, strict=True))
-            row["entries"] = [
-                {
-                    "text": f"{names[t.payer]} → {names[t.payee]}: {t.chips}",
-                    "rule": rule_label(t.rule),
-                    "calc": t.arithmetic,
-                }
-                for t in result.transfers
-            ]
-        rows.append(row)
+        entries = [
+            {"text": e.text, "rule": rule_label(e.rule), "calc": e.calc} for e in shows["entries"]
+        ]
+        title = deal_title(record.data)
+        rows.append(
+            shows
+            | {"n": n, "record": record, "deal": record.data, "title": title, "entries": entries}
+        )
     return rows[::-1]
 
 
-def _entry_text(entry: Any, names: tuple[str, ...]) -> str:
-    label = KIND_LABELS[entry.kind]
-    if entry.on is not None:
-        return f"{names[entry.player]} → {names[entry.on]}: {label} {entry.amount}"
-    return f"{names[entry.player]}: {label} {entry.amount}"
-
-
 def _deal_form(state: selectors.TableState, data: Any = None, initial: Any = None) -> Any:
-    if isinstance(state.game, Pulka):
-        return PreferansDealForm(data, pulka=state.game, initial=initial)
-    return BostonDealForm(data, players=state.players, initial=initial)
+    return games.of_table(state.table).deal_form(state.game, state.players, data, initial)
 
 
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -345,6 +308,8 @@ def table_print(request: HttpRequest, pk: int) -> HttpResponse:
     """The whole sheet on paper: the drawing, the totals and every deal."""
     table = _table(pk)
     context = _sheet_context(table, selectors.current(table), shown=None)
+    for row in context["rows"]:
+        row["line"] = deal_line(row["deal"])
     return render(request, "scoring/table_print.html", context)
 
 
@@ -386,13 +351,8 @@ def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _preview(table: Table, state: selectors.TableState, deal: dict[str, Any]) -> list[str]:
     result = services.deal_preview(table, deal)
-    if isinstance(state.game, Pulka):
-        return [f"{_entry_text(e, state.players)} — {e.rule}: {e.calc}" for e in result.entries]
-    names = state.players
-    return [
-        f"{names[t.payer]} → {names[t.payee]}: {t.chips} — {t.rule}: {t.arithmetic}"
-        for t in result.transfers
-    ]
+    entries = games.of_table(table).entries(result, state.players)
+    return [f"{e.text} — {e.rule}: {e.calc}" for e in entries]
 
 
 def _form_response(
@@ -499,7 +459,9 @@ def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     form = _deal_form(
         before,
         request.POST or None,
-        initial=_initial(table, record.data) if request.method != "POST" else None,
+        initial=games.of_table(table).initial_from(record.data)
+        if request.method != "POST"
+        else None,
     )
     reason = ReasonForm(request.POST or None)
     if request.method == "POST" and "change" not in request.POST:
@@ -531,12 +493,6 @@ def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     )
 
 
-def _initial(table: Table, data: dict[str, Any]) -> dict[str, Any]:
-    if table.game == Table.PREFERANS:
-        return PreferansDealForm.initial_from(data)
-    return BostonDealForm.initial_from(data)
-
-
 @require_POST
 def deal_delete(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     table = _table(pk)
@@ -564,7 +520,7 @@ def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
     table = _table(pk)
     _require(can_score(request.user, table))
     state = selectors.current(table, latest=0)
-    complete = not isinstance(state.game, Pulka) or state.game.complete
+    complete = games.of_table(table).is_complete(state.game)
     if not complete and not is_organiser(request.user):
         return _refused(
             request,
@@ -666,15 +622,9 @@ def _members_named(names: Any) -> list[Member]:
 
 def _version_for(record: Any) -> Any:
     """The newest tariff version whose rules are the record's rules."""
-    from scoring.engine import boston, preferans
-
-    if record["game"] == "preferans":
-        rules = preferans.record.parse_rules(record.get("rules", "sochi")).to_dict()
-        versions: Any = PreferansTariffVersion.objects.order_by("-created_at")
-    else:
-        rules = boston.record.parse_rules(record.get("rules", "payment-tariff")).to_dict()
-        versions = BostonTariffVersion.objects.order_by("-created_at")
-    for version in versions:
+    game = games.of(record["game"])
+    rules = game.parse_rules(record.get("rules", game.default_rules)).to_dict()
+    for version in game.versions().order_by("-created_at"):
         if version.rules == rules:
             return version
     raise RuleError(
