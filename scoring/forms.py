@@ -387,7 +387,7 @@ class TableOpenForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        chosen = [data.get(f"player_{i}") for i in range(4) if data.get(f"player_{i}")]
+        chosen = [data[f"player_{i}"] for i in range(4) if data.get(f"player_{i}")]
         if len({m.pk for m in chosen}) != len(chosen):
             raise forms.ValidationError(_("Each member can take one seat only."))
         if data.get("first_dealer", 0) >= max(len(chosen), 1):

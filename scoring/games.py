@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import boston, preferans
 from scoring.engine.boston import BostonRules, BostonSetup, BostonTable
+from scoring.engine.errors import RuleError
 from scoring.engine.money import two_decimals
 from scoring.engine.preferans import PreferansRules, Pulka, PulkaSetup
 from scoring.engine.stats import Stats, boston_stats, preferans_stats
@@ -36,6 +37,7 @@ from scoring.models import (
     PreferansTariffVersion,
     Table,
 )
+from scoring.models.tariffs import Tariff
 from scoring.sheet import pulka_svg
 
 Engine = Pulka | BostonTable
@@ -165,6 +167,15 @@ class Game:
         """Every published version of this game's tariffs."""
         return self.version_model.objects.all()  # type: ignore[attr-defined]
 
+    def new_tariff(self, rules: Rules, **fields: Any) -> Tariff:
+        """An unsaved tariff of this game that gives back ``rules`` (a JSON import, a copy);
+        ``RuleError`` if its columns cannot hold them."""
+        raise NotImplementedError
+
+    def add_tariff_rows(self, tariff: Tariff, rules: Rules) -> None:
+        """Store the rows (a saved tariff's inlines) that ``rules`` need; most games have
+        none."""
+
     def to_record(self, setup: Setup, deals: Sequence[Any]) -> dict[str, Any]:
         """The game record (game-format.md) of a table set up as ``setup``."""
         return self.record.to_record(setup, list(deals))  # type: ignore[no-any-return]
@@ -268,6 +279,13 @@ class Preferans(Game):
             whist_price=table.price,
         )
 
+    def new_tariff(self, rules: Rules, **fields: Any) -> Tariff:
+        assert isinstance(rules, PreferansRules)  # noqa: S101 - this game's rules
+        for rate in ("whist_rate", "remise_rate", "consolation_rate", "whister_penalty_rate"):
+            if (getattr(rules, rate) * 100).denominator != 1:  # the columns keep two decimals
+                raise RuleError("must have at most two decimals", field=f"rules.{rate}")
+        return PreferansTariff(**fields, **PreferansTariff.fields_from_rules(rules))
+
     def new_engine(self, setup: Setup) -> Pulka:
         return Pulka(setup)  # type: ignore[arg-type]
 
@@ -362,6 +380,18 @@ class Boston(Game):
         self, engine: Engine, deals: Sequence[Any], result: Any
     ) -> tuple[list[Decimal], list[Stats]]:
         return [Decimal(c) for c in result.chips], boston_stats(deals, result.deals)
+
+    def new_tariff(self, rules: Rules, **fields: Any) -> Tariff:
+        assert isinstance(rules, BostonRules)  # noqa: S101 - this game's rules
+        return BostonTariff(**fields, **BostonTariff.fields_from_rules(rules))
+
+    def add_tariff_rows(self, tariff: Tariff, rules: Rules) -> None:
+        assert isinstance(tariff, BostonTariff) and isinstance(rules, BostonRules)  # noqa: S101
+        payment, card = BostonTariff.rows_from_rules(rules)
+        for row in payment:
+            tariff.payment_rows.create(**row)
+        for card_row in card:
+            tariff.card_rows.create(**card_row)
 
     def figure(self, value: Decimal) -> str:
         """Chips are whole (a stored result keeps two decimals)."""

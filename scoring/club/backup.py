@@ -147,26 +147,31 @@ def _export_tables(usernames: dict[int, str]) -> list[dict[str, Any]]:
             | {
                 "tariff": table.version.tariff.name,
                 "version": table.version.number,
-                "opened_by": usernames.get(table.opened_by_id),
+                "opened_by": _username(usernames, table.opened_by_id),
                 "seats": [
                     _fields(seat) | {"member": usernames[seat.member_id]}
                     for seat in sorted(table.seats.all(), key=lambda s: s.position)
                 ],
                 "deals": [
-                    _fields(deal) | {"created_by": usernames.get(deal.created_by_id)}
+                    _fields(deal) | {"created_by": _username(usernames, deal.created_by_id)}
                     for deal in deals
                 ],
                 "audit": [
                     _fields(entry)
                     | {
-                        "deal": sequences.get(entry.deal_id),
-                        "actor": usernames.get(entry.actor_id),
+                        "deal": None if entry.deal_id is None else sequences.get(entry.deal_id),
+                        "actor": _username(usernames, entry.actor_id),
                     }
                     for entry in sorted(table.audit.all(), key=lambda e: (e.at, e.pk))
                 ],
             }
         )
     return exported
+
+
+def _username(usernames: dict[int, str], pk: int | None) -> str | None:
+    """Who a nullable member reference names (``None`` when nobody: deleted, or a command)."""
+    return None if pk is None else usernames.get(pk)
 
 
 def _fields(obj: models.Model) -> dict[str, Any]:

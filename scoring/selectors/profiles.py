@@ -504,7 +504,8 @@ def chosen_season(
     today = today or timezone.localdate()
     begun = [s for s in seasons if s.starts_on <= today]
     current = [s for s in begun if s.ends_on >= today]
-    return (current or sorted(begun, key=lambda s: s.starts_on, reverse=True) or [None])[0]
+    latest = current or sorted(begun, key=lambda s: s.starts_on, reverse=True)
+    return latest[0] if latest else None
 
 
 def result_series(

@@ -49,7 +49,7 @@ class TableState:
         per-deal entries when only the totals are shown."""
         result = self.game.result()
         if not with_deals:
-            result = dataclasses.replace(result, deals=())
+            result = dataclasses.replace(result, deals=())  # type: ignore[arg-type]  # both results have deals
         return games.of_table(self.table).result_document(
             self.game, result, finished=not self.table.is_open
         )

@@ -12,10 +12,9 @@ from django.db import transaction
 from django.db.models import F
 
 from members.models import Member
-from scoring import selectors
-from scoring.engine import boston, preferans
+from scoring import games, selectors
 from scoring.engine.errors import RuleError
-from scoring.models import AuditEntry, BostonTariff, PreferansTariff, Table
+from scoring.models import AuditEntry, Table
 from scoring.models.tariffs import Tariff
 
 
@@ -47,13 +46,13 @@ def tariff_publish(tariff: Tariff, *, by: Member | None, move_tables: Iterable[i
 
 def tables_in_play(tariff: Tariff) -> Any:
     """The open tables played under any version of ``tariff``."""
-    field = "preferans_version" if isinstance(tariff, PreferansTariff) else "boston_version"
+    field = games.of_tariff(tariff).version_field
     return Table.objects.filter(status=Table.OPEN, **{f"{field}__tariff": tariff})
 
 
 def _move_to_version(table: Table, version: Any, by: Member | None) -> None:
     before = str(table.version)
-    field = "preferans_version" if table.game == Table.PREFERANS else "boston_version"
+    field = games.of_table(table).version_field
     setattr(table, field, version)
     selectors.replay(table)  # the new rules must accept every deal played so far
     table.revision = F("revision") + 1
@@ -112,10 +111,9 @@ def tariff_copy(tariff: Tariff, *, name: str, by: Member | None) -> Tariff:
 
 def tariff_export(tariff: Tariff) -> dict[str, Any]:
     """A tariff as JSON: its name, description and the engine's settings."""
-    kind = "preferans" if isinstance(tariff, PreferansTariff) else "boston"
     return {
         "format": "house-tariff/1",
-        "game": kind,
+        "game": games.of_tariff(tariff).code,
         "name": tariff.name,
         "description": tariff.description,
         "rules": tariff.to_rules().to_dict(),
@@ -135,37 +133,20 @@ def tariff_import(data: Any, *, by: Member | None) -> Tariff:
     rules_data = data.get("rules")
     if not isinstance(rules_data, dict):
         raise RuleError("must be an object of settings", field="rules")
+    game = games.GAMES.get(str(data.get("game")))
+    if game is None:
+        raise RuleError('must be "preferans" or "boston"', field="game")
+    rules = game.rules_from_dict(rules_data)
     with transaction.atomic():
-        if data.get("game") == "preferans":
-            rules = preferans.PreferansRules.from_dict(rules_data)
-            for rate in ("whist_rate", "remise_rate", "consolation_rate", "whister_penalty_rate"):
-                if (getattr(rules, rate) * 100).denominator != 1:
-                    raise RuleError("must have at most two decimals", field=f"rules.{rate}")
-            tariff: Tariff = PreferansTariff(
-                name=name, description=description, **PreferansTariff.fields_from_rules(rules)
-            )
-            _save_new(tariff)
-        elif data.get("game") == "boston":
-            boston_rules = boston.BostonRules.from_dict(rules_data)
-            tariff = BostonTariff(
-                name=name,
-                description=description,
-                **BostonTariff.fields_from_rules(boston_rules),
-            )
-            _save_new(tariff)
-            payment, card = BostonTariff.rows_from_rules(boston_rules)
-            for row in payment:
-                tariff.payment_rows.create(**row)
-            for card_row in card:
-                tariff.card_rows.create(**card_row)
-        else:
-            raise RuleError('must be "preferans" or "boston"', field="game")
+        tariff = game.new_tariff(rules, name=name, description=description)
+        _save_new(tariff)
+        game.add_tariff_rows(tariff, rules)
         tariff_publish(tariff, by=by)
         return tariff
 
 
 def _save_new(tariff: Tariff) -> None:
-    if type(tariff).objects.filter(name=tariff.name).exists():  # type: ignore[attr-defined]
+    if type(tariff)._default_manager.filter(name=tariff.name).exists():
         raise RuleError("a tariff with this name exists already", field="name")
     tariff.full_clean(exclude=["changed_by"])
     tariff.save()

@@ -31,6 +31,7 @@ from scoring.live.fragments import cached
 from scoring.live.keys import revision_key, tariff_key
 from scoring.models import DealRecord, Table
 from scoring.permissions import can_reopen, can_score, can_write, is_organiser
+from scoring.selectors.tariffs import version_with_rules
 
 LIVE_POLL_SECONDS = 2
 AUDIT_SHOWN = 20
@@ -623,10 +624,10 @@ def _members_named(names: Any) -> list[Member]:
 def _version_for(record: Any) -> Any:
     """The newest tariff version whose rules are the record's rules."""
     game = games.of(record["game"])
-    rules = game.parse_rules(record.get("rules", game.default_rules)).to_dict()
-    for version in game.versions().order_by("-created_at"):
-        if version.rules == rules:
-            return version
-    raise RuleError(
-        _("no house tariff has this record's rules; add one in the admin first"), field="rules"
-    )
+    version = version_with_rules(game, game.parse_rules(record.get("rules", game.default_rules)))
+    if version is None:
+        raise RuleError(
+            _("no house tariff has this record's rules; add one in the admin first"),
+            field="rules",
+        )
+    return version
