@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from scoring.engine.money import payments
 from scoring.engine.preferans import Pulka, score_pulka
 from scoring.engine.preferans.record import parse_record, result_document, to_record
-from tests.engine.strategies import pulkas
+from tests.scoring.engine.strategies import pulkas
 
 PROPERTY_SETTINGS = settings(max_examples=300, deadline=None)
 

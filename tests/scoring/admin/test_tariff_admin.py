@@ -99,7 +99,7 @@ def fast_passwords(settings: Any) -> None:
 @pytest.fixture
 def examples() -> Path:
     """The spec's example records, copied beside the engine tests."""
-    return Path(__file__).parent / "engine" / "examples"
+    return Path(__file__).parents[1] / "engine" / "examples"
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ Each example runs in a savepoint that is rolled back, so the examples are indepe
 each other (hypothesis replays a failing one exactly). The number of inputs tried is
 printed at the end of the module: ``fuzz: N inputs tried (deal form (preferans): …)``.
 
-``FUZZ_EXAMPLES=1000 FUZZ_RANDOM=1 pytest tests/test_fuzz.py`` explores further than the
+``FUZZ_EXAMPLES=1000 FUZZ_RANDOM=1 pytest tests/scoring/test_fuzz.py`` explores further than the
 default run (which is derandomized, so it always tries the same inputs).
 
 The fuzz found ten bugs (all fixed since): each is pinned by a plain test below that
@@ -70,8 +70,8 @@ from tests.html_forms import form_data as form_fields
 
 pytestmark = pytest.mark.django_db
 
-ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ROOT / "tests" / "engine" / "examples"
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "tests" / "scoring" / "engine" / "examples"
 SCALE = int(os.environ.get("FUZZ_EXAMPLES", "0"))
 
 

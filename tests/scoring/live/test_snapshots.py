@@ -15,7 +15,7 @@ from scoring.live.keys import revision_key
 from scoring.models import DealRecord, Table
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, MISERE, PASSOUT
-from tests.test_tables import post_deal
+from tests.scoring.views.test_tables import post_deal
 
 pytestmark = pytest.mark.django_db
 

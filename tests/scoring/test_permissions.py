@@ -980,7 +980,7 @@ def test_every_site_url_is_covered() -> None:
 
 # -- the document ------------------------------------------------------------------------------
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "permissions.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "permissions.md"
 
 
 def markdown_table() -> str:

@@ -28,7 +28,7 @@ from typing import Any
 import dj_database_url
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GUNICORN_CONF = ROOT / "clubsite" / "gunicorn.conf.py"
 PROD_DATABASE = "clubsite_prodtest"
 DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"

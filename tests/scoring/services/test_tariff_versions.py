@@ -19,7 +19,7 @@ from scoring import selectors, services
 from scoring.engine.preferans.rules import PreferansRules
 from scoring.models import AuditEntry, BostonTariff, PreferansTariff, Table
 from tests.factories import boston_table, member, pulka
-from tests.test_tariff_admin import (
+from tests.scoring.admin.test_tariff_admin import (
     PAYMENT,
     SOCHI,
     change_form,
@@ -29,7 +29,7 @@ from tests.test_tariff_admin import (
     row_field,
 )
 
-EXAMPLES = Path(__file__).parent / "engine" / "examples"
+EXAMPLES = Path(__file__).parents[1] / "engine" / "examples"
 SOCHI_DEALS = json.loads((EXAMPLES / "sochi-short-pulka.json").read_text())["deals"]
 BOSTON_DEALS = [
     {"kind": "ask", "declarer": "Anna", "partner": "Vera", "suit": "minor", "tricks": 13},

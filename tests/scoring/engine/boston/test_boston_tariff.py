@@ -19,7 +19,7 @@ from scoring.engine.boston import (
     tariff_amount,
 )
 
-SPEC = Path(__file__).resolve().parents[3] / "shared" / "spec"
+SPEC = Path(__file__).resolve().parents[5] / "shared" / "spec"
 TARIFF_JSON = SPEC / "data" / "boston_tariff.json"
 PLAYERS = ("Anna", "Boris", "Vera", "Gleb")
 TARIFF = BostonRules.preset("payment-tariff")

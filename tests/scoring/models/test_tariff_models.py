@@ -24,7 +24,7 @@ from scoring.models import (
     PreferansTariffVersion,
 )
 
-EXAMPLES = Path(__file__).parent / "engine" / "examples"
+EXAMPLES = Path(__file__).parents[1] / "engine" / "examples"
 RECORDS = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".expected.json"))
 PREFERANS_PRESETS = {
     "sochi": "Сочи (Sochi)",

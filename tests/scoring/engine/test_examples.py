@@ -15,7 +15,7 @@ from scoring.engine.errors import RuleError
 from scoring.engine.record import load, score_record
 
 EXAMPLES = Path(__file__).parent / "examples"
-SPEC_EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "spec" / "examples"
+SPEC_EXAMPLES = Path(__file__).resolve().parents[4] / "shared" / "spec" / "examples"
 RECORDS = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".expected.json"))
 
 

@@ -18,7 +18,7 @@ from tests.factories import FIRST_GAME, HTMX, MISERE, PASSOUT
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLES = Path(__file__).parent / "engine" / "examples"
+EXAMPLES = Path(__file__).parents[1] / "engine" / "examples"
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from scoring.engine.boston import (
 )
 from scoring.engine.errors import RuleError
 
-SPEC = Path(__file__).resolve().parents[3] / "shared" / "spec"
+SPEC = Path(__file__).resolve().parents[5] / "shared" / "spec"
 EXAMPLES = SPEC / "examples"
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
 

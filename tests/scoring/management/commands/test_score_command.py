@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ROOT / "tests" / "engine" / "examples"
+ROOT = Path(__file__).resolve().parents[4]
+EXAMPLES = ROOT / "tests" / "scoring" / "engine" / "examples"
 
 
 def score(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 
-SETTINGS_FILE = Path(__file__).resolve().parent.parent / "clubsite" / "settings.py"
+SETTINGS_FILE = Path(__file__).resolve().parents[2] / "clubsite" / "settings.py"
 
 PRODUCTION = {
     "DJANGO_DEBUG": "0",

@@ -10,7 +10,7 @@ import pytest
 from scoring.engine.boston import BostonRules, BostonSetup, BostonTable, Card, card_amount
 from scoring.engine.boston.amounts import card_required
 
-SPEC = Path(__file__).resolve().parents[3] / "shared" / "spec"
+SPEC = Path(__file__).resolve().parents[5] / "shared" / "spec"
 TARIFF_JSON = SPEC / "data" / "boston_tariff.json"
 PLAYERS = ("Anna", "Boris", "Vera", "Gleb")
 CARD = BostonRules.preset("value-card")
