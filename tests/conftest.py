@@ -4,6 +4,12 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from hypothesis import settings as hypothesis_settings
+
+from tests.hypothesis_profiles import chosen_profile
+
+# ``dev`` locally, ``ci`` under CI=true: tests/hypothesis_profiles.py.
+hypothesis_settings.load_profile(chosen_profile())
 
 
 @pytest.fixture

@@ -12,8 +12,9 @@ Each example runs in a savepoint that is rolled back, so the examples are indepe
 each other (hypothesis replays a failing one exactly). The number of inputs tried is
 printed at the end of the module: ``fuzz: N inputs tried (deal form (preferans): …)``.
 
-``FUZZ_EXAMPLES=1000 FUZZ_RANDOM=1 pytest tests/scoring/test_fuzz.py`` explores further than the
-default run (which is derandomized, so it always tries the same inputs).
+``FUZZ_EXAMPLES=1000 FUZZ_RANDOM=1 pytest tests/scoring/test_fuzz.py`` explores further than
+the default run (which is derandomized, so it always tries the same inputs). Locally the
+default run tries a fifth of the inputs CI does (tests/hypothesis_profiles.py).
 
 The fuzz found ten bugs (all fixed since): each is pinned by a plain test below that
 reproduces it exactly, named for what the site must do (``test_import_refuses_...``,
@@ -67,6 +68,7 @@ from tests.fuzz_strategies import (
     wire,
 )
 from tests.html_forms import form_data as form_fields
+from tests.hypothesis_profiles import examples
 
 pytestmark = pytest.mark.django_db
 
@@ -75,10 +77,11 @@ EXAMPLES = ROOT / "tests" / "scoring" / "engine" / "examples"
 SCALE = int(os.environ.get("FUZZ_EXAMPLES", "0"))
 
 
-def fuzz(examples: int) -> Any:
-    """Hypothesis settings for one target: ``examples`` inputs (``FUZZ_EXAMPLES`` overrides)."""
+def fuzz(n: int) -> Any:
+    """Hypothesis settings for one target: ``n`` inputs, scaled for the Hypothesis profile
+    (tests/hypothesis_profiles.py); ``FUZZ_EXAMPLES`` overrides both."""
     return settings(
-        max_examples=SCALE or examples,
+        max_examples=SCALE or examples(n),
         deadline=None,
         derandomize=not os.environ.get("FUZZ_RANDOM"),
         database=None,

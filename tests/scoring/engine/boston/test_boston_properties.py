@@ -31,8 +31,9 @@ from scoring.engine.boston import (
 from scoring.engine.boston.deals import HONOURS
 from scoring.engine.boston.rules import TRICK_ROWS
 from scoring.engine.errors import RuleError
+from tests.hypothesis_profiles import examples
 
-PROPERTY_SETTINGS = settings(max_examples=300, deadline=None)
+PROPERTY_SETTINGS = settings(max_examples=examples(300), deadline=None)
 PLAYERS = ("Anna", "Boris", "Vera", "Gleb")
 seats = st.integers(0, 3)
 tricks = st.integers(0, 13)
@@ -319,7 +320,7 @@ def mangled_records(draw: st.DrawFn) -> object:
     return data
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(mangled_records())
 def test_any_input_gives_a_result_or_a_rule_error(data):
     try:

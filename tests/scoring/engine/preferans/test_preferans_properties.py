@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 from scoring.engine.money import payments
 from scoring.engine.preferans import Pulka, score_pulka
 from scoring.engine.preferans.record import parse_record, result_document, to_record
+from tests.hypothesis_profiles import examples
 from tests.scoring.engine.strategies import pulkas
 
-PROPERTY_SETTINGS = settings(max_examples=300, deadline=None)
+PROPERTY_SETTINGS = settings(max_examples=examples(300), deadline=None)
 
 
 @PROPERTY_SETTINGS
