@@ -24,11 +24,6 @@ pytestmark = pytest.mark.django_db
 FIRST_GAME = {**factories.FIRST_GAME, "count": "0"}  # the table's first deal
 
 
-@pytest.fixture
-def table() -> Table:
-    return factories.pulka()
-
-
 def anna_of(table: Table) -> Member:
     return table.seats.get(position=0).member
 

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import itertools
 import re
 from datetime import date
-from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -14,67 +12,14 @@ from django.test import Client
 from django.urls import reverse
 
 from members.models import ORGANISERS, Member
-from scoring import services
-from scoring.models import BostonTariff, PreferansTariff, Table
+from tests import factories
+from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
-PASSWORD = "correct horse battery staple"  # noqa: S105 - a test fixture's password
 SIGN_IN = reverse("members:login")
 SIGN_OUT = reverse("members:logout")
 HOME = reverse("scoring:home")
-
-_numbers = itertools.count(1)
-
-
-# -- factories ----------------------------------------------------------------------------
-
-
-def member_factory(display_name: str = "", **fields: Any) -> Member:
-    username = fields.pop("username", f"member{next(_numbers)}")
-    member = Member(username=username, display_name=display_name, **fields)
-    member.set_password(PASSWORD)
-    member.save()
-    return member
-
-
-def pulka_factory(
-    members: list[Member],
-    *,
-    deals: list[dict[str, Any]],
-    finished: bool = True,
-    played_on: date = date(2026, 11, 1),
-    tariff: str = "Сочи (Sochi)",
-) -> Table:
-    version = PreferansTariff.objects.get(name=tariff).current_version
-    table = services.table_open(
-        game=Table.PREFERANS,
-        version=version,
-        members=members,
-        by=members[0],
-        price=Decimal(1),
-        played_on=played_on,
-    )
-    for deal in deals:
-        services.deal_create(table, deal, by=members[0])
-    return services.table_finish(table, by=members[0]) if finished else table
-
-
-def boston_factory(
-    members: list[Member], *, deals: list[dict[str, Any]], played_on: date = date(2026, 11, 2)
-) -> Table:
-    version = BostonTariff.objects.get(name="Бостон: тариф платежей (payment tariff)")
-    table = services.table_open(
-        game=Table.BOSTON,
-        version=version.current_version,
-        members=members,
-        by=members[0],
-        price=Decimal(1),
-        played_on=played_on,
-    )
-    for deal in deals:
-        services.deal_create(table, deal, by=members[0])
-    return services.table_finish(table, by=members[0])
 
 
 def six_spades(declarer: str, whister: str, passer: str) -> dict[str, Any]:
@@ -88,23 +33,21 @@ def six_spades(declarer: str, whister: str, passer: str) -> dict[str, Any]:
     }
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+@pytest.fixture
+def russian_anna() -> Member:
+    """Анна (username anna): the member pages are about members with Russian names, so
+    these tests have their own club rather than the shared English one (tests/conftest.py)."""
+    return factories.member("Анна", username="anna")
 
 
 @pytest.fixture
-def anna() -> Member:
-    return member_factory("Анна", username="anna")
-
-
-@pytest.fixture
-def club(anna: Member) -> dict[str, Member]:
+def russian_club(russian_anna: Member) -> dict[str, Member]:
+    """Анна, Борис, Вера and Глеб, by username."""
     others = {
-        name: member_factory(display, username=name)
+        name: factories.member(display, username=name)
         for name, display in (("boris", "Борис"), ("vera", "Вера"), ("gleb", "Глеб"))
     }
-    return {"anna": anna, **others}
+    return {"anna": russian_anna, **others}
 
 
 # -- signing in ---------------------------------------------------------------------------
@@ -122,12 +65,12 @@ def test_sign_in_page_shows_the_form(client: Client) -> None:
     assert "<style" not in html
 
 
-def test_good_credentials_sign_in_and_go_home(client: Client, anna: Member) -> None:
+def test_good_credentials_sign_in_and_go_home(client: Client, russian_anna: Member) -> None:
     response = client.post(SIGN_IN, {"username": "anna", "password": PASSWORD})
 
     assert response.status_code == 302
     assert response["Location"] == HOME
-    assert client.session["_auth_user_id"] == str(anna.pk)
+    assert client.session["_auth_user_id"] == str(russian_anna.pk)
 
 
 @pytest.mark.parametrize(
@@ -135,7 +78,7 @@ def test_good_credentials_sign_in_and_go_home(client: Client, anna: Member) -> N
     [("anna", "wrong"), ("nobody", PASSWORD), ("ANNA ", "wrong"), ("", "")],
 )
 def test_bad_credentials_answer_200_with_the_error_and_no_session(
-    client: Client, anna: Member, username: str, password: str
+    client: Client, russian_anna: Member, username: str, password: str
 ) -> None:
     response = client.post(SIGN_IN, {"username": username, "password": password})
 
@@ -146,7 +89,7 @@ def test_bad_credentials_answer_200_with_the_error_and_no_session(
 
 
 def test_an_inactive_member_cannot_sign_in(client: Client) -> None:
-    member_factory(username="left", is_active=False)
+    factories.member("", username="left", is_active=False)
 
     response = client.post(SIGN_IN, {"username": "left", "password": PASSWORD})
 
@@ -165,7 +108,9 @@ def test_an_inactive_member_cannot_sign_in(client: Client) -> None:
         {"username": "anna", "password": "wrong", "next": "\\\\evil.example"},
     ],
 )
-def test_odd_sign_in_input_never_errors(client: Client, anna: Member, data: dict[str, str]) -> None:
+def test_odd_sign_in_input_never_errors(
+    client: Client, russian_anna: Member, data: dict[str, str]
+) -> None:
     response = client.post(SIGN_IN, data)
 
     assert response.status_code == 200
@@ -187,7 +132,7 @@ def test_odd_sign_in_input_never_errors(client: Client, anna: Member, data: dict
     ],
 )
 def test_next_is_honoured_only_for_local_urls(
-    client: Client, anna: Member, next_url: str, expected: str
+    client: Client, russian_anna: Member, next_url: str, expected: str
 ) -> None:
     response = client.post(
         f"{SIGN_IN}?next=x", {"username": "anna", "password": PASSWORD, "next": next_url}
@@ -208,17 +153,17 @@ def test_a_local_next_from_the_query_string_is_kept_in_the_form(client: Client) 
 # -- signing out --------------------------------------------------------------------------
 
 
-def test_sign_out_needs_post(client: Client, anna: Member) -> None:
-    client.force_login(anna)
+def test_sign_out_needs_post(client: Client, russian_anna: Member) -> None:
+    client.force_login(russian_anna)
 
     response = client.get(SIGN_OUT)
 
     assert response.status_code == 405
-    assert client.session["_auth_user_id"] == str(anna.pk)
+    assert client.session["_auth_user_id"] == str(russian_anna.pk)
 
 
-def test_sign_out_signs_out_and_goes_home(client: Client, anna: Member) -> None:
-    client.force_login(anna)
+def test_sign_out_signs_out_and_goes_home(client: Client, russian_anna: Member) -> None:
+    client.force_login(russian_anna)
 
     response = client.post(SIGN_OUT)
 
@@ -231,15 +176,16 @@ def test_sign_out_signs_out_and_goes_home(client: Client, anna: Member) -> None:
 
 
 def test_member_page_lists_tables_newest_first_with_results(
-    client: Client, club: dict[str, Member]
+    client: Client, russian_club: dict[str, Member]
 ) -> None:
-    anna, boris, vera, gleb = club["anna"], club["boris"], club["vera"], club["gleb"]
-    older = pulka_factory(
+    anna, boris, vera, gleb = (russian_club[n] for n in ("anna", "boris", "vera", "gleb"))
+    older = factories.pulka(
         [anna, boris, vera],
         deals=[six_spades("Анна", "Борис", "Вера")],
+        finished=True,
         played_on=date(2026, 10, 5),
     )
-    boston = boston_factory(
+    boston = factories.boston_table(
         [anna, boris, vera, gleb],
         deals=[
             {
@@ -250,15 +196,16 @@ def test_member_page_lists_tables_newest_first_with_results(
                 "tricks": 9,
             }
         ],
+        finished=True,
         played_on=date(2026, 10, 20),
     )
-    in_play = pulka_factory(
+    in_play = factories.pulka(
         [gleb, anna, boris],
         deals=[six_spades("Глеб", "Анна", "Борис")],
         finished=False,
         played_on=date(2026, 11, 3),
     )
-    pulka_factory([boris, vera, gleb], deals=[], played_on=date(2026, 11, 4))  # not Anna's
+    factories.pulka([boris, vera, gleb], finished=True, played_on=date(2026, 11, 4))  # not Anna's
 
     response = client.get(reverse("members:detail", args=["anna"]))
 
@@ -285,10 +232,13 @@ def test_member_page_lists_tables_newest_first_with_results(
 
 
 def test_member_page_shows_the_other_players_own_results(
-    client: Client, club: dict[str, Member]
+    client: Client, russian_club: dict[str, Member]
 ) -> None:
-    pulka_factory(
-        [club["anna"], club["boris"], club["vera"]], deals=[six_spades("Анна", "Борис", "Вера")]
+    factories.pulka(
+        [russian_club["anna"], russian_club["boris"], russian_club["vera"]],
+        deals=[six_spades("Анна", "Борис", "Вера")],
+        finished=True,
+        played_on=date(2026, 11, 1),
     )
 
     vera = client.get(reverse("members:detail", args=["vera"]))
@@ -301,9 +251,9 @@ def test_member_page_for_an_unknown_member_is_404(client: Client) -> None:
     assert client.get(reverse("members:detail", args=["nobody"])).status_code == 404
 
 
-def test_member_page_marks_organisers(client: Client, anna: Member) -> None:
+def test_member_page_marks_organisers(client: Client, russian_anna: Member) -> None:
     organisers, _ = Group.objects.get_or_create(name=ORGANISERS)
-    member_factory("Ольга", username="olga").groups.add(organisers)
+    factories.member("Ольга", username="olga").groups.add(organisers)
 
     assert "organiser" in client.get(reverse("members:detail", args=["olga"])).content.decode()
     assert "organiser" not in client.get(reverse("members:detail", args=["anna"])).content.decode()
@@ -311,13 +261,23 @@ def test_member_page_marks_organisers(client: Client, anna: Member) -> None:
 
 @pytest.mark.parametrize("tables", [1, 4])
 def test_member_page_query_count_does_not_grow_with_tables(
-    client: Client, club: dict[str, Member], django_assert_num_queries: Any, tables: int
+    client: Client, russian_club: dict[str, Member], django_assert_num_queries: Any, tables: int
 ) -> None:
-    anna, boris, vera, gleb = club["anna"], club["boris"], club["vera"], club["gleb"]
+    anna, boris, vera, gleb = (russian_club[n] for n in ("anna", "boris", "vera", "gleb"))
     for i in range(tables):
-        pulka_factory([anna, boris, vera], deals=[six_spades("Анна", "Борис", "Вера")])
-        boston_factory([anna, boris, vera, gleb], deals=[{"kind": "pass"}])
-        pulka_factory([anna, vera, gleb], deals=[], finished=False, played_on=date(2026, 9, i + 1))
+        factories.pulka(
+            [anna, boris, vera],
+            deals=[six_spades("Анна", "Борис", "Вера")],
+            finished=True,
+            played_on=date(2026, 11, 1),
+        )
+        factories.boston_table(
+            [anna, boris, vera, gleb],
+            deals=[{"kind": "pass"}],
+            finished=True,
+            played_on=date(2026, 11, 2),
+        )
+        factories.pulka([anna, vera, gleb], played_on=date(2026, 9, i + 1))
     url = reverse("members:detail", args=["anna"])
 
     # The member with their groups (2), the seats with tables and tariffs (1), the rating
@@ -331,8 +291,8 @@ def test_member_page_query_count_does_not_grow_with_tables(
 # -- a member's own display name ----------------------------------------------------------
 
 
-def test_a_member_changes_their_display_name(client: Client, anna: Member) -> None:
-    client.force_login(anna)
+def test_a_member_changes_their_display_name(client: Client, russian_anna: Member) -> None:
+    client.force_login(russian_anna)
     url = reverse("members:detail", args=["anna"])
     assert 'name="display_name"' in client.get(url).content.decode()
 
@@ -340,12 +300,14 @@ def test_a_member_changes_their_display_name(client: Client, anna: Member) -> No
 
     assert response.status_code == 302
     assert response["Location"] == url
-    anna.refresh_from_db()
-    assert anna.display_name == "Анна Петровна"
+    russian_anna.refresh_from_db()
+    assert russian_anna.display_name == "Анна Петровна"
 
 
-def test_a_too_long_display_name_is_refused_with_the_form(client: Client, anna: Member) -> None:
-    client.force_login(anna)
+def test_a_too_long_display_name_is_refused_with_the_form(
+    client: Client, russian_anna: Member
+) -> None:
+    client.force_login(russian_anna)
     url = reverse("members:detail", args=["anna"])
 
     response = client.post(url, {"display_name": "А" * 61})
@@ -353,21 +315,21 @@ def test_a_too_long_display_name_is_refused_with_the_form(client: Client, anna: 
     assert response.status_code == 200
     assert response.context["form"].errors["display_name"]
     assert "<h1>Анна</h1>" in response.content.decode()
-    anna.refresh_from_db()
-    assert anna.display_name == "Анна"
+    russian_anna.refresh_from_db()
+    assert russian_anna.display_name == "Анна"
 
 
 def test_nobody_else_changes_a_members_display_name(
-    client: Client, club: dict[str, Member]
+    client: Client, russian_club: dict[str, Member]
 ) -> None:
     url = reverse("members:detail", args=["anna"])
     assert client.post(url, {"display_name": "X"}).status_code == 403
-    client.force_login(club["boris"])
+    client.force_login(russian_club["boris"])
 
     page = client.get(url).content.decode()
     response = client.post(url, {"display_name": "X"})
 
     assert 'name="display_name"' not in page
     assert response.status_code == 403
-    club["anna"].refresh_from_db()
-    assert club["anna"].display_name == "Анна"
+    russian_club["anna"].refresh_from_db()
+    assert russian_club["anna"].display_name == "Анна"

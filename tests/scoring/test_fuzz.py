@@ -260,7 +260,7 @@ def deal_post_data(forms: tuple[dict[str, str], ...], keys: tuple[str, ...]) -> 
 
 
 @pytest.fixture
-def club() -> SimpleNamespace:
+def world() -> SimpleNamespace:
     """Anna, Boris and Vera at a pulka with two deals (one struck), Gleb joining them at a
     Boston table; Zoe's table next door; an organiser and a member who plays nowhere."""
     anna, boris, vera, gleb = (
@@ -375,22 +375,22 @@ def check_deal_post(
 
 @fuzz(100)
 @given(post=deal_post_data(PREFERANS_FORMS, PREFERANS_KEYS), htmx=st.booleans())
-def test_preferans_deal_form(client: Client, club: SimpleNamespace, post: Any, htmx: bool) -> None:
+def test_preferans_deal_form(client: Client, world: SimpleNamespace, post: Any, htmx: bool) -> None:
     data, count = post
     TRIED["deal form (preferans)"] += 1
     with rolled_back():
-        login(client, club.anna)
-        check_deal_post(client, club.pulka, data, htmx, count)
+        login(client, world.anna)
+        check_deal_post(client, world.pulka, data, htmx, count)
 
 
 @fuzz(80)
 @given(post=deal_post_data(BOSTON_FORMS, BOSTON_KEYS), htmx=st.booleans())
-def test_boston_deal_form(client: Client, club: SimpleNamespace, post: Any, htmx: bool) -> None:
+def test_boston_deal_form(client: Client, world: SimpleNamespace, post: Any, htmx: bool) -> None:
     data, count = post
     TRIED["deal form (boston)"] += 1
     with rolled_back():
-        login(client, club.anna)
-        check_deal_post(client, club.boston, data, htmx, count)
+        login(client, world.anna)
+        check_deal_post(client, world.boston, data, htmx, count)
 
 
 @fuzz(50)
@@ -400,31 +400,31 @@ def test_boston_deal_form(client: Client, club: SimpleNamespace, post: Any, htmx
     by_organiser=st.booleans(),
 )
 def test_deals_after_the_table_closed(
-    client: Client, club: SimpleNamespace, post: Any, boston: bool, by_organiser: bool
+    client: Client, world: SimpleNamespace, post: Any, boston: bool, by_organiser: bool
 ) -> None:
     """A finished table takes no deal, whoever sends it and whatever it holds (htmx: the
     plain form post's missing message is ``test_a_deal_posted_to_a_finished_table_...``)."""
     data, count = post
     TRIED["deals after close"] += 1
-    table = club.boston if boston else club.pulka
+    table = world.boston if boston else world.pulka
     with rolled_back():
-        services.table_finish(table, by=club.anna)
-        login(client, club.organiser if by_organiser else club.anna)
+        services.table_finish(table, by=world.anna)
+        login(client, world.organiser if by_organiser else world.anna)
         before = db_snapshot()
         check_deal_post(client, table, data, True, count)
         assert db_snapshot() == before
 
 
 def test_a_deal_posted_to_a_finished_table_without_htmx_says_why(
-    client: Client, club: SimpleNamespace
+    client: Client, world: SimpleNamespace
 ) -> None:
     """Found by the fuzz: without htmx the refusal was rendered into the deal form, which a
     finished table's page does not show: a 200 with no message."""
-    services.table_finish(club.pulka, by=club.anna)
-    client.force_login(club.anna)
+    services.table_finish(world.pulka, by=world.anna)
+    client.force_login(world.anna)
     before = db_snapshot()
     response = client.post(
-        reverse("scoring:deal_create", args=[club.pulka.pk]),
+        reverse("scoring:deal_create", args=[world.pulka.pk]),
         {**PREFERANS_FORMS[1], "count": 2},
     )
     assert db_snapshot() == before
@@ -451,12 +451,12 @@ def test_a_deal_posted_to_a_finished_table_without_htmx_says_why(
     ids=["preferans-whist-amount", "preferans-suit", "boston-amount", "boston-tour"],
 )
 def test_the_deal_form_shows_every_error(
-    client: Client, club: SimpleNamespace, boston: bool, data: dict[str, str]
+    client: Client, world: SimpleNamespace, boston: bool, data: dict[str, str]
 ) -> None:
     """Found by the fuzz: an error on a field the form does not print next to it (suit,
     tour, whist amount, chips …) was dropped: a 200 with the form and no message."""
-    table = club.boston if boston else club.pulka
-    client.force_login(club.anna)
+    table = world.boston if boston else world.pulka
+    client.force_login(world.anna)
     before = db_snapshot()
     response = client.post(
         reverse("scoring:deal_create", args=[table.pk]),
@@ -469,12 +469,12 @@ def test_the_deal_form_shows_every_error(
 
 
 def test_the_preview_of_a_deal_that_writes_nothing_says_so(
-    client: Client, club: SimpleNamespace
+    client: Client, world: SimpleNamespace
 ) -> None:
     """Found by the fuzz: the preview of a pass round (an empty list) showed nothing."""
-    client.force_login(club.anna)
+    client.force_login(world.anna)
     response = client.post(
-        reverse("scoring:deal_create", args=[club.boston.pk]),
+        reverse("scoring:deal_create", args=[world.boston.pk]),
         {"kind": "pass", "preview": "1", "count": 1},
         **HTMX,
     )
@@ -486,12 +486,12 @@ def test_the_preview_of_a_deal_that_writes_nothing_says_so(
 TARGETS = ("first", "last", "struck", "other", "zero", "huge", "random")
 
 
-def deal_id(club: SimpleNamespace, target: str, number: int) -> int:
+def deal_id(world: SimpleNamespace, target: str, number: int) -> int:
     return {
-        "first": club.first.pk,
-        "last": club.last.pk,
-        "struck": club.struck.pk,
-        "other": club.other_deal.pk,
+        "first": world.first.pk,
+        "last": world.last.pk,
+        "struck": world.struck.pk,
+        "other": world.other_deal.pk,
         "zero": 0,
         "huge": 10**30,
         "random": number,
@@ -513,7 +513,7 @@ def deal_id(club: SimpleNamespace, target: str, number: int) -> int:
 )
 def test_corrections(
     client: Client,
-    club: SimpleNamespace,
+    world: SimpleNamespace,
     endpoint: str,
     who: str,
     target: str,
@@ -524,9 +524,9 @@ def test_corrections(
     deal: dict[str, Any],
 ) -> None:
     TRIED[{"edit": "edit deal", "delete": "delete deal"}.get(endpoint, endpoint)] += 1
-    table = club.pulka
-    actor = {"seated": club.anna, "organiser": club.organiser, "member": club.member}.get(who)
-    pk = deal_id(club, target, number)
+    table = world.pulka
+    actor = {"seated": world.anna, "organiser": world.organiser, "member": world.member}.get(who)
+    pk = deal_id(world, target, number)
     urls = {
         "edit": f"/tables/{table.pk}/deals/{pk}/edit/",
         "delete": f"/tables/{table.pk}/deals/{pk}/delete/",
@@ -539,7 +539,7 @@ def test_corrections(
         data = {**deal, "reason": wire(reason)}
     with rolled_back():
         if finished:
-            services.table_finish(table, by=club.anna)
+            services.table_finish(table, by=world.anna)
         login(client, actor)
         before = db_snapshot()
         response = client.post(urls[endpoint], data, **(HTMX if htmx else {}))
@@ -633,7 +633,7 @@ def check_one_write(
 )
 def test_open_table_form(
     client: Client,
-    club: SimpleNamespace,
+    world: SimpleNamespace,
     game: str,
     by_organiser: bool,
     seats: list[Any],
@@ -642,12 +642,12 @@ def test_open_table_form(
 ) -> None:
     TRIED["open table"] += 1
     members = {
-        "anna": club.anna,
-        "boris": club.boris,
-        "vera": club.vera,
-        "gleb": club.gleb,
-        "zoe": club.zoe,
-        "inactive": club.inactive,
+        "anna": world.anna,
+        "boris": world.boris,
+        "vera": world.vera,
+        "gleb": world.gleb,
+        "zoe": world.zoe,
+        "inactive": world.inactive,
     }
     versions = {
         "preferans": factories.preferans_version().pk,
@@ -670,7 +670,7 @@ def test_open_table_form(
     data |= fields
     data = {key: wire(value) for key, value in data.items()}
     with rolled_back():
-        actor = club.organiser if by_organiser else club.anna
+        actor = world.organiser if by_organiser else world.anna
         login(client, actor)
         before = db_snapshot()
         response = client.post(f"/tables/new/{quote(game)}/", data)
@@ -690,8 +690,8 @@ def test_open_table_form(
             assert table.opened_by == actor
             seated = list(table.seats.values_list("member_id", flat=True))
             assert len(seated) in ((3, 4) if game == "preferans" else (4,))
-            assert by_organiser or club.anna.pk in seated
-            assert club.inactive.pk not in seated
+            assert by_organiser or world.anna.pk in seated
+            assert world.inactive.pk not in seated
             return
         assert response.status_code == 200
         assert shows_error(response.content.decode()), f"no message for {data!r}"
@@ -717,17 +717,17 @@ def exported(table: Table) -> dict[str, Any]:
 )
 def test_import_upload(
     client: Client,
-    club: SimpleNamespace,
+    world: SimpleNamespace,
     boston: bool,
     who: str,
     content: st.DataObject,
     game: Any,
     played_on: Any,
 ) -> None:
-    table = club.boston if boston else club.pulka
+    table = world.boston if boston else world.pulka
     upload = content.draw(upload_bytes(exported(table)))
     TRIED["import"] += 1
-    actor = {"player": club.anna, "organiser": club.organiser, "stranger": club.member}[who]
+    actor = {"player": world.anna, "organiser": world.organiser, "stranger": world.member}[who]
     data = {
         "record": SimpleUploadedFile("game.json", upload, "application/json"),
         "game": wire(game),
@@ -754,12 +754,12 @@ def test_import_upload(
 
 @pytest.mark.parametrize("limit", [2**31, 2**63, 10**30], ids=["2**31", "2**63", "10**30"])
 def test_import_refuses_a_double_tour_beyond_the_database(
-    client: Client, club: SimpleNamespace, limit: int
+    client: Client, world: SimpleNamespace, limit: int
 ) -> None:
     """Found by the fuzz: a 500 (OverflowError on SQLite from 2**63, 'integer out of range'
     on PostgreSQL from 2**31) when the table was saved."""
-    record = exported(club.boston) | {"double_tour_from": limit}
-    client.force_login(club.anna)
+    record = exported(world.boston) | {"double_tour_from": limit}
+    client.force_login(world.anna)
     before = db_snapshot()
     upload = SimpleUploadedFile("game.json", json.dumps(record).encode(), "application/json")
     response = client.post(reverse("scoring:table_import"), {"record": upload, "game": "boston"})
@@ -768,11 +768,11 @@ def test_import_refuses_a_double_tour_beyond_the_database(
     assert db_snapshot() == before
 
 
-def test_import_refuses_a_nul_character(client: Client, club: SimpleNamespace) -> None:
+def test_import_refuses_a_nul_character(client: Client, world: SimpleNamespace) -> None:
     """Found by the fuzz: a 500 on PostgreSQL, whose jsonb refuses \\u0000."""
-    record = exported(club.pulka)
+    record = exported(world.pulka)
     record["deals"].append({"kind": "adjust", "reason": "a\x00b", "pool": {"Anna": 1}})
-    client.force_login(club.anna)
+    client.force_login(world.anna)
     upload = SimpleUploadedFile("game.json", json.dumps(record).encode(), "application/json")
     before = db_snapshot()
     response = client.post(reverse("scoring:table_import"), {"record": upload, "game": "preferans"})
@@ -784,13 +784,13 @@ def test_import_refuses_a_nul_character(client: Client, club: SimpleNamespace) -
 HUGE_INTEGER = "9" * 5000
 
 
-def test_import_refuses_an_integer_of_5000_digits(client: Client, club: SimpleNamespace) -> None:
+def test_import_refuses_an_integer_of_5000_digits(client: Client, world: SimpleNamespace) -> None:
     """Found by the fuzz: json.loads raises a plain ValueError for an integer of more than
     4300 digits, which the record reader did not catch: a 500."""
-    text = json.dumps(exported(club.pulka)).replace(
+    text = json.dumps(exported(world.pulka)).replace(
         '"pool_target": 10', f'"pool_target": {HUGE_INTEGER}'
     )
-    client.force_login(club.anna)
+    client.force_login(world.anna)
     before = db_snapshot()
     upload = SimpleUploadedFile("game.json", text.encode(), "application/json")
     response = client.post(reverse("scoring:table_import"), {"record": upload, "game": "preferans"})
@@ -813,7 +813,7 @@ def test_import_refuses_an_integer_of_5000_digits(client: Client, club: SimpleNa
 )
 def test_sign_in_form(
     client: Client,
-    club: SimpleNamespace,
+    world: SimpleNamespace,
     username: Any,
     password: Any,
     next_url: Any,
@@ -836,20 +836,20 @@ def test_sign_in_form(
 
 @fuzz(50)
 @given(name=form_value(("Boris", "Анна", "  padded  ", "x" * 60, "x" * 61)))
-def test_display_name_form(client: Client, club: SimpleNamespace, name: Any) -> None:
+def test_display_name_form(client: Client, world: SimpleNamespace, name: Any) -> None:
     TRIED["display name"] += 1
     url = reverse("members:detail", args=["anna"])
     with rolled_back():
-        login(client, club.anna)
+        login(client, world.anna)
         before = db_snapshot()
         response = client.post(url, {"display_name": wire(name)})
         after = db_snapshot()
         assert response.status_code in (200, 302)
         if response.status_code == 302:
             assert changed(before, after) <= {"members"}
-            club.anna.refresh_from_db()
-            assert len(club.anna.display_name) <= 60
-            assert "\x00" not in club.anna.display_name
+            world.anna.refresh_from_db()
+            assert len(world.anna.display_name) <= 60
+            assert "\x00" not in world.anna.display_name
             return
         assert after == before
         assert shows_error(response.content.decode())
@@ -1121,7 +1121,7 @@ KIND_LIST = {
 
 @pytest.mark.parametrize("where", ["score", "import"])
 def test_a_deal_kind_that_is_a_list_is_refused(
-    client: Client, club: SimpleNamespace, where: str
+    client: Client, world: SimpleNamespace, where: str
 ) -> None:
     """Found by this fuzz (``kind not in DEAL_FIELDS`` raised TypeError), fixed in the
     engine: manage.py score and the import now refuse it with a message."""
@@ -1129,7 +1129,7 @@ def test_a_deal_kind_that_is_a_list_is_refused(
         with pytest.raises(RuleError, match="kind"):
             score_record(KIND_LIST)
         return
-    client.force_login(club.anna)
+    client.force_login(world.anna)
     before = db_snapshot()
     upload = SimpleUploadedFile("game.json", json.dumps(KIND_LIST).encode(), "application/json")
     response = client.post(reverse("scoring:table_import"), {"record": upload, "game": "preferans"})

@@ -90,23 +90,10 @@ def snapshot(tariff: Any) -> dict[str, Any]:
     return state
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings: Any) -> None:
-    """The factories give every member a password; the real hasher takes a second each."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def examples() -> Path:
     """The spec's example records, copied beside the engine tests."""
     return Path(__file__).parents[1] / "engine" / "examples"
-
-
-@pytest.fixture
-def organiser(client: Client) -> Any:
-    user = member("Olga", organiser=True, is_staff=True)
-    client.force_login(user)
-    return user
 
 
 # -- the form reads like the rule book ----------------------------------------------------

@@ -33,11 +33,6 @@ PRESETS = {
 }
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def demo() -> tuple[dict[str, str], str]:
     out = io.StringIO()

@@ -17,19 +17,8 @@ from tests import factories
 from tests.factories import FIRST_GAME, HTMX, MISERE, PASSOUT
 from tests.scoring.views.test_tables import post_deal
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def table():
-    return factories.pulka(pool_target=50)
-
-
-@pytest.fixture
-def anna(client, table):
-    user = table.seats.get(position=0).member
-    client.force_login(user)
-    return user
+# Up to 25 deals are played: a pool of 50 keeps the pulka open.
+pytestmark = [pytest.mark.django_db, pytest.mark.pool_target(50)]
 
 
 def fresh(table: Table) -> Table:

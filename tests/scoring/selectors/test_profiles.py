@@ -63,14 +63,6 @@ BOSTON = [
 
 
 @pytest.fixture
-def club():
-    return {
-        name: factories.member(name, username=name.lower())
-        for name in ("Anna", "Boris", "Vera", "Gleb")
-    }
-
-
-@pytest.fixture
 def history(club):
     """Anna's history: the hand-built pulka (1 March, she wins), Boris's unplayed 10
     (5 March, Anna and Gleb share 2nd), a Boston table (3 March) and, after the spring

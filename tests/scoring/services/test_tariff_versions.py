@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from scoring import selectors, services
+from scoring import selectors
 from scoring.engine.preferans.rules import PreferansRules
 from scoring.models import AuditEntry, BostonTariff, PreferansTariff, Table
-from tests.factories import boston_table, member, pulka
+from tests.factories import boston_table, played, pulka
 from tests.scoring.admin.test_tariff_admin import (
     PAYMENT,
     SOCHI,
@@ -107,28 +107,6 @@ EVERY_BOSTON_SETTING = {
 }
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def organiser(client: Client) -> Any:
-    user = member("Olga", organiser=True, is_staff=True)
-    client.force_login(user)
-    return user
-
-
-def played(table: Table, deals: list[dict[str, Any]]) -> Table:
-    for deal in deals:
-        services.deal_create(table, deal, by=None)
-    return table
-
-
-def finished(table: Table, deals: list[dict[str, Any]]) -> Table:
-    return services.table_finish(played(table, deals), by=None)
-
-
 def save(client: Client, tariff: Any, changes: dict[str, Any]) -> Any:
     data = edit(change_form(client, tariff), changes) | {"_save": "Save"}
     return client.post(change_url(tariff), data)
@@ -155,7 +133,7 @@ def test_editing_an_unused_tariff_updates_version_1_in_place(client, organiser):
 @pytest.mark.django_db
 def test_saving_without_a_rules_change_keeps_the_version(client, organiser):
     tariff = PreferansTariff.objects.get(name=SOCHI)
-    finished(pulka(tariff=SOCHI), SOCHI_DEALS[:2])
+    played(pulka(tariff=SOCHI), SOCHI_DEALS[:2], finished=True)
 
     response = save(client, tariff, {"description": "only the words change"})
 
@@ -169,7 +147,7 @@ def test_saving_without_a_rules_change_keeps_the_version(client, organiser):
 @pytest.mark.django_db
 def test_editing_every_preferans_setting_leaves_finished_games_unchanged(client, organiser):
     tariff = PreferansTariff.objects.get(name=SOCHI)
-    table = finished(pulka(tariff=SOCHI), SOCHI_DEALS)
+    table = played(pulka(tariff=SOCHI), SOCHI_DEALS, finished=True)
     stored = table.result
     replayed = selectors.replay(table).document()
     old_rules = tariff.current_version.rules
@@ -203,7 +181,7 @@ def test_editing_every_boston_setting_and_row_leaves_finished_games_unchanged(
     client, organiser, name, system, other_system, deals
 ):
     tariff = BostonTariff.objects.get(name=name)
-    table = finished(boston_table(system=system), deals)
+    table = played(boston_table(system=system), deals, finished=True)
     stored = table.result
     assert selectors.replay(table).document() == stored
     old_rules = tariff.current_version.rules
@@ -240,7 +218,7 @@ def test_editing_every_boston_setting_and_row_leaves_finished_games_unchanged(
 @pytest.mark.django_db
 def test_a_second_edit_of_an_unplayed_new_version_updates_it(client, organiser):
     tariff = PreferansTariff.objects.get(name=SOCHI)
-    finished(pulka(tariff=SOCHI), SOCHI_DEALS[:2])
+    played(pulka(tariff=SOCHI), SOCHI_DEALS[:2], finished=True)
 
     save(client, tariff, {"whist_rate": "2"})
     save(client, tariff, {"remise_rate": "2"})
@@ -289,7 +267,7 @@ def test_confirmed_edit_moves_only_the_ticked_games(client, organiser):
     tariff = PreferansTariff.objects.get(name=SOCHI)
     moved = played(pulka(tariff=SOCHI), SOCHI_DEALS[:3])
     stays = played(pulka(tariff=SOCHI), SOCHI_DEALS[:2])
-    done = finished(pulka(tariff=SOCHI), SOCHI_DEALS[:1])
+    done = played(pulka(tariff=SOCHI), SOCHI_DEALS[:1], finished=True)
     response = preview(client, tariff, {"whist_rate": "2"})
     data = form_data(response.content.decode(), "tariff-preview-form")
     assert f'name="move_tables" value="{done.pk}"' not in response.content.decode()

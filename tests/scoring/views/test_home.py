@@ -24,14 +24,6 @@ def days_ago(n: int) -> datetime.date:
     return timezone.localdate() - datetime.timedelta(days=n)
 
 
-@pytest.fixture
-def club():
-    return [
-        factories.member(name, username=name.lower())
-        for name in ("Anna", "Boris", "Vera", "Gleb", "Dina")
-    ]
-
-
 def leaders(response: Any) -> dict[str, list[tuple[int, str]]]:
     return {
         game: [(line.rank, line.name) for line in lines]
@@ -50,7 +42,7 @@ def test_the_home_page_keeps_its_introduction(client: Client):
 
 
 def test_tables_in_play_and_the_latest_finished(client: Client, club):
-    anna, boris, vera, gleb, _dina = club
+    anna, boris, vera, gleb, _dina = club.values()
     in_play = factories.pulka([anna, boris, vera])
     finished = [finished_pulka([anna, boris, gleb], anna, days_ago(10 - i)).pk for i in range(6)]
 
@@ -67,7 +59,7 @@ def test_tables_in_play_and_the_latest_finished(client: Client, club):
 
 
 def test_the_current_seasons_top_three(client: Client, club):
-    anna, boris, vera, gleb, dina = club
+    anna, boris, vera, gleb, dina = club.values()
     Season.objects.create(name="Now", starts_on=days_ago(30), ends_on=days_ago(-30), min_games=1)
     finished_pulka([anna, boris, vera], anna, days_ago(40))  # before the season
     finished_pulka([anna, boris, vera], boris, days_ago(3))
@@ -92,7 +84,8 @@ def test_the_current_seasons_top_three(client: Client, club):
 
 def test_between_seasons_the_home_page_shows_all_time(client: Client, club):
     Season.objects.create(name="Old", starts_on=days_ago(90), ends_on=days_ago(60))
-    finished_pulka(club[:3], club[2], days_ago(1))
+    anna, boris, vera = club["Anna"], club["Boris"], club["Vera"]
+    finished_pulka([anna, boris, vera], vera, days_ago(1))
 
     response = client.get(HOME)
 
@@ -102,10 +95,11 @@ def test_between_seasons_the_home_page_shows_all_time(client: Client, club):
 
 def test_private_standings_stay_off_the_home_page(client: Client, club, settings):
     settings.STANDINGS_PUBLIC = False
-    finished_pulka(club[:3], club[0], days_ago(1))
+    anna, boris, vera = club["Anna"], club["Boris"], club["Vera"]
+    finished_pulka([anna, boris, vera], anna, days_ago(1))
 
     anonymous = client.get(HOME)
-    client.force_login(club[0])
+    client.force_login(anna)
     member = client.get(HOME)
 
     assert "leaders" not in anonymous.context
@@ -118,8 +112,9 @@ def test_the_home_page_costs_the_same_queries_whatever_the_tables(
     client: Client, club, django_assert_num_queries: Any, tables: int
 ):
     Season.objects.create(name="Now", starts_on=days_ago(30), ends_on=days_ago(-30), min_games=1)
+    members = list(club.values())
     for i in range(tables):
-        seated = club[i % 3 : i % 3 + 3]
+        seated = members[i % 3 : i % 3 + 3]
         finished_pulka(seated, seated[0], days_ago(i % 20))
         factories.pulka(seated)  # in play
 

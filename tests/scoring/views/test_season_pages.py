@@ -40,14 +40,6 @@ HEADER = [
 
 
 @pytest.fixture
-def club():
-    return {
-        name: factories.member(name, username=name.lower())
-        for name in ("Anna", "Boris", "Vera", "Gleb")
-    }
-
-
-@pytest.fixture
 def spring(club):
     """Spring (1 March – 31 May, 2 games to qualify) and five pulkas around it; each
     winner's balance is 66.67 whists, the two others' −33.33.
@@ -402,11 +394,6 @@ def test_leaderboard_pages_cost_the_same_queries_whatever_the_tables(
 @pytest.fixture
 def season_admin():
     return reverse("admin:scoring_season_changelist")
-
-
-@pytest.fixture
-def organiser():
-    return factories.member("Olga", organiser=True, is_staff=True, username="olga")
 
 
 def test_the_organisers_group_may_edit_seasons():

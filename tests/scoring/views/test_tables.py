@@ -21,18 +21,6 @@ pytestmark = pytest.mark.django_db
 EXAMPLES = Path(__file__).parents[1] / "engine" / "examples"
 
 
-@pytest.fixture
-def table():
-    return factories.pulka(pool_target=10)
-
-
-@pytest.fixture
-def anna(client, table):
-    user = table.seats.get(position=0).member
-    client.force_login(user)
-    return user
-
-
 def post_deal(client, table, data, **headers):
     count = DealRecord.objects.filter(table=table, deleted=False).count()
     return client.post(
