@@ -84,8 +84,9 @@ def club() -> dict[str, Any]:
 
 @pytest.fixture
 def table(request: pytest.FixtureRequest) -> Any:
-    """An open pulka for three new members, Anna, Boris and Vera (Sochi, pool 10: a few
-    deals finish it). ``@pytest.mark.pool_target(n)`` on a test or module sets the pool."""
+    """An open pulka for three new members called Anna, Boris and Vera, not the ``club``'s
+    (Sochi, pool 10: a few deals finish it). ``@pytest.mark.pool_target(n)`` on a test or
+    module sets the pool."""
     from tests import factories
 
     marker = request.node.get_closest_marker("pool_target")
