@@ -1,7 +1,7 @@
 """How hard Hypothesis tries: the ``ci`` profile in CI, the ``dev`` profile locally.
 
 ``ci`` is Hypothesis as the tests were written: every property and fuzz target tries the
-number of examples it asks for. ``dev`` tries a fifth of them (at least ten each), so that
+number of examples it asks for. ``dev`` tries a tenth of them (at least ten each), so that
 ``make test`` stays quick on a two-core machine; no test is left out, each simply tries
 fewer inputs. The profile is ``HYPOTHESIS_PROFILE`` when that is set, else ``ci`` when
 ``CI`` is (CI runs ``.ci/run`` with ``CI=true``), else ``dev``; pytest's
@@ -24,7 +24,7 @@ DEFAULT_EXAMPLES = 100
 MINIMUM_EXAMPLES = 10
 
 settings.register_profile("ci", max_examples=DEFAULT_EXAMPLES)
-settings.register_profile("dev", max_examples=DEFAULT_EXAMPLES // 5)
+settings.register_profile("dev", max_examples=DEFAULT_EXAMPLES // 10)
 
 
 def _flag(name: str) -> bool:
@@ -37,7 +37,7 @@ def chosen_profile() -> str:
 
 
 def examples(n: int) -> int:
-    """``n`` examples under ``ci``; under ``dev`` a fifth of them, but at least ten.
+    """``n`` examples under ``ci``; under ``dev`` a tenth of them, but at least ten.
 
     Read when a test module is imported, after the profile is loaded (tests/conftest.py
     loads it; the hypothesis plugin applies ``--hypothesis-profile`` before collection).

@@ -14,7 +14,7 @@ printed at the end of the module: ``fuzz: N inputs tried (deal form (preferans):
 
 ``FUZZ_EXAMPLES=1000 FUZZ_RANDOM=1 pytest tests/scoring/test_fuzz.py`` explores further than
 the default run (which is derandomized, so it always tries the same inputs). Locally the
-default run tries a fifth of the inputs CI does (tests/hypothesis_profiles.py).
+default run tries a tenth of the inputs CI does (tests/hypothesis_profiles.py).
 
 The fuzz found ten bugs (all fixed since): each is pinned by a plain test below that
 reproduces it exactly, named for what the site must do (``test_import_refuses_...``,
