@@ -8,10 +8,11 @@ from itertools import count
 from typing import Any
 
 from django.contrib.auth.models import Group
+from django.urls import reverse
 
 from members.models import ORGANISERS, Member
 from scoring import services
-from scoring.models import BostonTariff, PreferansTariff, Table
+from scoring.models import BostonTariff, DealRecord, PreferansTariff, Table
 
 _numbers = count(1)
 
@@ -30,6 +31,14 @@ FIRST_GAME = {  # sochi-short-pulka.json, deal 1: A 6♠, B whists, C passes; 6/
 }
 PASSOUT = {"kind": "passout", "tricks:Anna": "5", "tricks:Boris": "5", "tricks:Vera": "0"}
 MISERE = {"kind": "misere", "declarer": "Boris", "tricks:Boris": "0"}
+
+
+def post_deal(client: Any, table: Table, data: dict[str, str], **headers: Any) -> Any:
+    """Post ``data`` to the table's deal form as drawn now (with the table's deal count)."""
+    count = DealRecord.objects.filter(table=table, deleted=False).count()
+    return client.post(
+        reverse("scoring:deal_create", args=[table.pk]), {**data, "count": count}, **headers
+    )
 
 
 PASSWORD = "pw"  # noqa: S105 - every test member's password

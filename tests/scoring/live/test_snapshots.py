@@ -14,8 +14,7 @@ from scoring.live import fragments, snapshots
 from scoring.live.keys import revision_key
 from scoring.models import DealRecord, Table
 from tests import factories
-from tests.factories import FIRST_GAME, HTMX, MISERE, PASSOUT
-from tests.scoring.views.test_tables import post_deal
+from tests.factories import FIRST_GAME, HTMX, MISERE, PASSOUT, post_deal
 
 # Up to 25 deals are played: a pool of 50 keeps the pulka open.
 pytestmark = [pytest.mark.django_db, pytest.mark.pool_target(50)]

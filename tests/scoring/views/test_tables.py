@@ -14,18 +14,11 @@ from scoring import selectors, services
 from scoring.engine.errors import RuleError
 from scoring.models import AuditEntry, DealRecord, Table
 from tests import factories
-from tests.factories import FIRST_GAME, HTMX, MISERE, PASSOUT
+from tests.factories import FIRST_GAME, HTMX, MISERE, PASSOUT, post_deal
 
 pytestmark = pytest.mark.django_db
 
 EXAMPLES = Path(__file__).parents[1] / "engine" / "examples"
-
-
-def post_deal(client, table, data, **headers):
-    count = DealRecord.objects.filter(table=table, deleted=False).count()
-    return client.post(
-        reverse("scoring:deal_create", args=[table.pk]), {**data, "count": count}, **headers
-    )
 
 
 def document(table):
