@@ -67,7 +67,7 @@ fmt: venv
 
 # The Russian translation: refresh locale/ru/LC_MESSAGES/django.po from the sources, then
 # compile django.mo (needs GNU gettext's msgfmt). Commit both files: a machine without
-# gettext still serves Russian from the committed .mo. tests/test_i18n.py checks that every
+# gettext still serves Russian from the committed .mo. tests/clubsite/test_i18n.py checks that every
 # message is translated and that the .mo matches the .po.
 messages: venv
 	$(BIN)/python manage.py makemessages -l ru --no-obsolete --ignore=.venv --ignore=bench --ignore=staticfiles

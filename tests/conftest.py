@@ -1,9 +1,21 @@
-"""Shared fixtures for the whole test tree (pytest-django provides ``client``, ``settings``)."""
+"""Shared fixtures for the whole test tree (pytest-django provides ``settings`` and the
+database ones; model factories are in tests/factories.py).
+
+The people and tables most tests start from are defined here once: ``club`` (five members
+by name), ``table`` (an open pulka) with ``anna`` signed in at it, and ``organiser``.
+"""
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
+from hypothesis import settings as hypothesis_settings
+
+from tests.hypothesis_profiles import chosen_profile
+
+# ``dev`` locally, ``ci`` under CI=true: tests/hypothesis_profiles.py.
+hypothesis_settings.load_profile(chosen_profile())
 
 
 @pytest.fixture
@@ -27,8 +39,10 @@ def fast_password_hasher():
     second each on these machines. (Not via the ``settings`` fixture: some engine tests
     use ``settings`` as a parameter name.)"""
     from django.conf import settings as django_settings
+    from django.contrib.auth.hashers import get_hashers
 
     django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    get_hashers.cache_clear()
 
 
 @pytest.fixture(autouse=True)
@@ -51,3 +65,47 @@ def empty_cache():
 
     cache.clear()
     SNAPSHOTS.clear()
+
+
+# -- people and tables ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def club() -> dict[str, Any]:
+    """Five members by display name, in this order: Anna, Boris, Vera, Gleb and Dina
+    (usernames anna, boris, …; password ``factories.PASSWORD``)."""
+    from tests import factories
+
+    return {
+        name: factories.member(name, username=name.lower())
+        for name in ("Anna", "Boris", "Vera", "Gleb", "Dina")
+    }
+
+
+@pytest.fixture
+def table(request: pytest.FixtureRequest) -> Any:
+    """An open pulka for three new members called Anna, Boris and Vera, not the ``club``'s
+    (Sochi, pool 10: a few deals finish it). ``@pytest.mark.pool_target(n)`` on a test or
+    module sets the pool."""
+    from tests import factories
+
+    marker = request.node.get_closest_marker("pool_target")
+    return factories.pulka(pool_target=marker.args[0] if marker else 10)
+
+
+@pytest.fixture
+def anna(client: Any, table: Any) -> Any:
+    """Anna, the first player at ``table``, signed in on ``client``."""
+    user = table.seats.get(position=0).member
+    client.force_login(user)
+    return user
+
+
+@pytest.fixture
+def organiser(client: Any) -> Any:
+    """Olga (username olga), an organiser with staff access, signed in on ``client``."""
+    from tests import factories
+
+    user = factories.member("Olga", organiser=True, is_staff=True, username="olga")
+    client.force_login(user)
+    return user

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from itertools import count
 from typing import Any
 
 from django.contrib.auth.models import Group
+from django.urls import reverse
 
 from members.models import ORGANISERS, Member
 from scoring import services
-from scoring.models import BostonTariff, PreferansTariff, Table
+from scoring.models import BostonTariff, DealRecord, PreferansTariff, Table
 
 _numbers = count(1)
 
@@ -31,13 +33,27 @@ PASSOUT = {"kind": "passout", "tricks:Anna": "5", "tricks:Boris": "5", "tricks:V
 MISERE = {"kind": "misere", "declarer": "Boris", "tricks:Boris": "0"}
 
 
-def member(name: str | None = None, *, organiser: bool = False, **fields: Any) -> Member:
-    """A club member called ``name`` (password "pw")."""
+def post_deal(client: Any, table: Table, data: dict[str, str], **headers: Any) -> Any:
+    """Post ``data`` to the table's deal form as drawn now (with the table's deal count)."""
+    count = DealRecord.objects.filter(table=table, deleted=False).count()
+    return client.post(
+        reverse("scoring:deal_create", args=[table.pk]), {**data, "count": count}, **headers
+    )
+
+
+PASSWORD = "pw"  # noqa: S105 - every test member's password
+
+
+def member(
+    name: str | None = None, *, organiser: bool = False, password: str = PASSWORD, **fields: Any
+) -> Member:
+    """A club member called ``name`` (password ``PASSWORD``), in the organisers' group if
+    ``organiser``."""
     n = next(_numbers)
     user = Member.objects.create_user(
         username=fields.pop("username", f"member{n}"),
-        password="pw",  # noqa: S106 - test password
-        display_name=name or f"Player {n}",
+        password=password,
+        display_name=name if name is not None else f"Player {n}",
         **fields,
     )
     if organiser:
@@ -55,17 +71,24 @@ def boston_version(system: str = "payment-tariff") -> Any:
 
 
 def pulka(
-    members: list[Member] | None = None, *, tariff: str = "Сочи (Sochi)", **options: Any
+    members: list[Member] | None = None,
+    *,
+    tariff: str = "Сочи (Sochi)",
+    deals: Sequence[dict[str, Any]] = (),
+    finished: bool = False,
+    **options: Any,
 ) -> Table:
-    """An open pulka (3 new members unless given), opened by its first player."""
+    """A pulka (3 new members unless given) opened by its first player, who then enters
+    ``deals`` and, if ``finished``, finishes it; ``options`` go to ``table_open``."""
     members = members or [member("Anna"), member("Boris"), member("Vera")]
-    return services.table_open(
+    table = services.table_open(
         game=Table.PREFERANS,
         version=preferans_version(tariff),
         members=members,
         by=members[0],
         **options,
     )
+    return played(table, deals, by=members[0], finished=finished)
 
 
 def boston_table(
@@ -73,15 +96,34 @@ def boston_table(
     *,
     system: str = "payment-tariff",
     price: Decimal = Decimal(1),
+    deals: Sequence[dict[str, Any]] = (),
+    finished: bool = False,
+    **options: Any,
 ) -> Table:
+    """A Boston table (4 new members unless given), like ``pulka``."""
     members = members or [member("Anna"), member("Boris"), member("Vera"), member("Gleb")]
-    return services.table_open(
+    table = services.table_open(
         game=Table.BOSTON,
         version=boston_version(system),
         members=members,
         by=members[0],
         price=price,
+        **options,
     )
+    return played(table, deals, by=members[0], finished=finished)
+
+
+def played(
+    table: Table,
+    deals: Sequence[dict[str, Any]],
+    *,
+    by: Member | None = None,
+    finished: bool = False,
+) -> Table:
+    """``table`` after ``deals``, each entered by ``by``; finished by ``by`` if ``finished``."""
+    for deal in deals:
+        services.deal_create(table, deal, by=by)
+    return services.table_finish(table, by=by) if finished else table
 
 
 def finished_pulka(

@@ -1,9 +1,9 @@
 """A pulka played through a real browser: sign in, open the table, enter a game, a pass-out
 and a misère with htmx, watch the sheet update in a second window, correct a deal, close.
 
-The same flow as tests/test_tables.py, but through the pages a member actually clicks, so it
-also checks what the test client cannot: that htmx loads under the site's CSP, swaps the
-sheet without a page load, and that the live sheet polls.
+The same flow as tests/scoring/views/test_tables.py, but through the pages a member actually
+clicks, so it also checks what the test client cannot: that htmx loads under the site's CSP,
+swaps the sheet without a page load, and that the live sheet polls.
 """
 
 from __future__ import annotations

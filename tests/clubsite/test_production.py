@@ -1,0 +1,283 @@
+"""The production configuration, run the way a deployment runs it: ``check --deploy`` and
+the settings under production variables, and gunicorn with its config file serving the
+site from PostgreSQL with collected static files.
+
+Each check runs in a subprocess with its own environment, since the settings are read once
+per process. The gunicorn test needs a database another process can reach, which the
+pytest-django test database is not (its data lives in this process's transaction): it uses
+its own PostgreSQL database, ``clubsite_prodtest``, created afresh and dropped afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import runpy
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GUNICORN_CONF = ROOT / "clubsite" / "gunicorn.conf.py"
+PROD_DATABASE = "clubsite_prodtest"
+DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
+
+PRODUCTION = {
+    "DJANGO_DEBUG": "0",
+    "DJANGO_SECRET_KEY": "prod-test-" + "s3cr3t-k3y-" * 6,  # 50+ characters, varied
+    "DJANGO_ALLOWED_HOSTS": "club.example,127.0.0.1",
+}
+SHOW_SETTINGS = """
+import json, django
+django.setup()
+from django.conf import settings as s
+names = [
+    "DEBUG", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SESSION_COOKIE_HTTPONLY",
+    "SESSION_COOKIE_SAMESITE", "CSRF_COOKIE_SAMESITE", "SECURE_SSL_REDIRECT",
+    "SECURE_HSTS_SECONDS", "AXES_FAILURE_LIMIT", "AXES_LOCKOUT_PARAMETERS",
+    "AUTHENTICATION_BACKENDS", "MIDDLEWARE", "INSTALLED_APPS",
+]
+values = {name: getattr(s, name) for name in names}
+values["AXES_COOLOFF_MINUTES"] = s.AXES_COOLOFF_TIME.total_seconds() / 60
+values["SESSION_ENGINE"] = s.SESSION_ENGINE
+values["AXES_HANDLER"] = s.AXES_HANDLER
+print(json.dumps(values))
+"""
+
+
+def environment(**extra: str) -> dict[str, str]:
+    """This process's environment without the site's variables, plus ``extra``."""
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith(("DJANGO_", "GUNICORN_"))
+        and name not in {"DATABASE_URL", "PORT", "BIND", "WEB_CONCURRENCY"}
+    }
+    return env | {"DJANGO_SETTINGS_MODULE": "clubsite.settings"} | extra
+
+
+def run(
+    args: list[str], env: dict[str, str], timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+# -- settings ------------------------------------------------------------------------------
+
+
+def test_check_deploy_is_clean_with_production_variables() -> None:
+    result = run(
+        ["manage.py", "check", "--deploy", "--fail-level", "WARNING"], environment(**PRODUCTION)
+    )
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_production_settings_are_secure() -> None:
+    result = run(["-c", SHOW_SETTINGS], environment(**PRODUCTION))
+    assert result.returncode == 0, result.stderr
+    values = json.loads(result.stdout.strip().splitlines()[-1])
+
+    assert values["DEBUG"] is False
+    assert values["SESSION_COOKIE_SECURE"] is True
+    assert values["CSRF_COOKIE_SECURE"] is True
+    assert values["SESSION_COOKIE_HTTPONLY"] is True
+    assert values["SESSION_COOKIE_SAMESITE"] == "Lax"
+    assert values["CSRF_COOKIE_SAMESITE"] == "Lax"
+    assert values["SECURE_SSL_REDIRECT"] is True
+    assert values["SECURE_HSTS_SECONDS"] >= 365 * 24 * 3600
+    # The sign-in rate limit.
+    assert "axes" in values["INSTALLED_APPS"]
+    assert values["AUTHENTICATION_BACKENDS"][0] == "axes.backends.AxesStandaloneBackend"
+    assert values["MIDDLEWARE"][-1] == "axes.middleware.AxesMiddleware"
+    assert values["AXES_FAILURE_LIMIT"] == 5
+    assert values["AXES_COOLOFF_MINUTES"] == 15
+    assert values["AXES_LOCKOUT_PARAMETERS"] == [["username", "ip_address"]]
+    # Sessions and sign-in failures live in the database, so every app server behind a
+    # load balancer sees the same ones.
+    assert values["SESSION_ENGINE"] == "django.contrib.sessions.backends.db"
+    assert values["AXES_HANDLER"] == "axes.handlers.database.AxesDatabaseHandler"
+
+
+def test_insecure_cookies_are_for_local_http_only() -> None:
+    env = environment(**PRODUCTION, DJANGO_SECURE_COOKIES="0", DJANGO_SECURE_SSL_REDIRECT="0")
+
+    values = json.loads(run(["-c", SHOW_SETTINGS], env).stdout.strip().splitlines()[-1])
+    check = run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], env)
+
+    assert values["SESSION_COOKIE_SECURE"] is False
+    assert values["CSRF_COOKIE_SECURE"] is False
+    assert values["SESSION_COOKIE_HTTPONLY"] is True
+    # check --deploy says so, so it cannot slip into a real deployment unnoticed.
+    assert check.returncode != 0
+    for warning in ("security.W008", "security.W012", "security.W016"):
+        assert warning in check.stderr
+
+
+# -- gunicorn.conf.py ------------------------------------------------------------------------
+
+
+def gunicorn_settings(monkeypatch: pytest.MonkeyPatch, **environ: str) -> dict[str, Any]:
+    for name in ("BIND", "PORT", "WEB_CONCURRENCY", "GUNICORN_THREADS", "GUNICORN_TIMEOUT"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    return runpy.run_path(str(GUNICORN_CONF))
+
+
+def test_gunicorn_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    conf = gunicorn_settings(monkeypatch)
+
+    cores = len(os.sched_getaffinity(0))
+    assert conf["bind"] == ["127.0.0.1:8000"]
+    assert conf["workers"] == min(2 * cores + 1, 8)
+    assert conf["worker_class"] in {"sync", "gthread"}
+    assert conf["timeout"] == 30
+    assert conf["accesslog"] == "-"
+    assert conf["max_requests"] > 0 and conf["max_requests_jitter"] > 0
+    assert conf["preload_app"] is False
+
+
+def test_gunicorn_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert gunicorn_settings(monkeypatch, PORT="9001")["bind"] == ["127.0.0.1:9001"]
+    assert gunicorn_settings(monkeypatch, PORT="9001", BIND="0.0.0.0:80")["bind"] == ["0.0.0.0:80"]
+    assert gunicorn_settings(monkeypatch, WEB_CONCURRENCY="3")["workers"] == 3
+    with pytest.raises(SystemExit, match="PORT must be a whole number"):
+        gunicorn_settings(monkeypatch, PORT="eighty")
+
+
+# -- gunicorn serving the site ------------------------------------------------------------------
+
+
+def server_url() -> str:
+    """A PostgreSQL URL for the maintenance database of the server the tests use."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres:", "postgresql:")):
+        return DEFAULT_SERVER
+    return url.rsplit("/", 1)[0] + "/postgres"
+
+
+@pytest.fixture
+def prod_database() -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for the server subprocess; its URL."""
+    psycopg = pytest.importorskip("psycopg")
+    maintenance = server_url()
+    try:
+        admin = psycopg.connect(maintenance, autocommit=True, connect_timeout=3)
+    except psycopg.OperationalError as error:
+        pytest.skip(f"PostgreSQL is not reachable at {maintenance}: {error}".strip())
+    drop = f'DROP DATABASE IF EXISTS "{PROD_DATABASE}" WITH (FORCE)'
+    with admin:
+        admin.execute(drop)
+        admin.execute(f'CREATE DATABASE "{PROD_DATABASE}"')
+    url = maintenance.rsplit("/", 1)[0] + "/" + PROD_DATABASE
+    assert dj_database_url.parse(url)["NAME"] == PROD_DATABASE
+    try:
+        yield url
+    finally:
+        with psycopg.connect(maintenance, autocommit=True, connect_timeout=3) as admin:
+            admin.execute(drop)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def get(url: str) -> tuple[int, dict[str, str], bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:  # noqa: S310 - loopback
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def test_gunicorn_serves_the_site_and_its_static_files(prod_database: str, tmp_path: Path) -> None:
+    port = free_port()
+    env = environment(
+        **PRODUCTION,
+        DATABASE_URL=prod_database,
+        DJANGO_STATIC_ROOT=str(tmp_path / "static"),
+        DJANGO_SECURE_SSL_REDIRECT="0",  # plain http on the loopback
+        BIND=f"127.0.0.1:{port}",
+        WEB_CONCURRENCY="2",
+    )
+    for command in (["collectstatic", "--noinput"], ["migrate", "--noinput"]):
+        result = run(["manage.py", *command], env, timeout=300)
+        assert result.returncode == 0, result.stdout + result.stderr
+
+    log_path = tmp_path / "gunicorn.log"
+    with log_path.open("w") as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "--config", str(GUNICORN_CONF), "clubsite.wsgi"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: the workers stop with it
+        )
+    try:
+        check_the_server(f"http://127.0.0.1:{port}", server, log_path)
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(timeout=10)
+
+
+def check_the_server(base: str, server: subprocess.Popen[bytes], log_path: Path) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        assert server.poll() is None, "gunicorn exited:\n" + log_path.read_text()
+        try:
+            status, headers, body = get(base + "/")
+            break
+        except OSError:
+            assert time.monotonic() < deadline, "gunicorn did not answer within 60 s"
+            time.sleep(0.3)
+
+    assert status == 200, body[:500]
+    assert headers["Server"] == "gunicorn"
+    policy = headers["Content-Security-Policy"]
+    assert "'nonce-" in policy
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+    # The page links the hashed, compressed copy collectstatic made …
+    stylesheet = re.search(rb'href="(/static/css/site\.[0-9a-f]{12}\.css)"', body)
+    assert stylesheet, body[:1000]
+    status, headers, css = get(base + stylesheet.group(1).decode())
+    assert status == 200
+    assert "immutable" in headers["Cache-Control"]
+    # … and the plain name is served too.
+    status, headers, plain = get(base + "/static/css/site.css")
+    assert status == 200
+    assert headers["Content-Type"].startswith("text/css")
+    assert plain == css
+    assert get(base + "/tables/")[0] == 200
+    # The access log goes to stdout (written just after the response: allow a moment).
+    deadline = time.monotonic() + 5
+    while '"GET /tables/ HTTP/1.1" 200' not in log_path.read_text():
+        assert time.monotonic() < deadline, log_path.read_text()
+        time.sleep(0.1)

@@ -1,0 +1,127 @@
+"""clubsite/settings.py under different environments.
+
+Each test executes the real settings file in a fresh namespace with a patched environment,
+so the live ``django.conf.settings`` of the test run is left alone.
+"""
+
+import os
+import runpy
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ImproperlyConfigured
+from django.db import connection
+
+SETTINGS_FILE = Path(__file__).resolve().parents[2] / "clubsite" / "settings.py"
+
+PRODUCTION = {
+    "DJANGO_DEBUG": "0",
+    "DJANGO_SECRET_KEY": "test-" + "k" * 60,
+    "DJANGO_ALLOWED_HOSTS": "club.example, www.club.example",
+}
+
+
+def load_settings(monkeypatch: pytest.MonkeyPatch, **environ: str) -> dict[str, Any]:
+    for name in list(os.environ):
+        if name.startswith("DJANGO_") or name == "DATABASE_URL":
+            monkeypatch.delenv(name)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    return runpy.run_path(str(SETTINGS_FILE))
+
+
+def test_database_url_selects_postgresql(monkeypatch: pytest.MonkeyPatch) -> None:
+    url = "postgres://club:secret@db.example:5433/clubsite"
+
+    database = load_settings(monkeypatch, DATABASE_URL=url)["DATABASES"]["default"]
+
+    expected = dj_database_url.parse(url)
+    assert database["ENGINE"] == "django.db.backends.postgresql"
+    assert {k: database[k] for k in ("ENGINE", "NAME", "USER", "PASSWORD", "HOST", "PORT")} == {
+        k: expected[k] for k in ("ENGINE", "NAME", "USER", "PASSWORD", "HOST", "PORT")
+    }
+    assert (database["NAME"], database["HOST"], database["PORT"]) == (
+        "clubsite",
+        "db.example",
+        5433,
+    )
+    assert database["CONN_HEALTH_CHECKS"] is True
+
+
+def test_no_database_url_means_sqlite_in_the_project(monkeypatch: pytest.MonkeyPatch) -> None:
+    namespace = load_settings(monkeypatch)
+
+    database = namespace["DATABASES"]["default"]
+    assert database["ENGINE"] == "django.db.backends.sqlite3"
+    assert Path(database["NAME"]) == namespace["BASE_DIR"] / "db.sqlite3"
+    # Persistent connections are useless under the dev server's thread per request.
+    assert database["CONN_MAX_AGE"] == 0
+
+
+def test_production_keeps_connections_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    namespace = load_settings(
+        monkeypatch, **PRODUCTION, DATABASE_URL="postgres://club@db.example/clubsite"
+    )
+
+    assert namespace["DATABASES"]["default"]["CONN_MAX_AGE"] == 60
+
+
+@pytest.mark.django_db
+def test_this_run_uses_the_database_from_the_environment() -> None:
+    url = os.environ.get("DATABASE_URL", "")
+    expected_vendor = "postgresql" if url.startswith(("postgres:", "postgresql:")) else "sqlite"
+
+    assert settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1] == (
+        "postgresql" if expected_vendor == "postgresql" else "sqlite3"
+    )
+    # A real round trip through the migrated test database.
+    assert connection.vendor == expected_vendor
+    user_model = get_user_model()
+    user_model.objects.create_user("vist", password="not-used-here")  # noqa: S106
+    assert user_model.objects.filter(username="vist").count() == 1
+
+
+def test_debug_off_refuses_to_start_without_a_secret_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with pytest.raises(ImproperlyConfigured, match="DJANGO_SECRET_KEY"):
+        load_settings(monkeypatch, DJANGO_DEBUG="0")
+
+
+def test_debug_on_by_default_with_a_dev_key_and_local_hosts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    namespace = load_settings(monkeypatch)
+
+    assert namespace["DEBUG"] is True
+    assert namespace["SECRET_KEY"].startswith("django-insecure-")
+    assert namespace["ALLOWED_HOSTS"] == ["localhost", "127.0.0.1"]
+
+
+def test_production_is_secure_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    namespace = load_settings(monkeypatch, **PRODUCTION)
+
+    assert namespace["DEBUG"] is False
+    assert namespace["ALLOWED_HOSTS"] == ["club.example", "www.club.example"]
+    assert namespace["SECURE_SSL_REDIRECT"] is True
+    assert namespace["SESSION_COOKIE_SECURE"] is True
+    assert namespace["CSRF_COOKIE_SECURE"] is True
+    assert namespace["SECURE_HSTS_SECONDS"] >= 60 * 60 * 24 * 365
+    assert namespace["STORAGES"]["staticfiles"]["BACKEND"] == (
+        "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    )
+
+
+def test_ssl_redirect_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    namespace = load_settings(monkeypatch, **PRODUCTION, DJANGO_SECURE_SSL_REDIRECT="0")
+
+    assert namespace["SECURE_SSL_REDIRECT"] is False
+
+
+def test_a_malformed_boolean_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ImproperlyConfigured, match="DJANGO_DEBUG"):
+        load_settings(monkeypatch, DJANGO_DEBUG="maybe")

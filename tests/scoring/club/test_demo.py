@@ -1,0 +1,185 @@
+"""The demo club (``scoring/club/demo.py``, ``manage.py load_demo``)."""
+
+from __future__ import annotations
+
+import io
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.http import HttpRequest
+from django.test import Client
+from django.utils import timezone
+
+from members.models import ORGANISERS, Member
+from scoring import selectors
+from scoring.club.demo import load_demo
+from scoring.models import AuditEntry, BostonTariff, DealRecord, PreferansTariff, Seat, Table
+
+pytestmark = pytest.mark.django_db
+
+PRESETS = {
+    PreferansTariff: (
+        "Сочи (Sochi)",
+        "Ленинград (Leningrad)",
+        "Ростов (Rostov)",
+        "Классика (Classic)",
+    ),
+    BostonTariff: (
+        "Бостон: тариф платежей (payment tariff)",
+        "Бостон: таблица стоимости (value card)",
+    ),
+}
+
+
+@pytest.fixture
+def demo() -> tuple[dict[str, str], str]:
+    out = io.StringIO()
+    passwords = load_demo(stdout=out)
+    return passwords, out.getvalue()
+
+
+def snapshot() -> dict[str, Any]:
+    return {
+        "members": list(Member.objects.values_list("username", "password").order_by("pk")),
+        "tables": list(Table.objects.values_list("pk", "status", "revision").order_by("pk")),
+        "seats": Seat.objects.count(),
+        "deals": DealRecord.objects.count(),
+        "audit": AuditEntry.objects.count(),
+    }
+
+
+def test_demo_creates_the_members(demo: tuple[dict[str, str], str]) -> None:
+    passwords, output = demo
+
+    names = dict(Member.objects.values_list("username", "display_name"))
+    assert {"Анна", "Борис", "Вера", "Глеб", "Дина", "Егор"} <= set(names.values())
+    assert set(passwords) == set(names)
+    admin = Member.objects.get(username="admin")
+    assert admin.is_superuser
+    assert admin.is_staff
+    organisers = Member.objects.filter(groups__name=ORGANISERS)
+    assert organisers.count() == 1
+    assert organisers.get().is_organiser
+    assert not Member.objects.get(display_name="Анна").is_organiser
+    assert "username" in output
+    assert "password" in output
+    assert "role" in output
+    for username, password in passwords.items():
+        assert len(password) >= 10
+        assert output.count(password) == 1
+        assert username in output
+
+
+def test_demo_passwords_work(demo: tuple[dict[str, str], str]) -> None:
+    passwords, _ = demo
+
+    for username, password in passwords.items():
+        client = Client()
+        # Axes checks every sign-in against its lockouts, so login() needs a request.
+        assert client.login(request=HttpRequest(), username=username, password=password), username
+        assert not client.login(request=HttpRequest(), username=username, password=password + "x")
+
+
+def test_demo_has_finished_tables_under_every_preset_tariff(
+    demo: tuple[dict[str, str], str],
+) -> None:
+    for model, names in PRESETS.items():
+        for name in names:
+            field = "preferans_version" if model is PreferansTariff else "boston_version"
+            finished = Table.objects.filter(
+                status=Table.FINISHED, **{f"{field}__tariff__name": name}
+            )
+            assert finished.exists(), name
+
+
+def test_demo_has_exactly_one_pulka_in_play(demo: tuple[dict[str, str], str]) -> None:
+    table = Table.objects.get(status=Table.OPEN)
+
+    assert table.game == Table.PREFERANS
+    assert table.version.tariff.name == "Сочи (Sochi)"
+    assert table.seats.count() == 3
+    state = selectors.replay(table)
+    assert 5 <= len(state.records) <= 12
+    assert not state.game.complete
+
+
+def test_demo_results_are_what_the_engine_says(demo: tuple[dict[str, str], str]) -> None:
+    finished = Table.objects.filter(status=Table.FINISHED).prefetch_related("seats", "deal_records")
+
+    assert finished.count() >= 8
+    for table in finished:
+        assert table.result == selectors.replay(table).document(), table
+
+
+def test_demo_tables_look_like_club_evenings(demo: tuple[dict[str, str], str]) -> None:
+    today = timezone.localdate()
+    tables = list(Table.objects.prefetch_related("seats", "deal_records"))
+    states = {table.pk: selectors.replay(table) for table in tables}
+    pulkas = [t for t in tables if t.game == Table.PREFERANS]
+    bostons = [t for t in tables if t.game == Table.BOSTON]
+
+    assert len({t.played_on for t in tables}) >= 6
+    assert all(today - timedelta(days=60) <= t.played_on <= today for t in tables)
+    assert {t.seats.count() for t in pulkas} == {3, 4}
+    assert all(t.seats.count() == 4 for t in bostons)
+    for table in tables:
+        deals = len(states[table.pk].records)
+        assert 8 <= deals <= 25, table
+    # Some pulkas play until every pool is closed, others are closed early.
+    finished_pulkas = [states[t.pk].game for t in pulkas if not t.is_open]
+    assert any(game.complete for game in finished_pulkas)
+    assert not all(game.complete for game in finished_pulkas)
+
+    kinds = [record.data for state in states.values() for record in state.records]
+    assert {"game", "misere", "passout", "ask", "independence", "card", "pass"} <= {
+        deal["kind"] for deal in kinds
+    }
+    assert any(d["kind"] == "passout" and d.get("dark") for d in kinds)
+    assert any(d["kind"] == "ask" and d.get("partner") for d in kinds)
+    assert any(d["kind"] == "ask" and not d.get("partner") for d in kinds)
+    assert any(d["kind"] == "card" and d.get("honours") for d in kinds)
+    bombs = [
+        entry
+        for table in pulkas
+        for deal in states[table.pk].game.deals
+        for entry in deal.entries
+        if "bomb" in entry.calc
+    ]
+    assert bombs
+
+
+def test_a_second_load_changes_nothing(demo: tuple[dict[str, str], str]) -> None:
+    passwords, _ = demo
+    before = snapshot()
+    out = io.StringIO()
+
+    assert load_demo(stdout=out) == {}
+
+    assert snapshot() == before
+    assert "demo club already loaded" in out.getvalue()
+    assert "changepassword" in out.getvalue()
+    assert not any(password in out.getvalue() for password in passwords.values())
+
+
+def test_the_command_loads_once() -> None:
+    first, second = io.StringIO(), io.StringIO()
+
+    call_command("load_demo", stdout=first)
+    tables = Table.objects.count()
+    call_command("load_demo", stdout=second)
+
+    assert "Demo club loaded" in first.getvalue()
+    assert "demo club already loaded" in second.getvalue()
+    assert Table.objects.count() == tables == 9
+
+
+def test_nothing_is_loaded_into_a_club_with_members() -> None:
+    Member.objects.create(username="real")
+    out = io.StringIO()
+
+    assert load_demo(stdout=out) == {}
+
+    assert Member.objects.count() == 1
+    assert not Table.objects.exists()

@@ -1,0 +1,81 @@
+"""``manage.py score``: the result document on stdout, or exit 2 with one message."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[4]
+EXAMPLES = ROOT / "tests" / "scoring" / "engine" / "examples"
+
+
+def score(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "manage.py", "score", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        # An unreachable database proves the command never touches one.
+        env={"PATH": "", "DATABASE_URL": "postgres://nobody@127.0.0.1:1/none"},
+    )
+
+
+def test_scores_a_file():
+    run = score(str(EXAMPLES / "sochi-short-pulka.json"))
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ""
+    want = json.loads((EXAMPLES / "sochi-short-pulka.expected.json").read_text())
+    assert json.loads(run.stdout) == want
+
+
+def test_reads_standard_input():
+    record = (EXAMPLES / "rostov-passout.json").read_text()
+    run = score("-", stdin=record)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["players"]["Anna"]["balance"] == "45.00"
+
+
+@pytest.mark.parametrize(
+    ("stdin", "message"),
+    [
+        ("{not json", "not valid JSON"),
+        ("[1, 2]", "a game record must be a JSON object"),
+        ('{"format": "pulka/2"}', 'format: must be "pulka/1"'),
+        ('{"format": "pulka/1", "game": "poker"}', "game: must be"),
+        ((EXAMPLES / "invalid-tricks.json").read_text(), "deal 1, tricks: must add up to 10"),
+        (
+            '{"format": "pulka/1", "game": "preferans", "players": ["A", "B", "C"], '
+            '"deals": [{"kind": "game", "declarer": "A", "contract": "11S"}]}',
+            "deal 1, contract:",
+        ),
+        (
+            '{"format": "pulka/1", "game": "preferans", "players": ["A", "B", "C"], '
+            '"rules": {"preset": "sochi", "pool_weigth": 10}}',
+            "rules.pool_weigth: unknown setting",
+        ),
+        (
+            '{"format": "pulka/1", "game": "preferans", "players": ["A", "B", "C"], '
+            '"whist_price": NaN}',
+            "not valid JSON",
+        ),
+    ],
+)
+def test_bad_input_exits_2_with_one_message(stdin, message):
+    run = score("-", stdin=stdin)
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert message in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+
+
+def test_missing_file_exits_2():
+    run = score("/no/such/record.json")
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert "cannot read /no/such/record.json" in run.stderr

@@ -1,0 +1,349 @@
+"""A member's profile (scoring/selectors/profiles.py and the member page): statistics, head-to-head
+and charts from a hand-built history whose every number is worked out below."""
+
+from __future__ import annotations
+
+import datetime
+import re
+import xml.etree.ElementTree as ET
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from scoring import services
+from scoring.models import RatingHistory, Season, Seat, Table
+from scoring.selectors import profiles
+from tests import factories
+from tests.factories import finished_pulka
+
+pytestmark = pytest.mark.django_db
+
+SPRING = (datetime.date(2026, 3, 1), datetime.date(2026, 5, 31))
+
+
+# Sochi, pool target 10, Anna deals first; what each deal writes:
+HAND_BUILT = [
+    # A made 7: Anna's pool 4; Boris whists alone (greedy): all 3 defenders' tricks × 4 =
+    # 12 whists on Anna.
+    {
+        "kind": "game",
+        "declarer": "Anna",
+        "contract": "7S",
+        "answers": {"Boris": "whist", "Vera": "pass"},
+        "tricks": {"Anna": 7, "Boris": 2, "Vera": 1},
+    },
+    # A failed 8, two down: remise 2 × 6 on Anna's mountain; each whister writes 2 × 6 for
+    # his tricks and 2 × 6 consolation: 24 each on Anna.
+    {
+        "kind": "game",
+        "declarer": "Anna",
+        "contract": "8H",
+        "answers": {"Boris": "whist", "Vera": "whist"},
+        "tricks": {"Anna": 6, "Boris": 2, "Vera": 2},
+    },
+    # A made misère (10): 6 closes Anna's pool, the other 4 help Boris (the largest open
+    # pool, first clockwise among equals): 4 points given, 4 × 10 help whists.
+    {"kind": "misere", "declarer": "Anna", "tricks": {"Anna": 0}},
+    # Two pass-outs: Anna takes 2 and then 1 tricks, Boris 5 and 4, Vera 3 and 5.
+    {"kind": "passout", "tricks": {"Anna": 2, "Boris": 5, "Vera": 3}},
+    {"kind": "passout", "tricks": {"Anna": 1, "Boris": 4, "Vera": 5}},
+]
+
+BOSTON = [
+    {"kind": "ask", "declarer": "Anna", "partner": "Vera", "suit": "minor", "tricks": 9},
+    {"kind": "ask", "declarer": "Anna", "suit": "major", "tricks": 3},  # alone, failed
+    {"kind": "independence", "declarer": "Boris", "suit": "minor", "tricks": 8},
+    {"kind": "pass"},
+    {"kind": "independence", "declarer": "Anna", "suit": "minor", "tricks": 9},
+]
+
+
+@pytest.fixture
+def history(club):
+    """Anna's history: the hand-built pulka (1 March, she wins), Boris's unplayed 10
+    (5 March, Anna and Gleb share 2nd), a Boston table (3 March) and, after the spring
+    season, her own unplayed 10 (10 June)."""
+    anna, boris, vera, gleb = (club[n] for n in ("Anna", "Boris", "Vera", "Gleb"))
+    Season.objects.create(name="Spring", starts_on=SPRING[0], ends_on=SPRING[1], min_games=1)
+    pulka = factories.pulka(
+        [anna, boris, vera], pool_target=10, played_on=datetime.date(2026, 3, 1)
+    )
+    for deal in HAND_BUILT:
+        services.deal_create(pulka, deal, by=anna)
+    services.table_finish(pulka, by=anna)
+    finished_pulka([anna, boris, gleb], boris, datetime.date(2026, 3, 5))
+    boston = factories.boston_table([anna, boris, vera, gleb])
+    boston.played_on = datetime.date(2026, 3, 3)
+    boston.save(update_fields=["played_on"])
+    for deal in BOSTON:
+        services.deal_create(boston, deal, by=anna)
+    services.table_finish(boston, by=anna)
+    finished_pulka([anna, boris, gleb], anna, datetime.date(2026, 6, 10))
+    return club
+
+
+def results(table_day: datetime.date) -> dict[str, Seat]:
+    return {s.name: s for s in Seat.objects.filter(table__played_on=table_day)}
+
+
+def test_the_hand_built_pulka_stores_what_the_comments_say(history):
+    seats = results(datetime.date(2026, 3, 1))
+    assert seats["Anna"].stats == {
+        "declared_7": 1,
+        "made_7": 1,
+        "declared_8": 1,
+        "made_8": 0,
+        "misere_declared": 1,
+        "misere_made": 1,
+        "passouts": 2,
+        "passout_tricks": 3,
+        "whists_received": 12 + 24 + 24,
+        "help_given": 4,
+    }
+    assert seats["Boris"].stats == {
+        "whists_written": 12 + 24,
+        "help_received": 4,
+        "passouts": 2,
+        "passout_tricks": 9,
+    }
+    assert (seats["Anna"].place, seats["Boris"].place, seats["Vera"].place) == (1, 2, 3)
+    assert (seats["Anna"].result, seats["Boris"].result) == (Decimal("13.33"), Decimal("-0.67"))
+    assert seats["Vera"].result == Decimal("-12.67")
+
+
+def test_preferans_statistics_add_up_every_pulka(history):
+    stats = profiles.preferans_stats(profiles.member_seats(history["Anna"]))
+
+    assert stats.tables == 3
+    assert [(t.label, t.declared, t.made, t.percent) for t in stats.levels] == [
+        ("6", 0, 0, None),
+        ("7", 1, 1, 100),
+        ("8", 1, 0, 0),
+        ("9", 0, 0, None),
+        ("10", 1, 1, 100),  # the unplayed 10 of 10 June
+    ]
+    assert (stats.misere.declared, stats.misere.made, stats.misere.percent) == (1, 1, 100)
+    assert (stats.passouts, stats.passout_tricks, stats.passout_average) == (2, 3, Decimal("1.50"))
+    assert (stats.whists_written, stats.whists_received) == (0, 60)
+    assert (stats.help_given, stats.help_received) == (4, 0)
+
+    boris = profiles.preferans_stats(profiles.member_seats(history["Boris"]))
+    assert (boris.whists_written, boris.whists_received) == (36, 0)
+    assert (boris.help_given, boris.help_received) == (0, 4)
+    assert boris.passout_average == Decimal("4.50")  # 9 tricks in 2 pass-outs
+
+
+def test_boston_statistics_by_kind(history):
+    stats = profiles.boston_stats(profiles.member_seats(history["Anna"]))
+
+    assert stats.tables == 1
+    assert [(t.label, t.declared, t.made, t.percent) for t in stats.kinds] == [
+        ("Ask, supported (8 together)", 1, 1, 100),
+        ("Ask, alone (5)", 1, 0, 0),
+        ("Independence", 1, 1, 100),
+    ]
+    assert profiles.boston_stats(profiles.member_seats(history["Vera"])).kinds == ()
+
+
+def test_summaries_per_game(history):
+    anna = history["Anna"]
+    seats = profiles.member_seats(anna)
+
+    preferans, boston = profiles.summaries(seats, {"preferans": 1.5})
+
+    money = sum(
+        Seat.objects.filter(member=anna, table__game=Table.PREFERANS).values_list(
+            "money", flat=True
+        )
+    )
+    # 13.33 (1 March) − 33.33 (5 March) + 66.67 (10 June).
+    assert (preferans.tables, preferans.wins, preferans.total) == (3, 2, Decimal("46.67"))
+    assert (preferans.best, preferans.worst) == (Decimal("66.67"), Decimal("-33.33"))
+    assert preferans.average == Decimal("15.56")
+    assert preferans.money == money
+    assert preferans.rating == 1.5
+    assert (boston.tables, boston.wins, boston.total_shown, boston.rating) == (1, 0, "12", None)
+
+
+def test_head_to_head(history):
+    rivals = profiles.rivals(history["Anna"])
+
+    assert [
+        (r.game, r.name, r.tables, r.mine_shown, r.theirs_shown, r.above, r.above_percent)
+        for r in rivals
+    ] == [
+        # Boston, 3 March: Anna 12 chips; Boris 36 (first), Vera −20, Gleb −28.
+        ("boston", "Boris", 1, "12", "36", 0, 0),
+        ("boston", "Gleb", 1, "12", "-28", 1, 100),
+        ("boston", "Vera", 1, "12", "-20", 1, 100),
+        # Boris: 1 March 13.33 v −0.67 (above), 5 March −33.33 v 66.67, 10 June 66.67 v
+        # −33.33 (above).
+        ("preferans", "Boris", 3, "46.67", "32.67", 2, 67),
+        # Gleb: 5 March both −33.33 (a shared place is not above), 10 June 66.67 v −33.33.
+        ("preferans", "Gleb", 2, "33.34", "-66.66", 1, 50),
+        ("preferans", "Vera", 1, "13.33", "-12.67", 1, 100),
+    ]
+    # Seen from the other side, the same tables.
+    boris = {(r.game, r.name): r for r in profiles.rivals(history["Boris"])}
+    assert boris["preferans", "Anna"].mine_shown == "32.67"
+    assert boris["preferans", "Anna"].above == 1
+
+
+def test_the_result_chart_covers_the_chosen_season(history):
+    seats = profiles.member_seats(history["Anna"])
+    spring = Season.objects.get()
+
+    assert [v for _day, v in profiles.result_series(seats, Table.PREFERANS, spring)] == [
+        Decimal("13.33"),
+        Decimal("-20.00"),
+    ]
+    assert [v for _day, v in profiles.result_series(seats, Table.PREFERANS, None)] == [
+        Decimal("13.33"),
+        Decimal("-20.00"),
+        Decimal("46.67"),
+    ]
+    with translation.override("en"):
+        days = [d for d, _v in profiles.result_series(seats, Table.PREFERANS, spring)]
+    assert days == ["1 Mar 26", "5 Mar 26"]
+
+
+@pytest.mark.parametrize(
+    ("asked", "today", "expected"),
+    [
+        (None, datetime.date(2026, 4, 1), "Spring"),  # the current season
+        (None, datetime.date(2026, 7, 1), "Spring"),  # between seasons: the latest begun
+        (None, datetime.date(2026, 1, 1), None),  # before any season: all time
+        ("all", datetime.date(2026, 4, 1), None),
+        ("nonsense", datetime.date(2026, 4, 1), "Spring"),
+        ("autumn", datetime.date(2026, 4, 1), "Autumn"),
+    ],
+)
+def test_which_season_the_chart_shows(asked, today, expected):
+    spring = Season(pk=1, name="Spring", starts_on=SPRING[0], ends_on=SPRING[1])
+    autumn = Season(
+        pk=2,
+        name="Autumn",
+        starts_on=datetime.date(2026, 9, 1),
+        ends_on=datetime.date(2026, 11, 30),
+    )
+    asked = "2" if asked == "autumn" else asked
+
+    chosen = profiles.chosen_season([autumn, spring], asked, today)
+
+    assert (chosen.name if chosen else None) == expected
+
+
+def svgs(html: str) -> list[ET.Element]:
+    return [
+        ET.fromstring(svg)  # noqa: S314 - our own page
+        for svg in re.findall(r"<svg\b.*?</svg>", html, flags=re.DOTALL)
+    ]
+
+
+def test_the_member_page_shows_statistics_head_to_head_and_charts(client: Client, history):
+    url = reverse("members:detail", args=["anna"])
+
+    response = client.get(url, {"season": Season.objects.get().pk})
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "style=" not in html
+    assert "<style" not in html
+    assert "Preferans statistics" in html
+    assert "Boston statistics" in html
+    assert "Head to head" in html
+    assert "1.50 per pass-out" in html
+    assert "4 pool points" in html
+    assert f'href="{reverse("members:detail", args=["boris"])}"' in html
+    charts = svgs(html)
+    titles = [c.find("{http://www.w3.org/2000/svg}title").text for c in charts]
+    assert titles == [
+        "Preferans: cumulative result, Spring",
+        "Boston: cumulative result, Spring",
+        "Preferans: rating after each table",
+        "Boston: rating after each table",
+    ]
+    lines = [c.find(".//{http://www.w3.org/2000/svg}polyline") for c in charts]
+    assert len(lines[0].get("points").split()) == 2  # the two spring pulkas
+    rated = RatingHistory.objects.filter(member=history["Anna"], game=Table.PREFERANS).count()
+    assert len(lines[2].get("points").split()) == rated == 3
+    assert 'aria-current="page">Spring<' in html
+
+    all_time = client.get(url, {"season": "all"}).content.decode()
+    assert "Preferans: cumulative result, all time" in all_time
+
+
+def test_a_member_without_tables_has_a_plain_page(client: Client, club):
+    html = client.get(reverse("members:detail", args=["gleb"])).content.decode()
+
+    assert "No tables yet." in html
+    assert "<svg" not in html
+    assert "Head to head" not in html
+
+
+@pytest.mark.parametrize("tables", [2, 12])
+def test_the_profile_costs_the_same_queries_whatever_the_history(
+    client: Client, club, django_assert_num_queries: Any, tables: int
+):
+    anna, boris, vera, gleb = (club[n] for n in ("Anna", "Boris", "Vera", "Gleb"))
+    Season.objects.create(name="Spring", starts_on=SPRING[0], ends_on=SPRING[1])
+    for i in range(tables):
+        seated = [anna, boris, vera] if i % 2 else [anna, boris, gleb]
+        finished_pulka(seated, seated[i % 3], datetime.date(2026, 3, 1 + i))
+    factories.pulka([anna, vera, gleb])  # in play: listed, not counted
+    url = reverse("members:detail", args=["anna"])
+
+    # The member and their groups (2), their seats with tables and tariffs (1), the
+    # rating history (1), the seasons (1), the head-to-head aggregate (1).
+    with django_assert_num_queries(6):
+        response = client.get(url)
+
+    assert len(response.context["lines"]) == tables + 1
+    assert response.context["profile"].preferans.tables == tables
+    assert sum(r.tables for r in response.context["profile"].rivals) == 2 * tables
+
+
+# -- the rows written in Python -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("viewname", "value"),
+    [
+        ("members:detail", "anna"),
+        ("members:detail", "анна.о@клуб+1"),  # quoted as reverse() quotes it
+        ("members:detail", "4815162342"),  # the marker itself is a fine username
+        ("scoring:table_detail", 12),
+    ],
+)
+def test_url_maker_gives_what_reverse_gives(viewname: str, value: Any):
+    assert profiles.url_maker(viewname)(value) == reverse(viewname, args=[value])
+
+
+def test_remembered_dates_follow_the_language():
+    day = datetime.date(2026, 3, 1)
+
+    with translation.override("en"):
+        english = profiles.date_texts(profiles.CHART_DAY)(day)
+    with translation.override("ru"):
+        russian = profiles.date_texts(profiles.CHART_DAY)(day)
+
+    assert english == "1 Mar 26"
+    assert russian != english
+    with translation.override("en"):
+        assert profiles.date_texts("SHORT_DATE_FORMAT")(day) == "03/01/2026"
+
+
+def test_names_in_the_rows_are_escaped(client: Client, club):
+    anna, boris, vera = (club[n] for n in ("Anna", "Boris", "Vera"))
+    boris.display_name = "<b>Bo & 'Ris'</b>"
+    boris.save(update_fields=["display_name"])
+    finished_pulka([anna, boris, vera], anna, datetime.date(2026, 3, 1))
+
+    html = client.get(reverse("members:detail", args=["anna"])).content.decode()
+
+    assert "<b>Bo" not in html
+    assert "&lt;b&gt;Bo &amp; &#x27;Ris&#x27;&lt;/b&gt;</a>" in html  # as {{ name }} writes it

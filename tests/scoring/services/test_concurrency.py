@@ -1,0 +1,121 @@
+"""Two members saving the same deal at the same moment store it once (PostgreSQL).
+
+Real HTTP requests from several threads against the live server; the table row lock and
+the deal count the form was drawn for decide which one wins.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import urllib.parse
+import urllib.request
+from http.cookiejar import CookieJar
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from scoring.models import AuditEntry, DealRecord
+from tests import factories
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.skipif(
+        "postgresql" not in settings.DATABASES["default"]["ENGINE"],
+        reason="row locks need PostgreSQL (DATABASE_URL=postgres://…); SQLite has none",
+    ),
+]
+
+PASSOUT = {"kind": "passout", "tricks:Anna": "5", "tricks:Boris": "5", "tricks:Vera": "0"}
+
+
+class Browser:
+    """A signed-in member's cookie jar and CSRF token, as a real browser would hold; it
+    asks for English pages (without Accept-Language the site answers in Russian)."""
+
+    def __init__(self, base: str, username: str) -> None:
+        self.base = base
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+        self.opener.addheaders.append(("Accept-Language", "en"))
+        page = self.get("/members/sign-in/")
+        self.post("/members/sign-in/", {"username": username, "password": "pw"}, page)
+
+    def get(self, path: str) -> str:
+        with self.opener.open(self.base + path) as response:
+            return response.read().decode()
+
+    def post(self, path: str, data: dict[str, str], page: str) -> tuple[int, str]:
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        assert token, "the page carries a CSRF token"
+        body = urllib.parse.urlencode({**data, "csrfmiddlewaretoken": token.group(1)})
+        request = urllib.request.Request(  # noqa: S310 - the live server's http URL
+            self.base + path, body.encode(), headers={"Referer": self.base + path}
+        )
+        with self.opener.open(request) as response:
+            return response.status, response.read().decode()
+
+
+def test_the_same_deal_saved_twice_at_once_is_stored_once(live_server):
+    table = factories.pulka(pool_target=10)
+    members = [seat.member for seat in table.seats.order_by("position")]
+    browsers = [Browser(live_server.url, m.username) for m in members[:2]]
+    path = f"/tables/{table.pk}/"
+    pages = [b.get(path) for b in browsers]  # both forms drawn for 0 deals
+    start = threading.Barrier(len(browsers))
+    answers: list[str] = []
+
+    def save(browser: Browser, page: str) -> None:
+        start.wait()
+        _, html = browser.post(f"{path}deals/", {**PASSOUT, "count": "0"}, page)
+        answers.append(html)
+
+    threads = [
+        threading.Thread(target=save, args=(b, p)) for b, p in zip(browsers, pages, strict=True)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+
+    assert DealRecord.objects.filter(table=table).count() == 1
+    assert AuditEntry.objects.filter(table=table, action="add").count() == 1
+    refused = [html for html in answers if "another deal was saved meanwhile" in html]
+    assert len(refused) == 1
+    # The refusal answers with the table as it now stands: the other member's pass-out is
+    # in the deal log and on the sheet. ("Anna:" alone proves nothing: the sheet's
+    # description names every player even with no deal yet.)
+    assert "Anna: mountain 5" in refused[0]  # the deal log, in English
+    assert "Anna: пуля 0, гора 5" in refused[0]  # the sheet, always in the club's Russian
+    connection.close()
+
+
+def test_many_members_racing_for_the_next_deal_number(live_server):
+    """Without the form's count (e.g. an API client), concurrent saves still never share
+    a sequence number: each waits for the row lock and takes the next one."""
+    from scoring import services
+
+    table = factories.pulka(pool_target=10_000)
+    member = table.seats.first().member
+    errors: list[Exception] = []
+    start = threading.Barrier(6)
+
+    def save() -> None:
+        start.wait()
+        try:
+            services.deal_create(
+                table, {"kind": "passout", "tricks": {"Anna": 4, "Boris": 3, "Vera": 3}}, by=member
+            )
+        except Exception as error:  # reported by the assertion below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=save) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert errors == []
+    sequences = sorted(DealRecord.objects.filter(table=table).values_list("sequence", flat=True))
+    assert sequences == [1, 2, 3, 4, 5, 6]
