@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -10,11 +13,25 @@ ORGANISERS = "Organisers"
 """The group whose members edit tariffs and seasons and may reopen tables."""
 
 
+NAME_FIELDS = ("display_name", "first_name", "last_name", "username")
+"""The columns a member's shown name is made of."""
+
+
 def shown_name(display_name: str, first_name: str, last_name: str, username: str) -> str:
     """The name the club sees for a member, everywhere: the display name, else the first
-    and last name, else the username. Takes the columns, so that ``values()`` rows (the
-    standings, the profile's rivals) show the same name as ``Member.name``."""
+    and last name, else the username."""
     return display_name or f"{first_name} {last_name}".strip() or username
+
+
+def name_fields(prefix: str) -> tuple[str, ...]:
+    """The ``values()`` names of a related member's name columns, e.g. ``member__``."""
+    return tuple(prefix + field for field in NAME_FIELDS)
+
+
+def shown_name_of(row: Mapping[str, Any], prefix: str) -> str:
+    """The shown name from a ``values()`` row that has ``name_fields(prefix)`` (the
+    standings, the profile's rivals), the same as ``Member.name``."""
+    return shown_name(*(row[name] for name in name_fields(prefix)))
 
 
 class Member(AbstractUser):

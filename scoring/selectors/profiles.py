@@ -33,6 +33,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
+from members.models import name_fields, shown_name_of
 from scoring import games
 from scoring.charts import line_chart
 from scoring.engine.boston.rules import BOSTON_ROWS, MISERE_ROWS, TRICK_ROWS
@@ -73,13 +74,6 @@ def figure(value: Decimal | None, game: str) -> str | None:
 
 def _percent(part: int, whole: int) -> int | None:
     return round(100 * part / whole) if whole else None
-
-
-def display_name(display: str, first: str, last: str, username: str) -> str:
-    """``Member.name`` from the columns of a ``values()`` row."""
-    from members.models import shown_name  # at the top once the games rewrite has landed
-
-    return shown_name(display, first, last, username)
 
 
 @lru_cache(maxsize=4096)
@@ -429,14 +423,7 @@ def rivals(member: Any) -> list[Rival]:
     rows = (
         Seat.objects.filter(table__status=Table.FINISHED, table__seats__member=member)
         .exclude(member=member)
-        .values(
-            "member_id",
-            "member__username",
-            "member__display_name",
-            "member__first_name",
-            "member__last_name",
-            "table__game",
-        )
+        .values("member_id", *name_fields("member__"), "table__game")
         .annotate(
             tables=Count("id"),
             theirs=Sum("result"),
@@ -448,12 +435,7 @@ def rivals(member: Any) -> list[Rival]:
     return [
         Rival(
             username=row["member__username"],
-            name=display_name(
-                row["member__display_name"],
-                row["member__first_name"],
-                row["member__last_name"],
-                row["member__username"],
-            ),
+            name=shown_name_of(row, "member__"),
             game=row["table__game"],
             tables=row["tables"],
             mine=row["mine"] or Decimal(0),

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from django.db.models import Count, Max, Min, Q, QuerySet, Sum
 
-from members.models import shown_name
+from members.models import name_fields, shown_name_of
 from scoring.engine.standings import Standing, rank_standings
 from scoring.models import Rating, Season, Seat, Table
 
@@ -25,13 +25,7 @@ def standings(game: str, season: Season | None = None) -> tuple[list[Standing], 
     those below the season's minimum. Two queries whatever the number of tables."""
     rows = (
         finished_seats(game, season)
-        .values(
-            "member_id",
-            "member__display_name",
-            "member__first_name",
-            "member__last_name",
-            "member__username",
-        )
+        .values("member_id", *name_fields("member__"))
         .annotate(
             games=Count("id"),
             total=Sum("result"),
@@ -45,12 +39,7 @@ def standings(game: str, season: Season | None = None) -> tuple[list[Standing], 
     lines = [
         Standing(
             member=row["member_id"],
-            name=shown_name(
-                row["member__display_name"],
-                row["member__first_name"],
-                row["member__last_name"],
-                row["member__username"],
-            ),
+            name=shown_name_of(row, "member__"),
             games=row["games"],
             total=row["total"],
             money=row["money"],
