@@ -74,20 +74,6 @@ def live_deals(table: Table) -> list[DealRecord]:
     return [d for d in table.deal_records.all() if not d.deleted]
 
 
-def parse_deal(table: Table, players: tuple[str, ...], data: Any, n: int) -> Any:
-    """A stored deal (game-record form) as the engine's deal; ``RuleError`` if it is bad."""
-    return games.of_table(table).parse_deal(data, players, n)
-
-
-def new_game(
-    table: Table,
-    players: tuple[str, ...],
-    rules: PreferansRules | BostonRules | None = None,
-) -> Game:
-    """An engine game for ``table`` with no deals played (optionally under other rules)."""
-    return games.of_table(table).new_table(table, players, rules)
-
-
 def replay(
     table: Table,
     records: Sequence[DealRecord] | None = None,

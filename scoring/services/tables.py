@@ -137,7 +137,7 @@ def deal_create(
             )
         n = len(deal_ids) + 1
         canonical = _canonical(locked, players, data, n)
-        game.play(selectors.parse_deal(locked, players, canonical, n))
+        game.play(games.of_table(locked).parse_deal(canonical, players, n))
         last = locked.deal_records.aggregate(last=Max("sequence"))["last"] or 0
         record = DealRecord.objects.create(
             table=locked, sequence=last + 1, data=canonical, created_by=by
@@ -159,7 +159,7 @@ def deal_preview(table: Table, data: Any) -> Any:
     """What a deal would write if saved now (the engine's deal result), saving nothing."""
     state = selectors.current(table, latest=0)
     n = state.count + 1
-    return state.game.play(selectors.parse_deal(table, state.players, data, n))
+    return state.game.play(games.of_table(table).parse_deal(data, state.players, n))
 
 
 def deal_edit(record: DealRecord, data: Any, *, by: Member | None, reason: str) -> DealRecord:
@@ -279,10 +279,8 @@ def table_export(table: Table) -> dict[str, Any]:
 
 def _deals(table: Table, state: selectors.TableState) -> list[Any]:
     """The table's live deals as the engine's."""
-    return [
-        selectors.parse_deal(table, state.players, r.data, n)
-        for n, r in enumerate(state.records, start=1)
-    ]
+    kind = games.of_table(table)
+    return [kind.parse_deal(r.data, state.players, n) for n, r in enumerate(state.records, 1)]
 
 
 def table_import(
