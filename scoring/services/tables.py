@@ -21,7 +21,7 @@ from django.utils import timezone
 from members.models import Member
 from scoring import games, selectors
 from scoring.engine.errors import RuleError
-from scoring.engine.record import check_head
+from scoring.engine.record import MAX_DEALS, check_head
 from scoring.engine.standings import table_places
 from scoring.live import snapshots
 from scoring.models import AuditEntry, DealRecord, Seat, Table
@@ -136,6 +136,12 @@ def deal_create(
                 field="deal",
             )
         n = len(deal_ids) + 1
+        if n > MAX_DEALS:  # a table is a game record: its export must import again
+            raise RuleError(
+                f"the table has {MAX_DEALS:,} deals, the most a game may have; finish it "
+                "and open a new table",
+                field="deal",
+            )
         canonical = _canonical(locked, players, data, n)
         game.play(selectors.parse_deal(locked, players, canonical, n))
         last = locked.deal_records.aggregate(last=Max("sequence"))["last"] or 0

@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -25,6 +25,7 @@ from django_htmx.http import retarget
 from members.models import Member
 from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
+from scoring.engine.record import MAX_RECORD_BYTES, load
 from scoring.forms import ImportForm, ReasonForm, rule_error_to_form
 from scoring.labels import deal_line, deal_title, rule_label
 from scoring.live.fragments import cached
@@ -55,6 +56,20 @@ VERSION_FIELDS = [
     for field in ("number", "rules", "tariff__name")
 ]
 
+LIST_FIELDS = [
+    "game",
+    "status",
+    "played_on",
+    *(f"{game.version_field}__tariff__name" for game in games.GAMES.values()),
+]
+"""What a list of tables shows of each (its number, game, date, tariff and seats): never
+the stored result, which grows with the game."""
+
+
+def listed_tables() -> QuerySet[Table]:
+    """Tables as the home page and the table list show them (seats not included)."""
+    return Table.objects.select_related(*VERSIONS).only(*LIST_FIELDS)
+
 
 def _table(pk: int, *, with_tariff: bool = True) -> Table:
     """A table and its seats, and (``with_tariff``) the tariff version and tariff that the
@@ -70,7 +85,7 @@ def _table(pk: int, *, with_tariff: bool = True) -> Table:
 
 
 def table_list(request: HttpRequest) -> HttpResponse:
-    tables = Table.objects.select_related(*VERSIONS).prefetch_related("seats")
+    tables = listed_tables().prefetch_related("seats")
     return render(
         request,
         "scoring/table_list.html",
@@ -584,10 +599,11 @@ def table_import(request: HttpRequest) -> HttpResponse:
 
 def _import(form: ImportForm, user: Member) -> Table:
     upload = form.cleaned_data["record"]
-    if upload.size > 5_000_000:
-        raise RuleError(_("the file is larger than 5 MB"))
-    from scoring.engine.record import load
-
+    if upload.size > MAX_RECORD_BYTES:  # refused before a byte of it is read
+        raise RuleError(
+            _("the file is larger than %(limit)s MB, the limit for a game record")
+            % {"limit": f"{MAX_RECORD_BYTES / 1_000_000:g}"}
+        )
     try:
         text = upload.read().decode("utf-8")
     except UnicodeDecodeError:
