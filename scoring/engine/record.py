@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -70,6 +71,14 @@ def check_head(data: Any) -> Mapping[str, Any]:
     if isinstance(deals, list):  # the game's reader says what else is wrong with it
         check_deal_count(len(deals))
     return data
+
+
+def record_digest(record: Mapping[str, Any]) -> str:
+    """The SHA-256 (64 hex digits) of ``record`` written as canonical JSON: keys sorted, no
+    spaces, ASCII. Equal records, however they were spaced or ordered, share it; what
+    makes two games "the same" is what the caller puts in the record (docs/deploy.md)."""
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 def score_record(data: Any) -> dict[str, Any]:

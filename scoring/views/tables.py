@@ -18,6 +18,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST
 from django_htmx.http import retarget
@@ -589,12 +590,26 @@ def table_import(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             table = _import(form, _member(request))
+        except services.AlreadyImported as error:
+            form.add_error("record", _already_here(error.table))
         except RuleError as error:
             form.add_error("record", str(error))
         else:
             messages.success(request, _("Record imported as a finished table."))
             return redirect("scoring:table_detail", pk=table.pk)
     return render(request, "scoring/table_import.html", {"form": form})
+
+
+def _already_here(pk: int) -> str:
+    """The refusal of a game the club has already, with a link to its table."""
+    link = format_html('<a href="{}">{}</a>', reverse("scoring:table_detail", args=[pk]), pk)
+    return format_html(
+        _(
+            "this game is in the club already, as table {table}: importing it again would "
+            "count it twice in the standings"
+        ),
+        table=link,
+    )
 
 
 def _import(form: ImportForm, user: Member) -> Table:

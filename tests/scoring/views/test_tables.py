@@ -19,7 +19,7 @@ from django.urls import reverse, reverse_lazy
 from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
 from scoring.engine.record import MAX_DEALS, MAX_RECORD_BYTES
-from scoring.models import AuditEntry, DealRecord, Table
+from scoring.models import AuditEntry, DealRecord, Seat, Table
 from scoring.views.tables import LOG_SHOWN
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, MISERE, PASSOUT, post_deal
@@ -515,3 +515,178 @@ def test_list_pages_do_not_read_stored_results(client, club, url, django_assert_
     if url == reverse("scoring:table_list"):
         with django_assert_num_queries(4):  # in play and their seats, finished and theirs
             client.get(url)
+
+
+# -- duplicates (issue 19: three re-imports moved a member from −185.54 to −5.54) ----------
+
+GAME_RECORD = {
+    "format": "pulka/1",
+    "game": "preferans",
+    "players": ["Anna", "Boris", "Vera"],
+    "pool_target": 10,
+    "deals": [
+        {
+            "kind": "game",
+            "declarer": "Anna",
+            "contract": "6S",
+            "answers": {"Boris": "whist", "Vera": "pass"},
+            "tricks": {"Anna": 6, "Boris": 3, "Vera": 1},
+        },
+        PASSOUT_RECORD,
+        {"kind": "misere", "declarer": "Boris", "tricks": {"Boris": 0}},
+    ],
+}
+
+
+def counts():
+    return {
+        model.__name__: model.objects.count() for model in (Table, Seat, DealRecord, AuditEntry)
+    }
+
+
+def board(game="preferans"):
+    return selectors.standings(game)
+
+
+def imported(client, record, **extra):
+    response = client.post(reverse("scoring:table_import"), upload(record, **extra))
+    assert response.status_code == 302, unescaped(response)
+    return Table.objects.get(pk=response["Location"].rstrip("/").rsplit("/", 1)[1])
+
+
+def assert_refused_as(response, table):
+    assert response.status_code == 200
+    page = response.content.decode()
+    link = f'<a href="{reverse("scoring:table_detail", args=[table.pk])}">{table.pk}</a>'
+    assert f"this game is in the club already, as table {link}" in page
+
+
+def test_importing_the_same_record_twice_is_refused_with_a_link(client, table, anna):
+    first = imported(client, GAME_RECORD)
+    assert first.record_digest is not None
+    before, standings, snapshot = counts(), board(), db_snapshot()
+
+    again = client.post(reverse("scoring:table_import"), upload(GAME_RECORD))
+
+    assert_refused_as(again, first)
+    assert counts() == before
+    assert db_snapshot() == snapshot
+    assert board() == standings  # the re-import does not count twice
+
+
+def respaced(record):
+    return json.dumps(record, indent=4, sort_keys=True).encode()
+
+
+def with_notes(record):
+    deals = [deal | {"note": "typed up again"} for deal in record["deals"]]
+    return record | {"deals": deals}
+
+
+def spelt_out(record):
+    # The preset named, or spelt out with every setting as the export writes it.
+    return record | {"rules": {"preset": "sochi"}, "first_dealer": "Anna", "whist_price": "1"}
+
+
+def by_usernames(table):
+    def rename(record):
+        text = json.dumps(record)
+        for seat in table.seats.all():
+            text = text.replace(f'"{seat.name}"', f'"{seat.member.username}"')
+        return text.encode()
+
+    return rename
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [respaced, with_notes, spelt_out, "by usernames", "another date"],
+    ids=["respaced", "with notes", "rules spelt out", "by usernames", "another date"],
+)
+def test_the_same_game_written_differently_is_refused(client, table, anna, variant):
+    first = imported(client, GAME_RECORD)
+    snapshot = db_snapshot()
+    extra = {}
+    if variant == "another date":
+        content, extra = GAME_RECORD, {"played_on": "2020-02-02"}
+    elif variant == "by usernames":
+        content = by_usernames(table)(GAME_RECORD)
+    else:
+        content = variant(GAME_RECORD)
+
+    again = client.post(reverse("scoring:table_import"), upload(content, **extra))
+
+    assert_refused_as(again, first)
+    assert db_snapshot() == snapshot
+
+
+def test_exporting_a_finished_table_and_importing_it_is_refused(client, table, anna):
+    for data in (FIRST_GAME, PASSOUT, MISERE):
+        post_deal(client, table, data)
+    services.table_finish(table, by=anna)  # closed early, as an organiser may
+    assert Table.objects.get(pk=table.pk).record_digest is not None
+    export = client.get(reverse("scoring:table_export", args=[table.pk])).content
+    before = counts()
+
+    response = client.post(reverse("scoring:table_import"), upload(export))
+
+    assert_refused_as(response, table)
+    assert counts() == before
+
+
+def test_exporting_a_finished_boston_table_and_importing_it_is_refused(client):
+    table = factories.boston_table(deals=[{"kind": "pass"}] * 3, finished=True)
+    client.force_login(table.seats.get(position=0).member)
+    export = client.get(reverse("scoring:table_export", args=[table.pk])).content
+    before = counts()
+
+    response = client.post(reverse("scoring:table_import"), upload(export) | {"game": Table.BOSTON})
+
+    assert_refused_as(response, table)
+    assert counts() == before
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda r: r | {"deals": r["deals"][:-1]},  # one deal fewer
+        lambda r: r | {"deals": [*r["deals"], PASSOUT_RECORD]},  # one deal more
+        lambda r: r | {"deals": [r["deals"][0], r["deals"][2], r["deals"][1]]},  # reordered
+        lambda r: (
+            r
+            | {
+                "deals": [
+                    *r["deals"][:2],
+                    {"kind": "misere", "declarer": "Boris", "tricks": {"Boris": 1}},
+                ]
+            }
+        ),  # one trick
+        lambda r: r | {"pool_target": 12},
+        lambda r: r | {"players": ["Boris", "Vera", "Anna"]},  # other seats
+    ],
+    ids=["one fewer", "one more", "reordered", "one trick", "pool", "seats"],
+)
+def test_a_record_differing_in_one_deal_or_setting_is_accepted(client, table, anna, change):
+    first = imported(client, GAME_RECORD)
+    second = imported(client, change(json.loads(json.dumps(GAME_RECORD))))
+    assert second.pk != first.pk
+    assert second.record_digest not in (None, first.record_digest)
+    assert Table.objects.count() == 3
+
+
+def test_a_table_scored_here_twice_alike_finishes_both_times(table, anna):
+    """Two evenings may be the same game: only an import of one is refused."""
+    members = [seat.member for seat in table.seats.all()]
+    one = factories.pulka(members, deals=[GAME_RECORD["deals"][1]], finished=True)
+    two = factories.pulka(members, deals=[GAME_RECORD["deals"][1]], finished=True)
+    assert one.record_digest == two.record_digest is not None
+    assert Table.objects.get(pk=two.pk).status == Table.FINISHED
+
+
+def test_the_duplicate_refusal_speaks_russian(table, anna):
+    client = Client()
+    client.force_login(anna)
+    first = imported(client, GAME_RECORD)
+    again = client.post(reverse("scoring:table_import"), upload(GAME_RECORD))
+    link = f'<a href="/tables/{first.pk}/">{first.pk}</a>'
+    assert f"эта игра уже есть в клубе — стол {link}" in again.content.decode()
