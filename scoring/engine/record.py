@@ -17,6 +17,7 @@ GAMES = ("preferans", "boston")
 # deals; 1,000 leaves room for the longest evening and Boston's long tables, and is far
 # below what makes a table's pages slow (an attack imported 85,000). A 1,000-deal record
 # is about 100 kB as exported, so 1 MB leaves room for a note on every deal.
+# (Each game's reader keeps its own, far larger bound for callers that skip this module.)
 MAX_RECORD_BYTES = 1_000_000
 MAX_DEALS = 1_000
 

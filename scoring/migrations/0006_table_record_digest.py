@@ -1,6 +1,6 @@
 """A finished table's game identity (SHA-256 of its canonical record), indexed, so that an
 import of a game the club has already is refused (issue 19). Tables finished before this
-migration have none until they are finished again."""
+migration have none until ``manage.py digest_tables`` fills them in."""
 
 from django.db import migrations, models
 
