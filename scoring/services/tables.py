@@ -309,7 +309,7 @@ class AlreadyImported(RuleError):
 def game_digest(
     kind: games.Game, setup: games.Setup, deals: Sequence[Any], usernames: Sequence[str]
 ) -> str:
-    """What makes two tables the same game (docs/deploy.md, "Duplicates"): the game, its
+    """What makes two tables the same game (docs/deploy.md, "Duplicate imports"): the game, its
     rules, the members in their seats (by username, whatever names the record gave
     them), the setup (dealer, pool, price…) and the deals in order, all as the engine
     writes a record — so spacing, key order, a preset named or spelt out, and the
