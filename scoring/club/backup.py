@@ -29,6 +29,7 @@ from django.utils import timezone
 from members.models import Member
 from scoring import selectors
 from scoring.engine.errors import RuleError
+from scoring.engine.record import MAX_DEALS
 from scoring.games import GAMES, Game
 from scoring.models import AuditEntry, DealRecord, Season, Seat, Table
 from scoring.services import ratings_rebuild
@@ -415,8 +416,15 @@ class _Importer:
                 raise BackupError(f"{seat_path}.member: missing")
             seat.member_id = member
             _insert(seat, seat_path)
+        deal_items = _list(item, "deals", path, default=[])
+        live = sum(not (isinstance(d, dict) and d.get("deleted")) for d in deal_items)
+        if live > MAX_DEALS:  # checked before a deal is stored or replayed
+            raise BackupError(
+                f"{path}.deals: {live:,} deals; a game has at most {MAX_DEALS:,} "
+                "(the limit for a game record)"
+            )
         deals: dict[int, DealRecord] = {}
-        for i, deal_item in enumerate(_list(item, "deals", path, default=[])):
+        for i, deal_item in enumerate(deal_items):
             deal_path = f"{path}.deals[{i}]"
             deal_item = _object(deal_item, deal_path)
             deal = DealRecord(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -11,9 +12,40 @@ from scoring.engine.errors import RuleError
 FORMAT = "pulka/1"
 GAMES = ("preferans", "boston")
 
+# The club's limits on one game record, shared by ``manage.py score``, the import page,
+# deal entry and the backup (docs/deploy.md, "Limits"). A long real pulka has about 150
+# deals; 1,000 leaves room for the longest evening and Boston's long tables, and is far
+# below what makes a table's pages slow (an attack imported 85,000). A 1,000-deal record
+# is about 100 kB as exported, so 1 MB leaves room for a note on every deal.
+# (Each game's reader keeps its own, far larger bound for callers that skip this module.)
+MAX_RECORD_BYTES = 1_000_000
+MAX_DEALS = 1_000
+
+
+def check_size(size: int) -> None:
+    """``RuleError`` if a record of ``size`` bytes is over ``MAX_RECORD_BYTES``: asked
+    before the text is read or parsed, so an oversized record costs nothing."""
+    if size > MAX_RECORD_BYTES:
+        raise RuleError(
+            f"the record is larger than {MAX_RECORD_BYTES:,} bytes "
+            f"({MAX_RECORD_BYTES / 1_000_000:g} MB), "
+            "the limit for a game record"
+        )
+
+
+def check_deal_count(count: int) -> None:
+    """``RuleError`` if a game of ``count`` deals is over ``MAX_DEALS``."""
+    if count > MAX_DEALS:
+        raise RuleError(
+            f"a game record has at most {MAX_DEALS:,} deals; this one has {count:,}",
+            field="deals",
+        )
+
 
 def load(text: str) -> Mapping[str, Any]:
-    """Parse a record's JSON text, with a clear message for broken JSON."""
+    """Parse a record's JSON text, with a clear message for broken JSON; a text over the
+    size limit is refused before it is parsed."""
+    check_size(len(text.encode("utf-8", "surrogatepass")))
     try:
         data = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
@@ -28,14 +60,26 @@ def load(text: str) -> Mapping[str, Any]:
 
 
 def check_head(data: Any) -> Mapping[str, Any]:
-    """``data`` if it is a game record object of a known format and game."""
+    """``data`` if it is a game record object of a known format and game, with at most
+    ``MAX_DEALS`` deals (counted before any deal is read)."""
     if not isinstance(data, Mapping):
         raise RuleError("a game record must be a JSON object")
     if data.get("format") != FORMAT:
         raise RuleError(f'must be "{FORMAT}"', field="format")
     if data.get("game") not in GAMES:
         raise RuleError('must be "preferans" or "boston"', field="game")
+    deals = data.get("deals")
+    if isinstance(deals, list):  # the game's reader says what else is wrong with it
+        check_deal_count(len(deals))
     return data
+
+
+def record_digest(record: Mapping[str, Any]) -> str:
+    """The SHA-256 (64 hex digits) of ``record`` written as canonical JSON: keys sorted, no
+    spaces, ASCII. Equal records, however they were spaced or ordered, share it; what
+    makes two games "the same" is what the caller puts in the record (docs/deploy.md)."""
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 def score_record(data: Any) -> dict[str, Any]:

@@ -70,6 +70,13 @@ class Table(models.Model):
     result = models.JSONField(
         null=True, blank=True, editable=False, help_text=_("Final result document.")
     )
+    # The game's identity (SHA-256 of its canonical record, docs/deploy.md "Duplicates"),
+    # set when the table finishes: an import of a game that is here already is refused.
+    # Indexed, not unique: two tables finished on the site may be the same game. None, not
+    # "": a table that has no digest yet (in play, or finished before digests began).
+    record_digest = models.CharField(  # noqa: DJ001 - None means "none yet", see above
+        _("record digest"), max_length=64, null=True, blank=True, editable=False
+    )
     opened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -95,6 +102,7 @@ class Table(models.Model):
         ]
         indexes: ClassVar[list[models.Index]] = [
             models.Index(fields=("game", "status", "played_on"), name="table_standings"),
+            models.Index(fields=("record_digest",), name="table_record_digest"),
         ]
 
     def __str__(self) -> str:

@@ -3,12 +3,14 @@ transaction. Call sites use ``services.<name>``; the topic modules hold the code
 
 from scoring.services.ratings import RATING_MODEL, ratings_after_finish, ratings_rebuild
 from scoring.services.tables import (
+    AlreadyImported,
     deal_create,
     deal_delete,
     deal_edit,
     deal_preview,
     deal_undo,
     seat_names_for,
+    table_digests_fill,
     table_export,
     table_finish,
     table_import,
@@ -27,6 +29,7 @@ from scoring.services.tariffs import (
 
 __all__ = [
     "RATING_MODEL",
+    "AlreadyImported",
     "TableChange",
     "deal_create",
     "deal_delete",
@@ -36,6 +39,7 @@ __all__ = [
     "ratings_after_finish",
     "ratings_rebuild",
     "seat_names_for",
+    "table_digests_fill",
     "table_export",
     "table_finish",
     "table_import",

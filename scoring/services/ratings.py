@@ -38,6 +38,7 @@ def ratings_rebuild(game: str) -> None:
         tables = (
             Table.objects.filter(game=game, status=Table.FINISHED)
             .order_by("played_on", "pk")
+            .defer("result")  # the final result document: large, and not what rates
             .prefetch_related("seats")
         )
         for table in tables.iterator(chunk_size=500):

@@ -8,6 +8,7 @@ raises ``RuleError`` (a message for the member) and leaves the database as it wa
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -21,7 +22,7 @@ from django.utils import timezone
 from members.models import Member
 from scoring import games, selectors
 from scoring.engine.errors import RuleError
-from scoring.engine.record import check_head
+from scoring.engine.record import MAX_DEALS, check_head, record_digest
 from scoring.engine.standings import table_places
 from scoring.live import snapshots
 from scoring.models import AuditEntry, DealRecord, Seat, Table
@@ -136,6 +137,12 @@ def deal_create(
                 field="deal",
             )
         n = len(deal_ids) + 1
+        if n > MAX_DEALS:  # a table is a game record: its export must import again
+            raise RuleError(
+                f"the table has {MAX_DEALS:,} deals, the most a game may have; finish it "
+                "and open a new table",
+                field="deal",
+            )
         canonical = _canonical(locked, players, data, n)
         game.play(games.of_table(locked).parse_deal(canonical, players, n))
         last = locked.deal_records.aggregate(last=Max("sequence"))["last"] or 0
@@ -236,7 +243,8 @@ def _require_reason(reason: str) -> None:
 
 
 def table_finish(table: Table, *, by: Member | None, reason: str = "") -> Table:
-    """Finish a table: lock it and store its final result (for standings)."""
+    """Finish a table: lock it and store its final result (for standings) and its game's
+    digest (so that an import of the same game is refused)."""
     with transaction.atomic():
         table = _locked(table)
         _require_open(table)
@@ -245,7 +253,8 @@ def table_finish(table: Table, *, by: Member | None, reason: str = "") -> Table:
         table.result = state.document()
         table.finished_at = timezone.now()
         table.revision += 1
-        table.save(update_fields=["status", "result", "finished_at", "revision"])
+        table.record_digest = table_digest(table, state)
+        table.save(update_fields=["status", "result", "finished_at", "revision", "record_digest"])
         _store_seat_results(table, state)
         AuditEntry.objects.create(table=table, action=AuditEntry.CLOSE, actor=by, reason=reason)
         ratings_after_finish(table)
@@ -283,11 +292,74 @@ def _deals(table: Table, state: selectors.TableState) -> list[Any]:
     return [kind.parse_deal(r.data, state.players, n) for n, r in enumerate(state.records, 1)]
 
 
+PRICE_FIELDS = ("whist_price", "chip_price")
+"""The record's price of a whist (Preferans) or a chip (Boston)."""
+
+
+class AlreadyImported(RuleError):
+    """An import of a game that is in the club already, as table ``table`` (its pk)."""
+
+    def __init__(self, table: int) -> None:
+        super().__init__(f"this game is in the club already: table {table}", field="record")
+        self.table = table
+
+
+def game_digest(
+    kind: games.Game, setup: games.Setup, deals: Sequence[Any], usernames: Sequence[str]
+) -> str:
+    """What makes two tables the same game (docs/deploy.md, "Duplicate imports"): the game, its
+    rules, the members in their seats (by username, whatever names the record gave
+    them), the setup (dealer, pool, price…) and the deals in order, all as the engine
+    writes a record — so spacing, key order, a preset named or spelt out, and the
+    deals' notes make no difference; the date and who imported it are not part of it."""
+    seated = dataclasses.replace(setup, players=tuple(usernames))
+    record = kind.to_record(seated, deals)
+    for price in PRICE_FIELDS:  # a table keeps cents: "1" and "1.00" are one price
+        if price in record:
+            record[price] = str(Decimal(record[price]).normalize())
+    return record_digest(record)
+
+
+def table_digest(table: Table, state: selectors.TableState) -> str:
+    """The digest of ``table``'s game as it stands (``state``: the table replayed)."""
+    kind = games.of_table(table)
+    seats = Seat.objects.filter(table=table).order_by("position")
+    usernames = list(seats.values_list("member__username", flat=True))
+    return game_digest(kind, kind.setup(table, state.players), _deals(table, state), usernames)
+
+
+def table_digests_fill(*, every: bool = False) -> tuple[int, list[int]]:
+    """Store the digest of each finished table that has none (``every``: of every finished
+    table, after a release that changes how a record is written). Returns how many were
+    stored and the tables whose deals no longer replay (left as they are)."""
+    tables = (
+        Table.objects.filter(status=Table.FINISHED)
+        .defer("result")
+        .select_related(*(game.version_field for game in games.GAMES.values()))
+        .prefetch_related("seats", "deal_records")
+        .order_by("pk")
+    )
+    if not every:
+        tables = tables.filter(record_digest__isnull=True)
+    stored, broken = 0, []
+    for table in tables.iterator(chunk_size=100):
+        try:
+            digest = table_digest(table, selectors.replay(table))
+        except RuleError:
+            broken.append(table.pk)
+            continue
+        # Not a change anyone sees: the revision (and every cached sheet) stays.
+        Table.objects.filter(pk=table.pk).update(record_digest=digest)
+        stored += 1
+    return stored, broken
+
+
 def table_import(
     data: Any, *, version: Any, members: Sequence[Member], by: Member, played_on: Any = None
 ) -> Table:
     """A game record brought in as a new finished table, seated by ``members`` in the
-    record's order; its rules are the record's, checked against ``version``."""
+    record's order; its rules are the record's, checked against ``version``. A game the
+    club has already (the same digest) is refused with ``AlreadyImported``."""
     record = check_head(data)
     kind = games.of(record["game"])
     setup, deals = kind.parse_record(record)
@@ -295,7 +367,14 @@ def table_import(
         raise RuleError("the record's rules differ from the chosen tariff version", field="rules")
     if len(members) != len(setup.players):
         raise RuleError(f"choose {len(setup.players)} members", field="players")
+    digest = game_digest(kind, setup, deals, [m.username for m in members])
     with transaction.atomic():
+        # Two imports of one game lock the same members' rows, so the second sees the first.
+        list(Member.objects.select_for_update().filter(pk__in=[m.pk for m in members]))
+        here = Table.objects.filter(record_digest=digest).order_by("pk")
+        first = here.values_list("pk", flat=True).first()
+        if first is not None:
+            raise AlreadyImported(first)
         table = table_open(
             game=kind.code,
             version=version,

@@ -18,9 +18,9 @@ def home(request: HttpRequest) -> HttpResponse:
     from scoring.models import Season, Table
     from scoring.permissions import can_see_standings
     from scoring.views import standings
-    from scoring.views.tables import VERSIONS
+    from scoring.views.tables import listed_tables
 
-    tables = Table.objects.select_related(*VERSIONS)
+    tables = listed_tables()
     in_play = list(tables.filter(status=Table.OPEN))
     latest = list(tables.filter(status=Table.FINISHED)[:5])
     prefetch_related_objects([*in_play, *latest], "seats")

@@ -13,11 +13,12 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST
 from django_htmx.http import retarget
@@ -25,6 +26,7 @@ from django_htmx.http import retarget
 from members.models import Member
 from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
+from scoring.engine.record import MAX_RECORD_BYTES, load
 from scoring.forms import ImportForm, ReasonForm, rule_error_to_form
 from scoring.labels import deal_line, deal_title, rule_label
 from scoring.live.fragments import cached
@@ -55,6 +57,20 @@ VERSION_FIELDS = [
     for field in ("number", "rules", "tariff__name")
 ]
 
+LIST_FIELDS = [
+    "game",
+    "status",
+    "played_on",
+    *(f"{game.version_field}__tariff__name" for game in games.GAMES.values()),
+]
+"""What a list of tables shows of each (its number, game, date, tariff and seats): never
+the stored result, which grows with the game."""
+
+
+def listed_tables() -> QuerySet[Table]:
+    """Tables as the home page and the table list show them (seats not included)."""
+    return Table.objects.select_related(*VERSIONS).only(*LIST_FIELDS)
+
 
 def _table(pk: int, *, with_tariff: bool = True) -> Table:
     """A table and its seats, and (``with_tariff``) the tariff version and tariff that the
@@ -70,7 +86,7 @@ def _table(pk: int, *, with_tariff: bool = True) -> Table:
 
 
 def table_list(request: HttpRequest) -> HttpResponse:
-    tables = Table.objects.select_related(*VERSIONS).prefetch_related("seats")
+    tables = listed_tables().prefetch_related("seats")
     return render(
         request,
         "scoring/table_list.html",
@@ -574,6 +590,8 @@ def table_import(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             table = _import(form, _member(request))
+        except services.AlreadyImported as error:
+            form.add_error("record", _already_here(error.table))
         except RuleError as error:
             form.add_error("record", str(error))
         else:
@@ -582,12 +600,25 @@ def table_import(request: HttpRequest) -> HttpResponse:
     return render(request, "scoring/table_import.html", {"form": form})
 
 
+def _already_here(pk: int) -> str:
+    """The refusal of a game the club has already, with a link to its table."""
+    link = format_html('<a href="{}">{}</a>', reverse("scoring:table_detail", args=[pk]), pk)
+    return format_html(
+        _(
+            "this game is in the club already, as table {table}: importing it again would "
+            "count it twice in the standings"
+        ),
+        table=link,
+    )
+
+
 def _import(form: ImportForm, user: Member) -> Table:
     upload = form.cleaned_data["record"]
-    if upload.size > 5_000_000:
-        raise RuleError(_("the file is larger than 5 MB"))
-    from scoring.engine.record import load
-
+    if upload.size > MAX_RECORD_BYTES:  # refused before a byte of it is read
+        raise RuleError(
+            _("the file is larger than %(limit)s MB, the limit for a game record")
+            % {"limit": f"{MAX_RECORD_BYTES / 1_000_000:g}"}
+        )
     try:
         text = upload.read().decode("utf-8")
     except UnicodeDecodeError:

@@ -10,7 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from scoring.engine.errors import RuleError
-from scoring.engine.record import load, score_record
+from scoring.engine.record import MAX_RECORD_BYTES, check_size, load, score_record
 
 BAD_INPUT = 2
 
@@ -33,10 +33,14 @@ class Command(BaseCommand):
 
     @staticmethod
     def _read(name: str) -> str:
+        """The record's text; one over the size limit is refused before it is read whole
+        (``load`` measures what standard input gave)."""
         try:
             if name == "-":
-                return sys.stdin.read()
-            return Path(name).read_text(encoding="utf-8")
+                return sys.stdin.read(MAX_RECORD_BYTES + 1)
+            path = Path(name)
+            check_size(path.stat().st_size)
+            return path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
             reason = getattr(error, "strerror", None) or str(error)
             raise RuleError(f"cannot read {name}: {reason}") from None

@@ -372,6 +372,10 @@ def test_a_malformed_document_exits_2_and_says_why(tmp_path: Path, text: str, me
             lambda d: _set(d, ("tariffs", "preferans", 0, "versions", 0, "rules"), {"x": 1}),
             "tariffs.preferans[0].versions[0].rules:",
         ),
+        (  # more deals than a game record may have (issue 19), refused before any is stored
+            lambda d: _set(d, ("tables", 0, "deals"), d["tables"][0]["deals"][:1] * 1_001),
+            "tables[0].deals: 1,001 deals; a game has at most 1,000",
+        ),
     ],
 )
 def test_a_broken_backup_exits_2_and_changes_nothing(

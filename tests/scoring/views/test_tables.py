@@ -3,18 +3,27 @@ corrections with their history, finishing, export and import."""
 
 from __future__ import annotations
 
+import datetime
+import html
 import json
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.urls import reverse
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse, reverse_lazy
 
-from scoring import selectors, services
+from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
-from scoring.models import AuditEntry, DealRecord, Table
+from scoring.engine.record import MAX_DEALS, MAX_RECORD_BYTES
+from scoring.models import AuditEntry, DealRecord, Seat, Table
+from scoring.views.tables import LOG_SHOWN
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, MISERE, PASSOUT, post_deal
+from tests.fuzz_strategies import db_snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -23,6 +32,10 @@ EXAMPLES = Path(__file__).parents[1] / "engine" / "examples"
 
 def document(table):
     return selectors.replay(Table.objects.get(pk=table.pk)).document()
+
+
+def unescaped(response):
+    return html.unescape(response.content.decode())
 
 
 # -- opening -------------------------------------------------------------------------------
@@ -390,3 +403,290 @@ def test_the_edit_page_redraws_its_fields_for_another_kind(client, table, anna):
     assert 'name="answer:Boris"' not in html
     assert 'value="typo"' in html  # the reason typed so far is kept
     assert DealRecord.objects.get(pk=record.pk).data == record.data
+
+
+# -- limits (issue 19: one import slowed the site for everyone) --------------------------------
+
+PASSOUT_RECORD = {"kind": "passout", "tricks": {"Anna": 5, "Boris": 5, "Vera": 0}}
+
+
+def long_record(deals):
+    """A legal record of ``deals`` pass-outs for the ``table`` fixture's players (a pool
+    of 10,000 stays open for ~10,000 of them)."""
+    return {
+        "format": "pulka/1",
+        "game": "preferans",
+        "players": ["Anna", "Boris", "Vera"],
+        "pool_target": 10_000,
+        "deals": [PASSOUT_RECORD] * deals,
+    }
+
+
+def upload(content, **extra):
+    if not isinstance(content, bytes):
+        content = json.dumps(content).encode()
+    return {
+        "record": SimpleUploadedFile("game.json", content, "application/json"),
+        "game": "preferans",
+    } | extra
+
+
+@pytest.mark.parametrize("deals", [MAX_DEALS + 1, 5_000])
+def test_import_refuses_a_record_of_too_many_deals_at_once(client, table, anna, deals):
+    """The attack's repro: a 5,000-deal record was accepted. It is refused by its count,
+    before a single deal is read, and nothing is written."""
+    before = db_snapshot()
+    with mock.patch.object(games.Game, "parse_record", side_effect=AssertionError("read")):
+        response = client.post(reverse("scoring:table_import"), upload(long_record(deals)))
+    assert response.status_code == 200
+    assert f"a game record has at most 1,000 deals; this one has {deals:,}" in unescaped(response)
+    assert db_snapshot() == before
+
+
+def test_import_refuses_a_file_over_1_mb_before_parsing_it(client, table, anna):
+    """The attack's repro: a 5 MB record of 85,000 deals took 34 s to import."""
+    content = json.dumps(long_record(85_000)).encode()
+    assert len(content) > 5_000_000
+    before = db_snapshot()
+    with mock.patch("scoring.views.tables.load", side_effect=AssertionError("parsed")):
+        response = client.post(reverse("scoring:table_import"), upload(content))
+    assert response.status_code == 200
+    assert "the file is larger than 1 MB, the limit for a game record" in unescaped(response)
+    assert db_snapshot() == before
+
+
+def test_the_size_limit_speaks_russian(table, anna):
+    client = Client()
+    client.force_login(anna)
+    content = b" " * (MAX_RECORD_BYTES + 1)
+    response = client.post(reverse("scoring:table_import"), upload(content))
+    assert "файл больше 1 МБ — это предел для записи партии" in unescaped(response)
+
+
+def test_a_record_of_the_most_deals_imports_and_its_pages_stay_bounded(
+    client, table, anna, django_assert_max_num_queries
+):
+    response = client.post(reverse("scoring:table_import"), upload(long_record(MAX_DEALS)))
+    assert response.status_code == 302
+    imported = Table.objects.exclude(pk=table.pk).get()
+    assert DealRecord.objects.filter(table=imported).count() == MAX_DEALS
+
+    # The table page shows the latest deals only, in the queries a short table costs.
+    page = reverse("scoring:table_detail", args=[imported.pk])
+    with django_assert_max_num_queries(10):
+        html = client.get(page).content.decode()
+    assert html.count('<li value="') == LOG_SHOWN
+    assert f"Show {MAX_DEALS - LOG_SHOWN} earlier deals" in html
+    assert len(html) < 100_000
+    # The whole log, the print view and the export show every deal: bounded by the limit.
+    assert client.get(page, {"log": "all"}).content.decode().count('<li value="') == MAX_DEALS
+    printed = client.get(reverse("scoring:table_print", args=[imported.pk]))
+    assert len(printed.content) < MAX_RECORD_BYTES
+    exported = json.loads(client.get(reverse("scoring:table_export", args=[imported.pk])).content)
+    assert len(exported["deals"]) == MAX_DEALS
+
+
+def test_deal_entry_stops_at_the_limit(client, table, anna, monkeypatch):
+    """A table is a game record: past the limit its export could not be imported again."""
+    monkeypatch.setattr("scoring.services.tables.MAX_DEALS", 2)
+    for _ in range(2):
+        assert post_deal(client, table, PASSOUT).status_code == 302
+    refused = post_deal(client, table, PASSOUT)
+    assert refused.status_code == 200
+    assert "the table has 2 deals, the most a game may have" in unescaped(refused)
+    assert DealRecord.objects.filter(table=table).count() == 2
+
+
+@pytest.mark.parametrize("url", [reverse_lazy("scoring:home"), reverse_lazy("scoring:table_list")])
+def test_list_pages_do_not_read_stored_results(client, club, url, django_assert_num_queries):
+    """The attack's repro: the home page and the table list read every listed table's
+    whole stored result (0.4–2.7 s with one 85,000-deal table)."""
+    members = [club["Anna"], club["Boris"], club["Vera"]]
+    for day in range(3):
+        factories.finished_pulka(members, members[0], datetime.date(2026, 1, 1 + day))
+        factories.pulka(members)
+    # Tables in play, finished tables, their seats (home: and the boards; see test_home).
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200
+    table_reads = [q["sql"] for q in queries if 'FROM "scoring_table"' in q["sql"]]
+    assert len(table_reads) == 2
+    assert not [sql for sql in table_reads if '"scoring_table"."result"' in sql]
+    if url == reverse("scoring:table_list"):
+        with django_assert_num_queries(4):  # in play and their seats, finished and theirs
+            client.get(url)
+
+
+# -- duplicates (issue 19: three re-imports moved a member from −185.54 to −5.54) ----------
+
+GAME_RECORD = {
+    "format": "pulka/1",
+    "game": "preferans",
+    "players": ["Anna", "Boris", "Vera"],
+    "pool_target": 10,
+    "deals": [
+        {
+            "kind": "game",
+            "declarer": "Anna",
+            "contract": "6S",
+            "answers": {"Boris": "whist", "Vera": "pass"},
+            "tricks": {"Anna": 6, "Boris": 3, "Vera": 1},
+        },
+        PASSOUT_RECORD,
+        {"kind": "misere", "declarer": "Boris", "tricks": {"Boris": 0}},
+    ],
+}
+
+
+def counts():
+    return {
+        model.__name__: model.objects.count() for model in (Table, Seat, DealRecord, AuditEntry)
+    }
+
+
+def board(game="preferans"):
+    return selectors.standings(game)
+
+
+def imported(client, record, **extra):
+    response = client.post(reverse("scoring:table_import"), upload(record, **extra))
+    assert response.status_code == 302, unescaped(response)
+    return Table.objects.get(pk=response["Location"].rstrip("/").rsplit("/", 1)[1])
+
+
+def assert_refused_as(response, table):
+    assert response.status_code == 200
+    page = response.content.decode()
+    link = f'<a href="{reverse("scoring:table_detail", args=[table.pk])}">{table.pk}</a>'
+    assert f"this game is in the club already, as table {link}" in page
+
+
+def test_importing_the_same_record_twice_is_refused_with_a_link(client, table, anna):
+    first = imported(client, GAME_RECORD)
+    assert first.record_digest is not None
+    before, standings, snapshot = counts(), board(), db_snapshot()
+
+    again = client.post(reverse("scoring:table_import"), upload(GAME_RECORD))
+
+    assert_refused_as(again, first)
+    assert counts() == before
+    assert db_snapshot() == snapshot
+    assert board() == standings  # the re-import does not count twice
+
+
+def respaced(record):
+    return json.dumps(record, indent=4, sort_keys=True).encode()
+
+
+def with_notes(record):
+    deals = [deal | {"note": "typed up again"} for deal in record["deals"]]
+    return record | {"deals": deals}
+
+
+def spelt_out(record):
+    # The preset named, or spelt out with every setting as the export writes it.
+    return record | {"rules": {"preset": "sochi"}, "first_dealer": "Anna", "whist_price": "1"}
+
+
+def by_usernames(table):
+    def rename(record):
+        text = json.dumps(record)
+        for seat in table.seats.all():
+            text = text.replace(f'"{seat.name}"', f'"{seat.member.username}"')
+        return text.encode()
+
+    return rename
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [respaced, with_notes, spelt_out, "by usernames", "another date"],
+    ids=["respaced", "with notes", "rules spelt out", "by usernames", "another date"],
+)
+def test_the_same_game_written_differently_is_refused(client, table, anna, variant):
+    first = imported(client, GAME_RECORD)
+    snapshot = db_snapshot()
+    extra = {}
+    if variant == "another date":
+        content, extra = GAME_RECORD, {"played_on": "2020-02-02"}
+    elif variant == "by usernames":
+        content = by_usernames(table)(GAME_RECORD)
+    else:
+        content = variant(GAME_RECORD)
+
+    again = client.post(reverse("scoring:table_import"), upload(content, **extra))
+
+    assert_refused_as(again, first)
+    assert db_snapshot() == snapshot
+
+
+def test_exporting_a_finished_table_and_importing_it_is_refused(client, table, anna):
+    for data in (FIRST_GAME, PASSOUT, MISERE):
+        post_deal(client, table, data)
+    services.table_finish(table, by=anna)  # closed early, as an organiser may
+    assert Table.objects.get(pk=table.pk).record_digest is not None
+    export = client.get(reverse("scoring:table_export", args=[table.pk])).content
+    before = counts()
+
+    response = client.post(reverse("scoring:table_import"), upload(export))
+
+    assert_refused_as(response, table)
+    assert counts() == before
+
+
+def test_exporting_a_finished_boston_table_and_importing_it_is_refused(client):
+    table = factories.boston_table(deals=[{"kind": "pass"}] * 3, finished=True)
+    client.force_login(table.seats.get(position=0).member)
+    export = client.get(reverse("scoring:table_export", args=[table.pk])).content
+    before = counts()
+
+    response = client.post(reverse("scoring:table_import"), upload(export) | {"game": Table.BOSTON})
+
+    assert_refused_as(response, table)
+    assert counts() == before
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda r: r | {"deals": r["deals"][:-1]},  # one deal fewer
+        lambda r: r | {"deals": [*r["deals"], PASSOUT_RECORD]},  # one deal more
+        lambda r: r | {"deals": [r["deals"][0], r["deals"][2], r["deals"][1]]},  # reordered
+        lambda r: (
+            r
+            | {
+                "deals": [
+                    *r["deals"][:2],
+                    {"kind": "misere", "declarer": "Boris", "tricks": {"Boris": 1}},
+                ]
+            }
+        ),  # one trick
+        lambda r: r | {"pool_target": 12},
+        lambda r: r | {"players": ["Boris", "Vera", "Anna"]},  # other seats
+    ],
+    ids=["one fewer", "one more", "reordered", "one trick", "pool", "seats"],
+)
+def test_a_record_differing_in_one_deal_or_setting_is_accepted(client, table, anna, change):
+    first = imported(client, GAME_RECORD)
+    second = imported(client, change(json.loads(json.dumps(GAME_RECORD))))
+    assert second.pk != first.pk
+    assert second.record_digest not in (None, first.record_digest)
+    assert Table.objects.count() == 3
+
+
+def test_a_table_scored_here_twice_alike_finishes_both_times(table, anna):
+    """Two evenings may be the same game: only an import of one is refused."""
+    members = [seat.member for seat in table.seats.all()]
+    one = factories.pulka(members, deals=[GAME_RECORD["deals"][1]], finished=True)
+    two = factories.pulka(members, deals=[GAME_RECORD["deals"][1]], finished=True)
+    assert one.record_digest == two.record_digest is not None
+    assert Table.objects.get(pk=two.pk).status == Table.FINISHED
+
+
+def test_the_duplicate_refusal_speaks_russian(table, anna):
+    client = Client()
+    client.force_login(anna)
+    first = imported(client, GAME_RECORD)
+    again = client.post(reverse("scoring:table_import"), upload(GAME_RECORD))
+    link = f'<a href="/tables/{first.pk}/">{first.pk}</a>'
+    assert f"эта игра уже есть в клубе — стол {link}" in again.content.decode()

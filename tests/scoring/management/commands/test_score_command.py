@@ -79,3 +79,32 @@ def test_missing_file_exits_2():
     assert run.returncode == 2
     assert run.stdout == ""
     assert "cannot read /no/such/record.json" in run.stderr
+
+
+def test_a_file_over_the_size_limit_exits_2_before_it_is_read(tmp_path):
+    path = tmp_path / "huge.json"
+    path.write_bytes(b"[" * 1_000_001)  # not even JSON: its size alone refuses it
+    run = score(str(path))
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert run.stderr == (
+        "score: the record is larger than 1,000,000 bytes (1 MB), the limit for a game record\n"
+    )
+
+
+def test_standard_input_over_the_size_limit_exits_2():
+    run = score("-", stdin=" " * 5_000_000)
+    assert run.returncode == 2
+    assert "larger than 1,000,000 bytes" in run.stderr
+
+
+def test_a_record_of_too_many_deals_exits_2():
+    record = {
+        "format": "pulka/1",
+        "game": "preferans",
+        "players": ["A", "B", "C"],
+        "deals": [{"kind": "passout", "tricks": {"A": 5, "B": 5, "C": 0}}] * 5_000,
+    }
+    run = score("-", stdin=json.dumps(record))
+    assert run.returncode == 2
+    assert run.stderr == "score: deals: a game record has at most 1,000 deals; this one has 5,000\n"
