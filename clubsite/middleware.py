@@ -81,7 +81,9 @@ class DatabaseUnavailableMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, errors.DATABASE_ERRORS):
             return None
-        logger.warning(
+        # ERROR, one line: Sentry's logging integration reports it (it ignores
+        # django.request, and no exception reaches Django's handler to report).
+        logger.error(
             "Database unavailable, answered 503: %s: %s",
             type(exception).__name__,
             str(exception).strip().replace("\n", " "),

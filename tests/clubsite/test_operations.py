@@ -232,6 +232,30 @@ def test_the_403_page_is_the_sites_own(client: Client):
     assert sign_in in visitor.content.decode()
 
 
+@pytest.mark.django_db
+def test_a_form_without_its_csrf_token_gets_the_sites_own_page():
+    russian = Client(enforce_csrf_checks=True)
+    english = Client(enforce_csrf_checks=True, headers={"accept-language": "en"})
+
+    refused = russian.post(reverse("members:login"), {"username": "anna", "password": "x"})
+    refused_en = english.post(reverse("members:login"), {"username": "anna", "password": "x"})
+
+    assert refused.status_code == 403
+    assert "<h1>Форма устарела</h1>" in refused.content.decode()
+    assert 'class="site-header"' in refused.content.decode()
+    assert refused_en.status_code == 403
+    assert "Go back, reload the page and send the form again." in refused_en.content.decode()
+
+
+def test_a_bad_request_gets_the_sites_own_page(settings):
+    settings.ALLOWED_HOSTS = ["club.example"]
+
+    response = Client().get("/", HTTP_HOST="evil.example")
+
+    assert response.status_code == 400
+    assert "<h1>Неверный запрос</h1>" in response.content.decode()
+
+
 @pytest.mark.urls("tests.clubsite.error_urls")
 @pytest.mark.django_db
 def test_the_500_page_needs_neither_the_database_nor_the_session(
