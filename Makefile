@@ -52,8 +52,9 @@ serve-prod: venv
 	$(BIN)/python manage.py migrate --noinput; \
 	exec $(BIN)/gunicorn --config clubsite/gunicorn.conf.py clubsite.wsgi
 
+# The suite runs on both cores (pytest-xdist, one database per worker).
 test: venv
-	$(BIN)/pytest $(ARGS)
+	$(BIN)/pytest -n auto $(ARGS)
 
 lint: venv
 	$(BIN)/ruff check .

@@ -91,6 +91,11 @@ AUTHENTICATION_BACKENDS = [
 ]
 
 MIDDLEWARE = [
+    # First: every log line of the request, the other middleware's included, carries its id.
+    "clubsite.middleware.RequestIdMiddleware",
+    # /healthz answers here, before sessions, CSRF, sign-in, the host check and the https
+    # redirect: a load balancer probes the app server's own address over plain http.
+    "clubsite.middleware.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -102,6 +107,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A database outage met by a view answers the "try again" page (503), not a 500.
+    "clubsite.middleware.DatabaseUnavailableMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -142,6 +149,20 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+
+# PostgreSQL bounds what gunicorn's timeout does not (with threaded workers it never stops
+# a slow request, docs/deploy.md): a statement running longer than
+# DJANGO_DB_STATEMENT_TIMEOUT seconds is cancelled (the request fails, the worker goes
+# on), and an unreachable server is given up after DJANGO_DB_CONNECT_TIMEOUT seconds
+# instead of the system's TCP timeout (minutes). 0 turns either off.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    if (_connect_timeout := env_int("DJANGO_DB_CONNECT_TIMEOUT", default=5)) > 0:
+        _options.setdefault("connect_timeout", _connect_timeout)
+    if (_statement_timeout := env_int("DJANGO_DB_STATEMENT_TIMEOUT", default=30)) > 0:
+        _options["options"] = " ".join(
+            filter(None, [_options.get("options"), f"-c statement_timeout={_statement_timeout}s"])
+        )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -282,18 +303,33 @@ def axes_username(request: object, credentials: dict[str, object] | None) -> str
 
 AXES_USERNAME_CALLABLE = axes_username
 
-# Logging: everything to the console; the process manager keeps the logs.
+# Logging: everything to the console; the process manager keeps the logs. Plain text by
+# default; DJANGO_LOG_FORMAT=json writes one JSON object per line (for a log collector),
+# each with the request's id (clubsite/logs.py, clubsite/middleware.py).
 
 LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "INFO").upper()
+LOG_FORMAT = os.environ.get("DJANGO_LOG_FORMAT", "plain").strip().lower() or "plain"
+if LOG_FORMAT not in ("plain", "json"):
+    raise ImproperlyConfigured(f"DJANGO_LOG_FORMAT must be plain or json, not {LOG_FORMAT!r}.")
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
         "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+        "json": {"()": "clubsite.logs.JsonFormatter"},
+    },
+    "filters": {
+        "request_id": {"()": "clubsite.logs.RequestIdFilter"},
+        # A refused request (403, 400) is one line, not a traceback; 500s keep theirs.
+        "client_errors_on_one_line": {"()": "clubsite.logs.ClientErrorsOnOneLine"},
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["request_id", "client_errors_on_one_line"],
+        },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
@@ -306,3 +342,21 @@ LOGGING = {
 
 # Whether visitors who are not signed in may see the standings (leaderboards, CSV).
 STANDINGS_PUBLIC = env_bool("DJANGO_STANDINGS_PUBLIC", default=True)
+
+# Error reporting: with SENTRY_DSN set, unhandled errors (and ERROR log lines) go to Sentry,
+# tagged with the request id; without it nothing is loaded and nothing is sent. No personal
+# data: no cookies, no user names or addresses, no request bodies.
+
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "").strip()
+if SENTRY_DSN:
+    import sentry_sdk
+    from sentry_sdk.integrations.django import DjangoIntegration
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        integrations=[DjangoIntegration()],
+        send_default_pii=False,
+        environment=os.environ.get("SENTRY_ENVIRONMENT") or "production",
+        release=os.environ.get("SENTRY_RELEASE") or None,
+        traces_sample_rate=float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE") or 0),
+    )

@@ -9,3 +9,6 @@ urlpatterns = [
     path("members/", include("members.urls")),
     path("", include("scoring.urls")),
 ]
+
+# The 500 page (and the 503 "try again" page for a database outage): clubsite/errors.py.
+handler500 = "clubsite.errors.server_error"

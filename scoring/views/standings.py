@@ -13,7 +13,6 @@ member, and as a template loop, at ~100 µs a row, the rows took most of the pag
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -36,7 +35,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
 from members.models import Member
-from scoring import games, selectors
+from scoring import games, selectors, spreadsheets
 from scoring.engine.standings import RANKING_KEYS, Standing
 from scoring.games import CENT
 from scoring.models import Season, Table
@@ -346,7 +345,8 @@ def _csv(game: str, season: Season | None) -> HttpResponse:
     )
     # A byte-order mark, so that spreadsheet programs read the Cyrillic names as UTF-8.
     response.write("\ufeff")
-    writer = csv.writer(response, lineterminator="\r\n")
+    # Names are the members' own words: a leading = + - @ would be a formula there.
+    writer = spreadsheets.writer(response, lineterminator="\r\n")
     writer.writerow([column.label for column in columns(game)])
     writer.writerows(line.cells() for line in lines)
     return response

@@ -138,7 +138,14 @@ def test_insecure_cookies_are_for_local_http_only() -> None:
 
 
 def gunicorn_settings(monkeypatch: pytest.MonkeyPatch, **environ: str) -> dict[str, Any]:
-    for name in ("BIND", "PORT", "WEB_CONCURRENCY", "GUNICORN_THREADS", "GUNICORN_TIMEOUT"):
+    for name in (
+        "BIND",
+        "PORT",
+        "WEB_CONCURRENCY",
+        "GUNICORN_THREADS",
+        "GUNICORN_TIMEOUT",
+        "GUNICORN_CONTROL_SOCKET",
+    ):
         monkeypatch.delenv(name, raising=False)
     for name, value in environ.items():
         monkeypatch.setenv(name, value)
@@ -164,6 +171,38 @@ def test_gunicorn_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None
     assert gunicorn_settings(monkeypatch, WEB_CONCURRENCY="3")["workers"] == 3
     with pytest.raises(SystemExit, match="PORT must be a whole number"):
         gunicorn_settings(monkeypatch, PORT="eighty")
+
+
+def test_each_gunicorn_has_a_control_socket_of_its_own(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Gunicorn's default is one control socket per user, which a second instance took
+    over; the site's is named after the address the instance listens on."""
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+
+    default = gunicorn_settings(monkeypatch)
+    other = gunicorn_settings(monkeypatch, PORT="8001")
+    unix = gunicorn_settings(monkeypatch, BIND="unix:/run/clubsite.sock")
+    chosen = gunicorn_settings(monkeypatch, GUNICORN_CONTROL_SOCKET="/run/club/ctl.sock")
+    off = gunicorn_settings(monkeypatch, GUNICORN_CONTROL_SOCKET="off")
+
+    assert default["control_socket"] == str(tmp_path / "clubsite-127.0.0.1_8000.ctl")
+    assert other["control_socket"] == str(tmp_path / "clubsite-127.0.0.1_8001.ctl")
+    assert unix["control_socket"] == str(tmp_path / "clubsite-unix__run_clubsite.sock.ctl")
+    assert chosen["control_socket"] == "/run/club/ctl.sock"
+    assert off["control_socket_disable"] is True and "control_socket" not in off
+    assert "control_socket_disable" not in default
+
+
+def test_the_gunicorn_timeout_is_documented_as_what_it_is() -> None:
+    """With gthread workers GUNICORN_TIMEOUT kills a worker whose main loop stops, never a
+    slow request (checked by hand: a 6 s request under timeout=2 completes): the docs say
+    so, and name what does bound a slow request."""
+    deploy = (ROOT / "docs" / "deploy.md").read_text()
+    row = next(line for line in deploy.splitlines() if line.startswith("| `GUNICORN_TIMEOUT`"))
+
+    assert "heartbeat" in row and "not a request timeout" in row
+    assert "`DJANGO_DB_STATEMENT_TIMEOUT`" in deploy
 
 
 # -- gunicorn serving the site ------------------------------------------------------------------
@@ -281,3 +320,118 @@ def check_the_server(base: str, server: subprocess.Popen[bytes], log_path: Path)
     while '"GET /tables/ HTTP/1.1" 200' not in log_path.read_text():
         assert time.monotonic() < deadline, log_path.read_text()
         time.sleep(0.1)
+
+
+# -- two gunicorns on one host ------------------------------------------------------------------
+
+
+def start_gunicorn(env: dict[str, str], log_path: Path) -> subprocess.Popen[bytes]:
+    with log_path.open("w") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "--config", str(GUNICORN_CONF), "clubsite.wsgi"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
+def stop_gunicorn(server: subprocess.Popen[bytes]) -> None:
+    if server.poll() is not None:
+        return
+    os.killpg(server.pid, signal.SIGTERM)
+    try:
+        server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait(timeout=10)
+
+
+def wait_until(condition: Any, what: str, server: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 60
+    while not condition():
+        assert server.poll() is None, f"gunicorn exited:\n{log.read_text()}"
+        assert time.monotonic() < deadline, f"{what} within 60 s:\n{log.read_text()}"
+        time.sleep(0.1)
+
+
+def healthy(port: int) -> bool:
+    try:
+        return get(f"http://127.0.0.1:{port}/healthz")[0] == 200
+    except OSError:
+        return False
+
+
+def control_pid(path: Path) -> int | None:
+    """The pid of the gunicorn that answers on the control socket at ``path``."""
+    from gunicorn.ctl.client import ControlClient, ControlClientError
+
+    try:
+        with ControlClient(str(path), timeout=5) as client:
+            return int(client.send_command("show stats")["pid"])
+    except ControlClientError:
+        return None
+
+
+def test_two_gunicorns_on_one_host_keep_their_own_control_sockets(tmp_path: Path) -> None:
+    """The attack's repro: a second gunicorn on the host took over the first one's control
+    socket. Now the second gets its own; a third told to use the first one's path starts
+    without one; stopping them leaves the first one's socket answering. /healthz needs no
+    migrated database, so an empty SQLite file serves."""
+    runtime = tmp_path / "run"
+    runtime.mkdir()
+    ports = [free_port(), free_port(), free_port()]
+    first_socket = runtime / f"clubsite-127.0.0.1_{ports[0]}.ctl"
+
+    def env(port: int, **extra: str) -> dict[str, str]:
+        return environment(
+            **PRODUCTION,
+            DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            BIND=f"127.0.0.1:{port}",
+            WEB_CONCURRENCY="1",
+            XDG_RUNTIME_DIR=str(runtime),
+            **extra,
+        )
+
+    logs = [tmp_path / f"gunicorn-{n}.log" for n in range(3)]
+    first = start_gunicorn(env(ports[0]), logs[0])
+    others: list[subprocess.Popen[bytes]] = []
+    try:
+        wait_until(lambda: control_pid(first_socket) == first.pid, "first's socket", first, logs[0])
+        others = [
+            start_gunicorn(env(ports[1]), logs[1]),
+            start_gunicorn(env(ports[2], GUNICORN_CONTROL_SOCKET=str(first_socket)), logs[2]),
+        ]
+        second_socket = runtime / f"clubsite-127.0.0.1_{ports[1]}.ctl"
+        wait_until(
+            lambda: control_pid(second_socket) == others[0].pid,
+            "second's socket",
+            *others[:1],
+            logs[1],
+        )
+        wait_until(lambda: healthy(ports[2]), "third answers", others[1], logs[2])
+        wait_until(
+            lambda: "is in use by another gunicorn" in logs[2].read_text(),
+            "third's warning",
+            others[1],
+            logs[2],
+        )
+
+        assert all(healthy(port) for port in ports)
+        assert control_pid(first_socket) == first.pid
+        for server in others:
+            stop_gunicorn(server)
+        assert control_pid(first_socket) == first.pid
+        assert not second_socket.exists()  # the second cleaned up only its own
+        assert healthy(ports[0])
+        # The access log ends with the request's id, the one the response carried.
+        _status, headers, _body = get(f"http://127.0.0.1:{ports[0]}/healthz")
+        request_id = headers["X-Request-ID"]
+        wait_until(lambda: request_id in logs[0].read_text(), "access log line", first, logs[0])
+        assert re.search(
+            rf'"GET /healthz HTTP/1.1" 200 .* {request_id}$', logs[0].read_text(), re.M
+        )
+    finally:
+        for server in [*others, first]:
+            stop_gunicorn(server)

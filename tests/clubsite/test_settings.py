@@ -125,3 +125,68 @@ def test_ssl_redirect_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None
 def test_a_malformed_boolean_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ImproperlyConfigured, match="DJANGO_DEBUG"):
         load_settings(monkeypatch, DJANGO_DEBUG="maybe")
+
+
+# -- timeouts, logs ----------------------------------------------------------------------------
+
+POSTGRES = "postgres://club@db.example/clubsite"
+
+
+def test_postgresql_bounds_statements_and_connecting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Gunicorn's timeout does not stop a slow request with threaded workers: PostgreSQL
+    cancels a statement that runs longer than DJANGO_DB_STATEMENT_TIMEOUT seconds."""
+    options = load_settings(monkeypatch, DATABASE_URL=POSTGRES)["DATABASES"]["default"]["OPTIONS"]
+    tuned = load_settings(
+        monkeypatch,
+        DATABASE_URL=POSTGRES,
+        DJANGO_DB_STATEMENT_TIMEOUT="120",
+        DJANGO_DB_CONNECT_TIMEOUT="2",
+    )["DATABASES"]["default"]["OPTIONS"]
+    off = load_settings(monkeypatch, DATABASE_URL=POSTGRES, DJANGO_DB_STATEMENT_TIMEOUT="0")[
+        "DATABASES"
+    ]["default"]["OPTIONS"]
+    sqlite = load_settings(monkeypatch)["DATABASES"]["default"]
+
+    assert options == {"connect_timeout": 5, "options": "-c statement_timeout=30s"}
+    assert tuned == {"connect_timeout": 2, "options": "-c statement_timeout=120s"}
+    assert "options" not in off
+    assert not sqlite.get("OPTIONS")
+
+
+def test_postgresql_applies_the_statement_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The option as the server reads it (the test server's maintenance database; nothing
+    is created)."""
+    psycopg = pytest.importorskip("psycopg")
+    url = os.environ.get("DATABASE_URL", "")
+    server = (
+        url.rsplit("/", 1)[0] if url.startswith(("postgres:", "postgresql:")) else None
+    ) or "postgres://postgres@127.0.0.1:5432"
+    options = load_settings(
+        monkeypatch, DATABASE_URL=f"{server}/postgres", DJANGO_DB_STATEMENT_TIMEOUT="7"
+    )["DATABASES"]["default"]["OPTIONS"]
+    try:
+        connection = psycopg.connect(f"{server}/postgres", **options)
+    except psycopg.OperationalError as error:
+        pytest.skip(f"PostgreSQL is not reachable at {server}: {error}".strip())
+    with connection:
+        assert connection.execute("SHOW statement_timeout").fetchone() == ("7s",)
+
+
+def test_logs_are_plain_text_unless_json_is_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = load_settings(monkeypatch)["LOGGING"]["handlers"]["console"]
+    json_logs = load_settings(monkeypatch, DJANGO_LOG_FORMAT="json")["LOGGING"]
+
+    assert plain["formatter"] == "plain"
+    assert plain["filters"] == ["request_id", "client_errors_on_one_line"]
+    assert json_logs["handlers"]["console"]["formatter"] == "json"
+    assert json_logs["formatters"]["json"] == {"()": "clubsite.logs.JsonFormatter"}
+    with pytest.raises(ImproperlyConfigured, match="DJANGO_LOG_FORMAT"):
+        load_settings(monkeypatch, DJANGO_LOG_FORMAT="xml")
+
+
+def test_settings_import_without_sentry(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SENTRY_DSN", raising=False)
+    namespace = load_settings(monkeypatch, **PRODUCTION)
+
+    assert namespace["SENTRY_DSN"] == ""
+    assert "sentry_sdk" not in namespace

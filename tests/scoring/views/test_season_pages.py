@@ -287,6 +287,36 @@ def test_the_all_time_csv_and_a_cyrillic_season_name(client: Client, spring):
     )
 
 
+def test_both_csvs_neutralise_a_formula_in_a_name_and_keep_negative_numbers(
+    client: Client, spring, club
+):
+    """The attack's repro: a display name a spreadsheet would run as a formula comes out
+    with a leading apostrophe (text); balances such as −33.34 stay plain numbers."""
+    hyperlink = '=HYPERLINK("http://x","y")'
+    club["Vera"].display_name = hyperlink
+    club["Vera"].save(update_fields=["display_name"])
+    club["Gleb"].display_name = "@SUM(1+1)"
+    club["Gleb"].save(update_fields=["display_name"])
+
+    for url in (
+        season_url(spring, suffix=".csv"),
+        reverse("scoring:standings_csv", args=[Table.PREFERANS]),
+    ):
+        body = client.get(url).content.decode("utf-8-sig")
+        rows = {row[1]: row for row in csv.reader(io.StringIO(body))}
+
+        assert hyperlink not in rows, url
+        vera = rows["'" + hyperlink]
+        assert rows["'@SUM(1+1)"][2] == "1"
+        assert vera[4].startswith("-") and Decimal(vera[4]) < 0  # money: a number
+        assert vera[7] == "-33.33"  # worst
+        # Every cell is either plain text or a number; none starts a formula.
+        for row in rows.values():
+            for cell in row:
+                if cell[:1] in ("=", "+", "@", "-"):
+                    assert cell[:1] == "-" and Decimal(cell) < 0, cell
+
+
 # -- the seasons page ---------------------------------------------------------------------
 
 

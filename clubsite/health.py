@@ -1,0 +1,67 @@
+"""``/healthz``: whether this app server can answer, for load balancers and monitors.
+
+It checks the two things every page needs — the database (one trivial query) and the cache
+(a key set and read back) — and nothing else: it never renders a page or computes a
+leaderboard, so a probe every second costs next to nothing. It is answered by
+``clubsite.middleware.HealthCheckMiddleware`` at the top of the middleware stack, before
+sessions, CSRF, sign-in, the host check and the https redirect (a load balancer probes
+the app server's own address over plain http).
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+
+from django.core.cache import cache
+from django.db import connection
+from django.http import HttpRequest, JsonResponse
+
+logger = logging.getLogger(__name__)
+
+PATHS = frozenset(("/healthz", "/healthz/"))
+
+
+def _database() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        if cursor.fetchone() != (1,):
+            raise RuntimeError("SELECT 1 did not answer 1")
+
+
+def _cache() -> None:
+    # A key of its own per probe: app servers sharing one cache must not read each
+    # other's value.
+    key, value = f"healthz:{uuid.uuid4().hex}", uuid.uuid4().hex
+    cache.set(key, value, timeout=30)
+    try:
+        if cache.get(key) != value:
+            raise RuntimeError("a value set was not read back")
+    finally:
+        cache.delete(key)
+
+
+CHECKS = {"database": _database, "cache": _cache}
+
+
+def healthz(request: HttpRequest) -> JsonResponse:
+    """``{"status": "ok", "database": "ok", "cache": "ok"}`` with 200, or 503 with the
+    failing part(s) ``"error"`` (the reason goes to the log, not to the prober)."""
+    if request.method not in ("GET", "HEAD"):
+        response = JsonResponse({"status": "method not allowed"}, status=405)
+        response["Allow"] = "GET, HEAD"
+        return response
+    parts = {}
+    for name, check in CHECKS.items():
+        try:
+            check()
+        except Exception as error:  # any failure means "not healthy"
+            logger.warning("Health check: the %s failed: %s: %s", name, type(error).__name__, error)
+            parts[name] = "error"
+        else:
+            parts[name] = "ok"
+    healthy = all(state == "ok" for state in parts.values())
+    response = JsonResponse({"status": "ok" if healthy else "error", **parts})
+    response.status_code = 200 if healthy else 503
+    response["Cache-Control"] = "no-store"
+    return response

@@ -1,0 +1,91 @@
+"""The site's own middleware: the health check, the request id, and "try again" (503)
+during a database outage. Their places in ``MIDDLEWARE`` are explained in settings.py."""
+
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+from collections.abc import Callable
+
+import sentry_sdk
+from django.core.signals import request_finished
+from django.dispatch import receiver
+from django.http import HttpRequest, HttpResponse
+
+from clubsite import errors, health
+from clubsite.logs import REQUEST_ID
+
+logger = logging.getLogger(__name__)
+
+Handler = Callable[[HttpRequest], HttpResponse]
+
+REQUEST_ID_HEADER = "X-Request-ID"
+SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")
+"""An id a proxy or load balancer may pass on (a UUID, a hex string, nginx's
+``$request_id``): taken as it is; anything else (too long, spaces, quotes, control
+characters — a way into the logs) is replaced by a fresh one."""
+
+
+class HealthCheckMiddleware:
+    """Answers ``/healthz`` (``clubsite.health``) before any other middleware runs."""
+
+    def __init__(self, get_response: Handler) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info in health.PATHS:
+            return health.healthz(request)
+        return self.get_response(request)
+
+
+class RequestIdMiddleware:
+    """Gives each request an id — the ``X-Request-ID`` it came with if that is sane, else a
+    new one — that every log record of the request carries (``clubsite.logs``), that the
+    response returns in ``X-Request-ID`` (and gunicorn's access log shows), and that
+    Sentry tags the request's errors with."""
+
+    def __init__(self, get_response: Handler) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        given = request.headers.get(REQUEST_ID_HEADER, "")
+        request_id = given if SANE_REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+        request.request_id = request_id  # type: ignore[attr-defined]
+        if sentry_sdk.get_client().is_active():
+            sentry_sdk.get_isolation_scope().set_tag("request_id", request_id)
+        # Left set when the middleware returns: Django logs a 4xx ("Not Found: /x") after
+        # the whole middleware stack has answered. ``request_finished`` clears it.
+        REQUEST_ID.set(request_id)
+        response = self.get_response(request)
+        response[REQUEST_ID_HEADER] = request_id
+        return response
+
+
+@receiver(request_finished)
+def _forget_request_id(**kwargs: object) -> None:
+    REQUEST_ID.set(None)
+
+
+class DatabaseUnavailableMiddleware:
+    """Turns a database outage met by a view (``OperationalError``, ``InterfaceError``)
+    into the "try again" page: 503 with ``Retry-After``, rather than a bare 500. Django
+    closes the broken connection when the request ends; the next request opens a new one."""
+
+    def __init__(self, get_response: Handler) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, errors.DATABASE_ERRORS):
+            return None
+        # ERROR, one line: Sentry's logging integration reports it (it ignores
+        # django.request, and no exception reaches Django's handler to report).
+        logger.error(
+            "Database unavailable, answered 503: %s: %s",
+            type(exception).__name__,
+            str(exception).strip().replace("\n", " "),
+        )
+        return errors.database_unavailable()
