@@ -696,12 +696,13 @@ class Pulka:
 
     def _write(self, entries: Iterable[Entry]) -> list[Entry]:
         """Write a deal's entries on the sheet, pool points through §8 in the order of
-        §13.9: every player's own points first, then the overflow of each, in seat order
-        from the first dealer, right after the deal's last pool entry."""
+        §13.9: every player's own points first (a negative correction too), then the
+        overflow of each, in seat order from the first dealer, right after the deal's last
+        pool entry."""
         entries = list(entries)
         last = -1
         for i, entry in enumerate(entries):
-            if entry.kind == "pool" and entry.amount > 0:
+            if entry.kind == "pool":
                 last = i
         written: list[Entry] = []
         overflow: list[tuple[int, Amount]] = []
@@ -712,12 +713,14 @@ class Pulka:
                     rest = self._write_own_pool(entry, written)
                     if rest:
                         overflow.append((player, rest))
-                    if i == last and overflow:
-                        overflow.sort(key=lambda item: self._writing_order[item[0]])
-                        for seat, points in overflow:
-                            self._write_overflow(seat, points, written)
-                    continue
-                self.pool[player] += amount
+                else:
+                    self.pool[player] += amount
+                    written.append(entry)
+                if i == last and overflow:
+                    overflow.sort(key=lambda item: self._writing_order[item[0]])
+                    for seat, points in overflow:
+                        self._write_overflow(seat, points, written)
+                continue
             elif kind == "mountain":
                 self.mountain[player] += amount
             elif on is not None:
