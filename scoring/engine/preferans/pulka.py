@@ -350,15 +350,8 @@ class Pulka:
                 )
             if game.level not in rules.half_whist_levels:
                 raise RuleError(f"half-whist is not allowed on a {game.level}", field="answers")
-        if (
-            rules.stalingrad
-            and (game.level, game.suit) == (6, "S")
-            and answers
-            != [
-                "whist",
-                "whist",
-            ]
-        ):
+        both_whist = answers == ["whist", "whist"]
+        if rules.stalingrad and (game.level, game.suit) == (6, "S") and not both_whist:
             raise RuleError("6♠ is whisted by both (Stalingrad)", field="answers")
         if game.level == 10 and not rules.ten_is_whisted and answers != ["pass", "pass"]:
             raise RuleError("a 10 is not whisted under this tariff", field="answers")

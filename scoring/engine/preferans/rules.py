@@ -62,7 +62,8 @@ class PreferansRules:
 
     Rates are multiples of the contract value ``V`` per trick (preferans.md §3). The
     settings after ``settlement_divisor`` are the second edition's (§13); their defaults
-    score every older tariff and record exactly as before.
+    score every older tariff and record exactly as before, but for one fixed defect:
+    ``passout_zero_bonus = false`` now also holds in whist mode (§13.6).
     """
 
     contract_values: tuple[int, int, int, int, int, int] = (2, 4, 6, 8, 10, 10)
