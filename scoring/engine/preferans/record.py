@@ -118,12 +118,15 @@ class _Reader:
         self.n = n
 
     def seat(self, name: Any, field: str) -> int:
+        """The seat of the player called ``name``."""
         return fields.seat(name, self.players, field, self.n)
 
     def dark(self, data: Mapping[str, Any]) -> bool:
+        """The deal's ``dark`` flag (default false)."""
         return fields.boolean(data.get("dark", False), "dark", self.n)
 
     def tricks(self, raw: Any, field: str = "tricks") -> dict[int, int]:
+        """Tricks by seat, each 0–10."""
         tricks = fields.mapping(raw, field, self.n)
         return {
             self.seat(name, field): fields.integer(t, field, self.n, low=0, high=10)
@@ -131,12 +134,14 @@ class _Reader:
         }
 
     def amounts(self, raw: Any, field: str) -> dict[int, int]:
+        """Whole amounts by seat (an adjustment's pool or mountain)."""
         amounts = fields.mapping(raw, field, self.n)
         return {
             self.seat(name, field): fields.integer(a, field, self.n) for name, a in amounts.items()
         }
 
     def contract(self, data: Mapping[str, Any]) -> tuple[int, str]:
+        """The level and suit of ``contract``, e.g. ``"7S"`` → ``(7, "S")``."""
         contract = data.get("contract")
         match = CONTRACT.fullmatch(contract) if isinstance(contract, str) else None
         if match is None:
@@ -148,6 +153,7 @@ class _Reader:
         return int(match.group(1)), match.group(2)
 
     def concede(self, data: Mapping[str, Any]) -> Concede:
+        """A conceded contract (§13.11); ``undertricks`` 1 … level, or omitted."""
         declarer = self.seat(data.get("declarer"), "declarer")
         level, suit = self.contract(data)
         undertricks = None
@@ -158,6 +164,7 @@ class _Reader:
         return Concede(declarer=declarer, level=level, suit=suit, undertricks=undertricks)
 
     def game(self, data: Mapping[str, Any]) -> Game:
+        """A contract with its answers and, when somebody whisted, its tricks."""
         level, suit = self.contract(data)
         answers: dict[int, Answer] = {}
         for name, answer in fields.mapping(data.get("answers"), "answers", self.n).items():
@@ -177,6 +184,7 @@ class _Reader:
         )
 
     def misere(self, data: Mapping[str, Any]) -> Misere:
+        """A misère: the declarer's tricks only."""
         declarer = self.seat(data.get("declarer"), "declarer")
         tricks = self.tricks(data.get("tricks"))
         if set(tricks) != {declarer}:
@@ -184,6 +192,7 @@ class _Reader:
         return Misere(declarer=declarer, tricks=tricks[declarer], dark=self.dark(data))
 
     def passout(self, data: Mapping[str, Any]) -> Passout:
+        """A pass-out with its tricks, widow tricks and who looked."""
         looked = data.get("looked", [])
         if not isinstance(looked, list):
             raise RuleError("must be a list of players", field="looked", deal=self.n)
@@ -200,6 +209,7 @@ class _Reader:
         )
 
     def adjustment(self, data: Mapping[str, Any]) -> Adjustment:
+        """A manual entry with its reason."""
         reason = data.get("reason")
         if not isinstance(reason, str) or not reason.strip():
             raise RuleError("an adjustment needs a reason", field="reason", deal=self.n)
