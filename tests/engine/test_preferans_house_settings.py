@@ -410,6 +410,15 @@ DUTY_CASES = [
         [P(A, 2), W(B, A, 6), M(C, 4)],
         id="if-pair-short-charged",
     ),
+    # The same dark in Classic: everything × 2.
+    pytest.param(
+        rules("classic", two_whister_duty="personal_if_pair_short"),
+        {},
+        [],
+        game(A, "6C", {B: WH, C: WH}, {A: 7, B: 3, C: 0}, dark=True),
+        [P(A, 4), W(B, A, 12), M(C, 8)],
+        id="if-pair-short-dark",
+    ),
     # proportional, same deal: O − T = 1; d_B = max(0, 2 − 3) = 0, d_C = 2 → C 1 × 2 = 2.
     pytest.param(
         rules(two_whister_duty="proportional"),
@@ -469,6 +478,15 @@ DUTY_CASES = [
         game(A, "7S", {B: WH, C: WH}, {A: 6, B: 4, C: 0}),
         [M(A, 4), W(B, A, 16), W(B, A, 4), W(C, A, 4)],
         id="duty-on-remise-no",
+    ),
+    # 4 players, dealer D consoles too; no duty on the remise.
+    pytest.param(
+        rules(duty_on_remise=False),
+        {"players": 4, "first_dealer": D},
+        [],
+        game(A, "7S", {B: WH, C: WH}, {A: 6, B: 4, C: 0}),
+        [M(A, 4), W(B, A, 16), W(B, A, 4), W(C, A, 4), W(D, A, 4)],
+        id="duty-on-remise-no-4p",
     ),
     # duty_on_remise = no still charges a made contract: 8S A 10 → C 6.
     pytest.param(
@@ -998,6 +1016,18 @@ ORDER_CASES = [
         (10, 10, 10),
         id="overflow-from-first-dealer-B",
     ),
+    # 4 players, first dealer B: pools A 9, B 9, C 9, D 10 and +2 for A and B: 1 own each,
+    # 1 overflow each, C has room 1. Seat order from B: B, C, D, A → B's point helps C,
+    # A's comes off his mountain.
+    pytest.param(
+        SOCHI,
+        B,
+        [pools(9, 9, 9, 10)],
+        Adjustment("carried over", pool={A: 2, B: 2}),
+        [P(A, 1), P(B, 1), P(C, 1), W(B, C, 10), M(A, -1)],
+        (10, 10, 10, 10),
+        id="4p-from-first-dealer-B",
+    ),
     # An adjustment giving pool points to two players follows the same order.
     pytest.param(
         SOCHI,
@@ -1013,7 +1043,8 @@ ORDER_CASES = [
 
 @pytest.mark.parametrize(("tariff", "first", "before", "deal", "expected", "pool"), ORDER_CASES)
 def test_order_of_writing(tariff, first, before, deal, expected, pool):
-    sheet, entries = play_last(tariff, {"pool_target": 10, "first_dealer": first}, before, deal)
+    table = {"pool_target": 10, "first_dealer": first, "players": len(pool)}
+    sheet, entries = play_last(tariff, table, before, deal)
     assert entries == expected
     assert sheet.result().pool == pool
 
@@ -1109,6 +1140,18 @@ STALINGRAD_CASES = [
 def test_stalingrad_accepts(tariff, table, deal, expected):
     _, entries = play_last(tariff, table, [], deal)
     assert entries == expected
+
+
+def test_stalingrad_dark():
+    """A dark 6♠ (Classic) follows Stalingrad too: both whist, everything × 2."""
+    tariff = rules("classic", stalingrad=True)
+    with pytest.raises(RuleError) as error:
+        new_pulka(tariff).play(game(A, "6S", {B: WH, C: PA}, {A: 6, B: 2, C: 2}, dark=True))
+    assert error.value.field == "answers"
+    _, entries = play_last(
+        tariff, {}, [], game(A, "6S", {B: WH, C: WH}, {A: 6, B: 2, C: 2}, dark=True)
+    )
+    assert entries == [P(A, 4), W(B, A, 8), W(C, A, 8)]
 
 
 def test_stalingrad_4p_rejects_a_pass():
