@@ -1028,6 +1028,19 @@ ORDER_CASES = [
         (10, 10, 10, 10),
         id="4p-from-first-dealer-B",
     ),
+    # A correction taking a point off a pool is that player's own writing too, so it comes
+    # before any overflow: all closed, then A +2, B −1 → B reopens at 9, A's overflow
+    # helps B (1), the last point comes off A's mountain. (The first edition wrote seat by
+    # seat: A's 2 off his mountain, then B down to 9, leaving the pulka incomplete.)
+    pytest.param(
+        SOCHI,
+        0,
+        [pools(10, 10, 10)],
+        Adjustment("correction", pool={A: 2, B: -1}),
+        [P(B, -1), P(B, 1), W(A, B, 10), M(A, -1)],
+        (10, 10, 10),
+        id="correction-before-overflow",
+    ),
     # An adjustment giving pool points to two players follows the same order.
     pytest.param(
         SOCHI,
