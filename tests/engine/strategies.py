@@ -89,17 +89,18 @@ def split_ten(draw: st.DrawFn, seats: tuple[int, ...], total: int = 10) -> dict[
     return {seat: bounds[i + 1] - bounds[i] for i, seat in enumerate(seats)}
 
 
-def next_deal(draw: st.DrawFn, pulka: Pulka) -> Deal:
-    """A deal that the rules allow on ``pulka`` as it stands now."""
+def next_deal(draw: st.DrawFn, pulka: Pulka, adjustment_pools: int = 2) -> Deal:
+    """A deal that the rules allow on ``pulka`` as it stands now (an adjustment changing
+    at most ``adjustment_pools`` pools)."""
     rules = pulka.rules
     active = pulka.active_seats()
     if pulka.complete:
-        return adjustment(draw, pulka)
+        return adjustment(draw, pulka, adjustment_pools)
     kinds = ["game", "game", "game", "misere", "passout", "adjust"]
     kind = draw(st.sampled_from([*kinds, "concede"] if rules.concede else kinds))
     dark = rules.dark_games and draw(st.booleans())
     if kind == "adjust":
-        return adjustment(draw, pulka)
+        return adjustment(draw, pulka, adjustment_pools)
     if kind == "concede":
         level = draw(st.integers(pulka.lowest_contract(), 10))
         undertricks = draw(st.none() | st.integers(1, level))
@@ -135,10 +136,10 @@ def next_deal(draw: st.DrawFn, pulka: Pulka) -> Deal:
     )
 
 
-def adjustment(draw: st.DrawFn, pulka: Pulka) -> Adjustment:
+def adjustment(draw: st.DrawFn, pulka: Pulka, max_pools: int = 2) -> Adjustment:
     seats = range(pulka.setup.size)
     amount = st.integers(-20, 40)
-    pool = draw(st.dictionaries(st.sampled_from(seats), amount, max_size=2))
+    pool = draw(st.dictionaries(st.sampled_from(seats), amount, max_size=max_pools))
     mountain = draw(st.dictionaries(st.sampled_from(seats), amount, max_size=2))
     pairs = [(w, on) for w in seats for on in seats if w != on]
     whists = draw(st.lists(st.tuples(st.sampled_from(pairs), amount), max_size=2))
@@ -151,13 +152,16 @@ def adjustment(draw: st.DrawFn, pulka: Pulka) -> Adjustment:
 
 
 @st.composite
-def pulkas(draw: st.DrawFn, max_deals: int = 40) -> tuple[PulkaSetup, list[Deal]]:
-    """A setup and a sequence of deals, each legal when it is played."""
+def pulkas(
+    draw: st.DrawFn, max_deals: int = 40, adjustment_pools: int = 2
+) -> tuple[PulkaSetup, list[Deal]]:
+    """A setup and a sequence of deals, each legal when it is played; an adjustment
+    changes at most ``adjustment_pools`` pools."""
     setup = draw(setups())
     pulka = Pulka(setup)
     deals: list[Deal] = []
     for _ in range(draw(st.integers(0, max_deals))):
-        deal = next_deal(draw, pulka)
+        deal = next_deal(draw, pulka, adjustment_pools)
         pulka.play(deal)
         deals.append(deal)
     return setup, deals

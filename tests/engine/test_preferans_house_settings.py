@@ -1016,40 +1016,53 @@ ORDER_CASES = [
         (10, 10, 10),
         id="overflow-from-first-dealer-B",
     ),
-    # 4 players, first dealer B: pools A 9, B 9, C 9, D 10 and +2 for A and B: 1 own each,
-    # 1 overflow each, C has room 1. Seat order from B: B, C, D, A → B's point helps C,
-    # A's comes off his mountain.
+    # 4 players, first dealer B, who deals and sits out: pools A 10, B 9, C 10, D 10,
+    # pass-out A 0 C 0 D 10 (p_1 = 1): both bonuses overflow and B has room for 1. Seat
+    # order from B: B, C, D, A → C's point helps B, A's comes off his mountain.
+    pytest.param(
+        SOCHI,
+        B,
+        [pools(10, 9, 10, 10)],
+        Passout({A: 0, C: 0, D: 10}),
+        [P(B, 1), W(C, B, 10), M(A, -1), M(D, 10)],
+        (10, 10, 10, 10),
+        id="4p-from-first-dealer-B",
+    ),
+    # Adjustments keep the first edition's order (as entered): each pool entry and its
+    # overflow, seat by seat, so a stored correction replays as it did. Pools A 9, B 9,
+    # C 9, D 10 and +2 for A and B, first dealer B: A's overflow helps B (largest, first
+    # clockwise), B's then helps C and its last point comes off B's mountain.
     pytest.param(
         SOCHI,
         B,
         [pools(9, 9, 9, 10)],
         Adjustment("carried over", pool={A: 2, B: 2}),
-        [P(A, 1), P(B, 1), P(C, 1), W(B, C, 10), M(A, -1)],
+        [P(A, 1), P(B, 1), W(A, B, 10), P(C, 1), W(B, C, 10), M(B, -1)],
         (10, 10, 10, 10),
-        id="4p-from-first-dealer-B",
+        id="4p-adjustment-as-entered",
     ),
-    # A correction taking a point off a pool is that player's own writing too, so it comes
-    # before any overflow: all closed, then A +2, B −1 → B reopens at 9, A's overflow
-    # helps B (1), the last point comes off A's mountain. (The first edition wrote seat by
-    # seat: A's 2 off his mountain, then B down to 9, leaving the pulka incomplete.)
+    # A correction taking a point off one pool and giving two to another, all pools closed:
+    # A's 2 come off his mountain (no open pool yet), then B goes down to 9. The pulka stays
+    # incomplete, as it did in the first edition, so later deals still replay.
     pytest.param(
         SOCHI,
         0,
         [pools(10, 10, 10)],
         Adjustment("correction", pool={A: 2, B: -1}),
-        [P(B, -1), P(B, 1), W(A, B, 10), M(A, -1)],
-        (10, 10, 10),
-        id="correction-before-overflow",
+        [M(A, -2), P(B, -1)],
+        (10, 9, 10),
+        id="correction-as-entered",
     ),
-    # An adjustment giving pool points to two players follows the same order.
+    # An adjustment giving pool points to two players: A's point helps B (the largest open
+    # pool), then B's helps C.
     pytest.param(
         SOCHI,
         0,
         [pools(10, 9, 5)],
         Adjustment("carried over", pool={A: 1, B: 1}),
-        [P(B, 1), P(C, 1), W(A, C, 10)],
+        [P(B, 1), W(A, B, 10), P(C, 1), W(B, C, 10)],
         (10, 10, 6),
-        id="adjustment",
+        id="adjustment-as-entered",
     ),
 ]
 

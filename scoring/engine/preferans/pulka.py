@@ -246,7 +246,7 @@ class Pulka:
         except RuleError as error:
             raise error.at_deal(n) from None
         dealer: int | None = None if isinstance(deal, Adjustment) else self.dealer
-        entries = self._write(self._score(deal))
+        entries = self._write(self._score(deal), as_entered=isinstance(deal, Adjustment))
         self._advance(deal)
         result = DealResult(n, dealer, tuple(entries))
         self.deals.append(result)
@@ -687,11 +687,18 @@ class Pulka:
 
     # -- writing on the sheet (§8) ----------------------------------------------------------
 
-    def _write(self, entries: Iterable[Entry]) -> list[Entry]:
+    def _write(self, entries: Iterable[Entry], *, as_entered: bool = False) -> list[Entry]:
         """Write a deal's entries on the sheet, pool points through §8 in the order of
         §13.9: every player's own points first (a negative correction too), then the
         overflow of each, in seat order from the first dealer, right after the deal's last
-        pool entry."""
+        pool entry.
+
+        ``as_entered`` (an adjustment) keeps the first edition's order instead: each pool
+        entry's overflow right after it, in the order the adjustment lists them. An
+        adjustment mixing a raised and a lowered pool could otherwise close a pulka it did
+        not close before (help landing in the pool lowered after it), and a stored table
+        would stop replaying; §13.9 is about a deal's own points (two zero-trick bonuses),
+        not about corrections, which are written as the scorer gave them."""
         entries = list(entries)
         last = -1
         for i, entry in enumerate(entries):
@@ -709,10 +716,11 @@ class Pulka:
                 else:
                     self.pool[player] += amount
                     written.append(entry)
-                if i == last and overflow:
+                if overflow and (as_entered or i == last):
                     overflow.sort(key=lambda item: self._writing_order[item[0]])
                     for seat, points in overflow:
                         self._write_overflow(seat, points, written)
+                    overflow.clear()
                 continue
             elif kind == "mountain":
                 self.mountain[player] += amount
