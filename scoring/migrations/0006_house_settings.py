@@ -87,7 +87,7 @@ class Migration(migrations.Migration):
                     ("each_own", "each whister who took no trick himself"),
                 ],
                 default="second",
-                help_text="Two whisters on an 8, 9 or 10 (obligation one trick), with personal quotas: who writes one trick into his mountain. The second whister is the later of the two clockwise after the declarer. Not used when the shortfall is shared in proportion.",
+                help_text="Two whisters on an 8, 9 or 10 (obligation one trick), with personal quotas: who writes one trick into his mountain. The second whister is the later of the two clockwise after the declarer. Not used when they owe it as a pair or share the shortfall in proportion.",
                 max_length=12,
             ),
         ),
@@ -141,7 +141,7 @@ class Migration(migrations.Migration):
             name="passout_series_end_level",
             field=models.PositiveSmallIntegerField(
                 default=8,
-                help_text="With «only a made game from the level below»: the lowest contract that ends a series (a game both defenders passed counts as made).",
+                help_text="With «only a made game from a set level up»: that level, the lowest contract that ends a series (a game both defenders passed counts as made).",
                 validators=[
                     django.core.validators.MinValueValidator(6),
                     django.core.validators.MaxValueValidator(10),
@@ -158,7 +158,7 @@ class Migration(migrations.Migration):
                     ("whisted_made_game", "only a whisted game, made, with the defence's duty met"),
                     (
                         "made_game_from_level",
-                        "only a made game from the level below, or a made misère",
+                        "only a made game from a set level up, or a made misère",
                     ),
                 ],
                 default="any_deal",

@@ -534,7 +534,8 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         _(
             "Two whisters on an 8, 9 or 10 (obligation one trick), with personal quotas: who "
             "writes one trick into his mountain. The second whister is the later of the two "
-            "clockwise after the declarer. Not used when the shortfall is shared in proportion."
+            "clockwise after the declarer. Not used when they owe it as a pair or share the "
+            "shortfall in proportion."
         ),
         (
             ("second", _("the second whister, when the defence took no trick")),
