@@ -13,6 +13,7 @@ DEAL_KINDS = {
     "game": _("game"),
     "misere": _("misère"),
     "passout": _("pass-out"),
+    "concede": _("conceded contract"),
     "adjust": _("adjustment"),
     "ask": _("ask"),
     "independence": _("independence"),
@@ -27,7 +28,7 @@ ENTRY_KINDS = {
 }
 SUITS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥", "N": _("NT")}
 RULES = {
-    # Preferans (preferans.md §4–§8)
+    # Preferans (preferans.md §4–§8, §13)
     "game-made": _("contract made"),
     "game-unplayed": _("nobody whisted"),
     "remise": _("remise"),
@@ -43,6 +44,8 @@ RULES = {
     "passout": _("pass-out tricks"),
     "passout-zero": _("pass-out without a trick"),
     "passout-whists": _("pass-out whists"),
+    "concede": _("contract conceded"),
+    "concede-consolation": _("consolation on a conceded contract"),
     "help": _("help (помощь)"),
     "overflow": _("past the target, off the mountain"),
     "adjustment": _("adjustment"),

@@ -345,7 +345,9 @@ class _Importer:
         tariff_model: Any = game.tariff_model
         version_model: Any = game.version_model
         item = _object(item, path)
-        tariff = tariff_model(**_values(tariff_model, _object(item.get("fields"), path), path))
+        # A backup made before a yes/no setting became a choice stores true/false (§13.6).
+        fields = tariff_model.stored_values(_object(item.get("fields"), path))
+        tariff = tariff_model(**_values(tariff_model, fields, path))
         tariff.changed_by_id = self.member_id(item.get("changed_by"), f"{path}.changed_by")
         _insert(tariff, path)
         for name, row_model in game.tariff_rows:

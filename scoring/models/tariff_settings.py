@@ -32,7 +32,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.boston.rules import BostonRules
-from scoring.engine.preferans.rules import PRESETS, PreferansRules
+from scoring.engine.preferans.rules import LEGACY_BOOLEANS, PRESETS, PreferansRules
 
 Text = str | Promise
 Kind = Literal["whole", "flag", "choice", "rate", "numbers"]
@@ -99,6 +99,9 @@ class Setting:
     """``choice`` and ``numbers``: the column's length."""
     may_be_empty: bool = False
     """``numbers``: an empty list is allowed (a list of levels)."""
+    legacy: tuple[tuple[bool, str], ...] = ()
+    """``choice``: the choice an older yes/no of this setting means, as (yes/no, choice)
+    pairs (a backup made before it became a choice stores true/false)."""
 
     @property
     def engine_name(self) -> str:
@@ -214,6 +217,17 @@ def rules_values(instance: models.Model, settings: Sequence[Setting]) -> dict[st
 def model_values(rules: Any, settings: Sequence[Setting]) -> dict[str, Any]:
     """The column values that give back ``rules``."""
     return {setting.name: setting.from_engine(rules) for setting in settings}
+
+
+def current_values(stored: Mapping[str, Any], settings: Sequence[Setting]) -> dict[str, Any]:
+    """Column values as an older export stored them (a backup), with a yes/no that has
+    since become a choice read as the choice it means; everything else as given."""
+    values = dict(stored)
+    for setting in settings:
+        value = values.get(setting.name)
+        if setting.legacy and isinstance(value, bool):
+            values[setting.name] = dict(setting.legacy)[value]
+    return values
 
 
 def fieldsets(
@@ -345,7 +359,12 @@ def _rate(name: str, section: str, help_text: Text, **options: Any) -> Setting:
 
 
 def _choice(
-    name: str, section: str, help_text: Text, choices: tuple[tuple[str, Text], ...], length: int
+    name: str,
+    section: str,
+    help_text: Text,
+    choices: tuple[tuple[str, Text], ...],
+    length: int,
+    **options: Any,
 ) -> Setting:
     """One of ``choices`` (engine value, label); ``length`` is the column's, in characters."""
     return Setting(
@@ -355,6 +374,7 @@ def _choice(
         help_text=help_text,
         choices=choices,
         max_length=length,
+        **options,
     )
 
 
@@ -413,6 +433,14 @@ PREFERANS_SECTIONS = (
         _("preferans.md §4.2 and §4.3."),
     ),
     Section(
+        "concede",
+        _("Conceding a contract (уход без двух, без трёх)"),
+        _(
+            "preferans.md §13.11: the declarer gives his contract up without playing it "
+            "and writes the undertricks as a remise."
+        ),
+    ),
+    Section(
         "passouts",
         _("Pass-outs (распасы)"),
         _(
@@ -456,7 +484,10 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
     _rate("whist_rate", "rates", _("Whists a defender writes per defence trick, × V.")),
     _rate("remise_rate", "rates", _("Mountain per undertrick for the declarer, × V.")),
     _rate(
-        "consolation_rate", "rates", _("Whists each consoling player writes per undertrick, × V.")
+        "consolation_rate",
+        "rates",
+        _("Whists each consoling player writes per undertrick, × V (0: no consolation)."),
+        minimum=Decimal(0),
     ),
     _whole("misere_penalty", "rates", _("Mountain per trick on a failed misère.")),
     _choice(
@@ -483,9 +514,46 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
     _choice(
         "two_whister_duty",
         "duty",
-        _("Two whisters: each owes half the obligation, or they owe it as a pair."),
-        (("personal", _("personal quotas")), ("pair", _("as a pair"))),
-        length=10,
+        _(
+            "Two whisters: each owes half the obligation (personal quotas); or they owe it "
+            "as a pair and the one with fewer tricks pays the shortfall; or personal quotas "
+            "charged only when the pair together is short; or the pair's shortfall shared in "
+            "proportion to how far each is short of his half."
+        ),
+        (
+            ("personal", _("personal quotas")),
+            ("pair", _("as a pair")),
+            ("personal_if_pair_short", _("personal quotas, only when the pair is short")),
+            ("proportional", _("the pair's shortfall shared in proportion")),
+        ),
+        length=24,
+    ),
+    _choice(
+        "duty_at_one",
+        "duty",
+        _(
+            "Two whisters on an 8, 9 or 10 (obligation one trick), with personal quotas: who "
+            "writes one trick into his mountain. The second whister is the later of the two "
+            "clockwise after the declarer. Not used when they owe it as a pair or share the "
+            "shortfall in proportion."
+        ),
+        (
+            ("second", _("the second whister, when the defence took no trick")),
+            ("second_own", _("the second whister, when he took no trick himself")),
+            ("both", _("both whisters, when the defence took no trick")),
+            ("each_own", _("each whister who took no trick himself")),
+        ),
+        length=12,
+        label=_("Two whisters at obligation one"),
+    ),
+    _flag(
+        "duty_on_remise",
+        "duty",
+        _(
+            "Whether a whister short of his duty writes mountain even when the declarer "
+            "went down (no: the remise excuses the defence)."
+        ),
+        label=_("Whister duty on a remise"),
     ),
     _rate(
         "whister_penalty_rate", "duty", _("Mountain per trick a whister is short of his duty, × V.")
@@ -502,6 +570,42 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         "ten_is_whisted",
         "half_whist",
         _("Whether a 10 may be whisted (otherwise it is always passed)."),
+    ),
+    _flag(
+        "stalingrad",
+        "half_whist",
+        _(
+            "Stalingrad: a 6♠ must be whisted by both defenders; a 6♠ entered with a pass or "
+            "a half-whist is refused."
+        ),
+        label=_("Stalingrad (Сталинград)"),
+    ),
+    # Conceding a contract.
+    _flag(
+        "concede",
+        "concede",
+        _(
+            "The declarer may give his contract up unplayed (уход без двух, без трёх): the "
+            "undertricks go into his mountain as a remise."
+        ),
+        label=_("Conceding allowed"),
+    ),
+    _whole(
+        "concede_undertricks",
+        "concede",
+        _("The undertricks of a concession when the scorer does not enter them (3: «без трёх»)."),
+        maximum=10,
+        small=True,
+        label=_("Usual undertricks of a concession"),
+    ),
+    _flag(
+        "concede_consolation",
+        "concede",
+        _(
+            "The consoling players (the defenders and, if he consoles, the 4-player dealer) "
+            "also write consolation on a conceded contract. Needs conceding allowed."
+        ),
+        label=_("Consolation on a concession"),
     ),
     # Pass-outs.
     _choice(
@@ -536,15 +640,56 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         "passouts",
         _("Take the smallest trick count off everyone's pass-out tricks."),
     ),
-    _flag(
+    _choice(
         "passout_zero_bonus",
         "passouts",
-        _("A player with no pass-out trick writes the price into his pool."),
+        _(
+            "What a player who took no trick on a pass-out writes: the usual bonus (the "
+            "price into his pool; in whist mode 1 point), nothing, 1 point into his pool, or "
+            "twice the price off his mountain."
+        ),
+        (
+            ("price", _("the usual bonus into his pool")),
+            ("none", _("nothing")),
+            ("one", _("1 point into his pool")),
+            ("mountain", _("twice the price off his mountain")),
+        ),
+        length=10,
+        label=_("No trick on a pass-out"),
+        legacy=tuple(LEGACY_BOOLEANS["passout_zero_bonus"].items()),
     ),
     _flag(
         "misere_ends_passouts",
         "passouts",
         _("A misère ends a series of pass-outs like any game."),
+    ),
+    _choice(
+        "passout_series_ends_on",
+        "passouts",
+        _(
+            "Which deal ends a series of pass-outs, so that the price and the exit start "
+            "again from the first step. Adjustments and conceded contracts never do."
+        ),
+        (
+            ("any_deal", _("any game or misère")),
+            ("played_game", _("any game but one both defenders passed, or a misère")),
+            ("whisted_made_game", _("only a whisted game, made, with the defence's duty met")),
+            ("made_game_from_level", _("only a made game from a set level up, or a made misère")),
+        ),
+        length=24,
+        label=_("A series of pass-outs ends with"),
+    ),
+    _whole(
+        "passout_series_end_level",
+        "passouts",
+        _(
+            "With «only a made game from a set level up»: that level, the lowest contract "
+            "that ends a series (a game both defenders passed counts as made)."
+        ),
+        minimum=6,
+        maximum=10,
+        small=True,
+        label=_("Lowest game that ends a series"),
     ),
     _flag(
         "dealer_takes_widow_tricks",
@@ -561,10 +706,37 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
     _whole("dark_multiplier", "dark", _("Every amount of a dark contract × this.")),
     _flag("bombs", "dark", _("Dark pass-outs draw bombs that multiply a later game.")),
     # Closing and settlement.
+    _choice(
+        "help_to",
+        "settlement",
+        _(
+            "Where the points past a player's pool target go: into the largest open pool of "
+            "an opponent, into the next open pool clockwise, or nowhere (they come off the "
+            "player's own mountain at once)."
+        ),
+        (
+            ("largest", _("the largest open pool")),
+            ("clockwise", _("the next open pool clockwise")),
+            ("none", _("no help: off his own mountain")),
+        ),
+        length=10,
+        label=_("Help goes to"),
+    ),
     _whole(
         "help_whists_per_point",
         "settlement",
         _("Whists the helper writes per pool point given as help."),
+    ),
+    _choice(
+        "overflow_floor",
+        "settlement",
+        _(
+            "Points past the target that no open pool takes come off the player's own "
+            "mountain: whether that may take the mountain below zero."
+        ),
+        (("none", _("may go below zero")), ("zero", _("stops at zero"))),
+        length=4,
+        label=_("Overflow off the mountain"),
     ),
     _whole("pool_weight", "settlement", _("Whists per pool point at settlement.")),
     _whole("mountain_weight", "settlement", _("Whists per mountain point at settlement.")),
@@ -574,6 +746,31 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         _("The mountain is divided among n players (usual) or n − 1."),
         (("players", _("players (n)")), ("players_minus_one", _("players − 1"))),
         length=20,
+    ),
+    _choice(
+        "settlement_pools",
+        "settlement",
+        _(
+            "Whether the pools count at settlement, or only mountains and whists do (for "
+            "clubs that settle pools only by closing them)."
+        ),
+        (("counted", _("counted")), ("ignored", _("left out"))),
+        length=8,
+        label=_("Pools at settlement"),
+    ),
+    _choice(
+        "last_round",
+        "settlement",
+        _(
+            "After the control time: play on until the deal would come back to the first "
+            "dealer, or one more full circle after that; then the pulka is complete."
+        ),
+        (
+            ("finish_circle", _("finish the circle")),
+            ("one_more_circle", _("finish the circle and play one more")),
+        ),
+        length=16,
+        label=_("Last round after the control time"),
     ),
 )
 

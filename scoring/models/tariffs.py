@@ -8,6 +8,7 @@ game is always scored by the exact rules it was played under.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.conf import settings
@@ -29,7 +30,9 @@ from scoring.models.tariff_settings import (
     BOSTON_SETTINGS,
     PREFERANS_DEFAULTS,
     PREFERANS_SETTINGS,
+    Setting,
     add_columns,
+    current_values,
     model_values,
     rules_values,
 )
@@ -58,6 +61,8 @@ class Tariff(models.Model):
 
     # The engine field each model field's errors belong to, where the names differ.
     ENGINE_FIELDS: ClassVar[dict[str, str]] = {}
+    # The declared settings whose columns the game's tariff gets (tariff_settings.py).
+    SETTINGS: ClassVar[tuple[Setting, ...]] = ()
 
     if TYPE_CHECKING:  # each game's version model gives its tariff this reverse relation
         versions: RelatedManager[Any]
@@ -85,6 +90,12 @@ class Tariff(models.Model):
         except (TypeError, ValueError) as error:
             raise ValidationError(str(error)) from None
 
+    @classmethod
+    def stored_values(cls, fields: Mapping[str, Any]) -> dict[str, Any]:
+        """Column values from an older export (a backup) as the columns hold them today:
+        a yes/no that has since become a choice is read as the choice it means."""
+        return current_values(fields, cls.SETTINGS)
+
     @property
     def current_version(self) -> Any:
         """The newest published version of this tariff (``None`` before the first)."""
@@ -92,12 +103,13 @@ class Tariff(models.Model):
 
 
 class PreferansTariff(Tariff):
-    """Every setting of preferans.md §11; the columns come from ``PREFERANS_SETTINGS``."""
+    """Every setting of preferans.md §11 and §13; the columns come from ``PREFERANS_SETTINGS``."""
 
     ENGINE_FIELDS: ClassVar[dict[str, str]] = {
         "contract_values": "value_6",
         "whist_obligations": "obligation_6",
     }
+    SETTINGS = PREFERANS_SETTINGS
 
     class Meta(Tariff.Meta):
         verbose_name = _("Preferans tariff")
@@ -113,8 +125,9 @@ class PreferansTariff(Tariff):
                 & Q(obligation_9__lte=4, obligation_10__lte=4),
                 name="preferans_obligations_0_to_4",
             ),
+            # Consolation may be 0 (preferans.md §13.1: no consolation); the others may not.
             models.CheckConstraint(
-                condition=Q(whist_rate__gt=0, remise_rate__gt=0, consolation_rate__gt=0)
+                condition=Q(whist_rate__gt=0, remise_rate__gt=0, consolation_rate__gte=0)
                 & Q(whister_penalty_rate__gt=0),
                 name="preferans_rates_positive",
             ),
@@ -126,6 +139,15 @@ class PreferansTariff(Tariff):
             models.CheckConstraint(
                 condition=~Q(passout_ladder="") & ~Q(passout_exit=""),
                 name="preferans_ladders_not_empty",
+            ),
+            models.CheckConstraint(
+                condition=Q(passout_series_end_level__gte=6, passout_series_end_level__lte=10)
+                & Q(concede_undertricks__gte=1, concede_undertricks__lte=10),
+                name="preferans_house_levels",
+            ),
+            models.CheckConstraint(
+                condition=Q(concede=True) | Q(concede_consolation=False),
+                name="preferans_concede_consolation_needs_concede",
             ),
         ]
 
@@ -147,6 +169,7 @@ class BostonTariff(Tariff):
 
     # A column from BOSTON_SETTINGS, named here for the type checker: to_rules() reads it.
     system: str
+    SETTINGS = BOSTON_SETTINGS
 
     class Meta(Tariff.Meta):
         verbose_name = _("Boston tariff")

@@ -68,6 +68,8 @@ PREFERANS_WRITTEN_OUT = frozenset(
         *("whister_duty", "two_whister_duty", "half_whist_levels", "ten_is_whisted"),
         *("passout_mode", "passout_whists", "passout_ladder", "passout_exit"),
         *("passout_amnesty", "passout_zero_bonus", "misere_ends_passouts"),
+        *("passout_series_ends_on", "passout_series_end_level"),
+        *("concede", "concede_undertricks", "concede_consolation"),
         *("dealer_takes_widow_tricks", "passout_same_dealer"),
         *("dark_games", "dark_multiplier", "bombs"),
         *("help_whists_per_point", "pool_weight", "mountain_weight", "settlement_divisor"),

@@ -981,7 +981,8 @@ def test_tariff_change_form(
             assert all(n == 0 for key, n in grown.items() if not key.endswith("_versions"))
             assert all(n in (0, 1) for n in grown.values())
             tariff.refresh_from_db()
-            assert tariff.current_version.rules == tariff.to_rules().to_dict()
+            # Through the engine: a version published before a setting existed lacks its key.
+            assert tariff.current_version.has_rules(tariff.to_rules())
             return
         assert after == before
         assert shows_error(response.content.decode()), f"no message for {data!r}"

@@ -1,7 +1,15 @@
 """Preferans: the pulka, its deals, its house settings and its game record."""
 
 from scoring.engine.preferans import record
-from scoring.engine.preferans.deals import Adjustment, Deal, Entry, Game, Misere, Passout
+from scoring.engine.preferans.deals import (
+    Adjustment,
+    Concede,
+    Deal,
+    Entry,
+    Game,
+    Misere,
+    Passout,
+)
 from scoring.engine.preferans.pulka import (
     DealResult,
     Pulka,
@@ -16,6 +24,7 @@ from scoring.engine.preferans.rules import PRESETS, PreferansRules
 __all__ = [
     "PRESETS",
     "Adjustment",
+    "Concede",
     "Deal",
     "DealResult",
     "Entry",

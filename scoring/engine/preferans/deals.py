@@ -49,6 +49,20 @@ class Passout:
 
 
 @dataclass(frozen=True, slots=True)
+class Concede:
+    """A contract given up before play (уход без двух / без трёх, §13.11).
+
+    ``undertricks`` is ``None`` when the record leaves it to the tariff's
+    ``concede_undertricks``.
+    """
+
+    declarer: int
+    level: int
+    suit: str
+    undertricks: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Adjustment:
     """A manual entry with a reason; not a deal, so the dealer does not move (§2)."""
 
@@ -58,7 +72,7 @@ class Adjustment:
     whists: tuple[tuple[int, int, int], ...] = ()
 
 
-Deal = Game | Misere | Passout | Adjustment
+Deal = Game | Misere | Passout | Concede | Adjustment
 
 Amount = int | Fraction
 

@@ -21,6 +21,7 @@ from scoring.engine.preferans.deals import (
     SUITS,
     Adjustment,
     Amount,
+    Concede,
     Deal,
     Entry,
     Game,
@@ -32,19 +33,25 @@ from scoring.engine.preferans.rules import SOCHI, PreferansRules
 MAX_POOL_TARGET = 10_000
 MAX_ADJUSTMENT = 1_000_000
 ANSWERS = frozenset(("whist", "pass", "half"))
+MAX_CONTROL_TIME_DEAL = 100_000
 SAME_DEALER_PASSOUTS = 3
 """Classic: the dealer deals again after a pass-out, up to this many in a row (§6)."""
 
 
 @dataclass(frozen=True, slots=True)
 class PulkaSetup:
-    """The agreed conditions in the sheet's centre (seed fields 1–4) and the tariff."""
+    """The agreed conditions in the sheet's centre (seed fields 1–4) and the tariff.
+
+    ``control_time_deal`` is the number of deals (adjustments not counted) played when the
+    control time was reached (seed field 3, §13.12), ``None`` while it has not been.
+    """
 
     players: tuple[str, ...]
     rules: PreferansRules = SOCHI
     first_dealer: int = 0
     pool_target: int = 20
     whist_price: Decimal = Decimal(1)
+    control_time_deal: int | None = None
 
     def __post_init__(self) -> None:
         if len(self.players) not in (3, 4):
@@ -53,6 +60,10 @@ class PulkaSetup:
             raise RuleError("must be one of the players", field="first_dealer")
         if not 0 < self.pool_target <= MAX_POOL_TARGET:
             raise RuleError(f"must be from 1 to {MAX_POOL_TARGET}", field="pool_target")
+        if self.control_time_deal is not None and not (
+            0 <= self.control_time_deal <= MAX_CONTROL_TIME_DEAL
+        ):
+            raise RuleError(f"must be from 0 to {MAX_CONTROL_TIME_DEAL}", field="control_time_deal")
 
     @property
     def size(self) -> int:
@@ -72,7 +83,12 @@ class DealResult(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class PulkaResult:
-    """The sheet's totals and its settlement (§9)."""
+    """The sheet's totals and its settlement (§9).
+
+    ``first_dealer`` is the seat the arrow points at (§13.13) and ``dealer`` the seat that
+    deals next; ``last_round`` tells whether the control time has been reached and
+    ``deals_left`` how many deals the last round still has at least (§13.12).
+    """
 
     setup: PulkaSetup
     pool: tuple[Amount, ...]
@@ -84,11 +100,15 @@ class PulkaResult:
     payments: tuple[Payment, ...]
     complete: bool
     deals: tuple[DealResult, ...]
+    first_dealer: int = 0
+    dealer: int = 0
+    last_round: bool = False
+    deals_left: int | None = None
 
 
 class Pulka:
     """A pulka in play: the sheet plus what the next deal depends on (dealer, pass-out
-    series, dark row, bombs)."""
+    series, dark row, bombs, the last round)."""
 
     def __init__(self, setup: PulkaSetup) -> None:
         self.setup = setup
@@ -104,6 +124,13 @@ class Pulka:
         self.bombs: list[list[int]] = [[] for _ in range(n)]
         self.closed = False
         self.deals: list[DealResult] = []
+        self.played = 0
+        """Deals played so far, adjustments not counted (§13.12)."""
+        self.control_time_deal: int | None = None
+        """``played`` when the control time was reached; ``None`` before."""
+        self.circles_left: int | None = None
+        """In the last round: how many more times the deal must pass to the first dealer
+        before the pulka is complete; ``None`` before the control time."""
         # Looked up on every deal, so worked out once: seats by dealer, amounts by level.
         self._active = [_active_seats(n, dealer) for dealer in range(n)]
         self._active_set = [frozenset(seats) for seats in self._active]
@@ -115,13 +142,53 @@ class Pulka:
             for dealer in range(n)
         ]
         self._rates = {level: _Rates.of(self.rules, level) for level in (6, 7, 8, 9, 10)}
+        # §13.9: overflow is handed out in seat order, counted from the first dealer.
+        self._writing_order = tuple((seat - setup.first_dealer) % n for seat in range(n))
+        if setup.control_time_deal == 0:
+            self._reach_control_time()
 
     # -- what the next deal may be -------------------------------------------------------
 
     @property
     def complete(self) -> bool:
-        """Every pool has reached the target (§8)."""
-        return min(self.pool) >= self.setup.pool_target
+        """Every pool has reached the target (§8), or the last round is over (§13.12)."""
+        return self.circles_left == 0 or min(self.pool) >= self.setup.pool_target
+
+    @property
+    def first_dealer(self) -> int:
+        """The seat the arrow points at: who dealt first (§13.13). ``dealer`` is the seat
+        that deals next."""
+        return self.setup.first_dealer
+
+    @property
+    def last_round(self) -> bool:
+        """The control time has been reached: the round is being finished (§13.12)."""
+        return self.circles_left is not None
+
+    def deals_left(self) -> int | None:
+        """How many deals the last round has left (``None`` before the control time).
+
+        Counted as if the deal passed after every deal; a dealer who deals again after a
+        pass-out (``passout_same_dealer``) adds deals, so it is the least number left.
+        """
+        if self.circles_left is None:
+            return None
+        if self.circles_left == 0:
+            return 0
+        n = self.setup.size
+        to_first = (self.setup.first_dealer - self.dealer) % n or n
+        return to_first + (self.circles_left - 1) * n
+
+    def mark_control_time(self) -> None:
+        """The control time is reached now (the scorer's button or the table's clock):
+        the round is finished from here (§13.12). Marking it again changes nothing."""
+        if self.circles_left is None:
+            self._reach_control_time()
+
+    def _reach_control_time(self) -> None:
+        self.control_time_deal = self.played
+        at_first = self.dealer == self.setup.first_dealer
+        self.circles_left = (0 if at_first else 1) + (self.rules.last_round == "one_more_circle")
 
     def active_seats(self) -> tuple[int, ...]:
         """The seats that hold cards: everyone but the 4-player dealer (§1)."""
@@ -179,7 +246,7 @@ class Pulka:
         except RuleError as error:
             raise error.at_deal(n) from None
         dealer: int | None = None if isinstance(deal, Adjustment) else self.dealer
-        entries = self._write(self._score(deal))
+        entries = self._write(self._score(deal), as_entered=isinstance(deal, Adjustment))
         self._advance(deal)
         result = DealResult(n, dealer, tuple(entries))
         self.deals.append(result)
@@ -199,6 +266,10 @@ class Pulka:
             payments=tuple(payments(money)),
             complete=self.complete,
             deals=tuple(self.deals),
+            first_dealer=self.setup.first_dealer,
+            dealer=self.dealer,
+            last_round=self.last_round,
+            deals_left=self.deals_left(),
         )
 
     # -- checking (§10) ----------------------------------------------------------------------
@@ -211,6 +282,9 @@ class Pulka:
             raise RuleError("the pulka was closed; only adjustments are allowed", field="kind")
         if self.complete:
             raise RuleError("the pulka is complete; only adjustments are allowed", field="kind")
+        if isinstance(deal, Concede):
+            self._check_concede(deal)
+            return
         if deal.dark and not self.rules.dark_games:
             raise RuleError("dark games are not played under this tariff", field="dark")
         if isinstance(deal, Game):
@@ -228,19 +302,40 @@ class Pulka:
                 "must be an active player (the 4-player dealer sits out)", field="declarer"
             )
 
-    def _check_game(self, game: Game) -> None:
-        rules = self.rules
-        self._check_declarer(game.declarer)
-        if game.level not in (6, 7, 8, 9, 10):
+    def _check_contract(self, declarer: int, level: int, suit: str) -> None:
+        """The declarer, the contract and the pass-out exit (§6, §10)."""
+        self._check_declarer(declarer)
+        if level not in (6, 7, 8, 9, 10):
             raise RuleError("the level must be from 6 to 10", field="contract")
-        if game.suit not in SUITS:
+        if suit not in SUITS:
             raise RuleError("the suit must be S, C, D, H or N", field="contract")
         lowest = self.lowest_contract()
-        if game.level < lowest:
+        if level < lowest:
             raise RuleError(
                 f"after {self.passouts_in_series} pass-out(s) the lowest contract is {lowest}",
                 field="contract",
             )
+
+    def _check_concede(self, concede: Concede) -> None:
+        if not self.rules.concede:
+            raise RuleError("conceding a contract is not allowed under this tariff", field="kind")
+        self._check_contract(concede.declarer, concede.level, concede.suit)
+        undertricks = self._undertricks(concede)
+        if not 1 <= undertricks <= concede.level:
+            raise RuleError(
+                f"a {concede.level} is conceded with 1 to {concede.level} undertricks",
+                field="undertricks",
+            )
+
+    def _undertricks(self, concede: Concede) -> int:
+        """The record's undertricks, or the club's usual number (``concede_undertricks``)."""
+        if concede.undertricks is None:
+            return self.rules.concede_undertricks
+        return concede.undertricks
+
+    def _check_game(self, game: Game) -> None:
+        rules = self.rules
+        self._check_contract(game.declarer, game.level, game.suit)
         defenders = self.defenders(game.declarer)
         answers = [game.answers.get(s) for s in defenders]
         if len(game.answers) != len(defenders) or None in answers:
@@ -255,6 +350,9 @@ class Pulka:
                 )
             if game.level not in rules.half_whist_levels:
                 raise RuleError(f"half-whist is not allowed on a {game.level}", field="answers")
+        both_whist = answers == ["whist", "whist"]
+        if rules.stalingrad and (game.level, game.suit) == (6, "S") and not both_whist:
+            raise RuleError("6♠ is whisted by both (Stalingrad)", field="answers")
         if game.level == 10 and not rules.ten_is_whisted and answers != ["pass", "pass"]:
             raise RuleError("a 10 is not whisted under this tariff", field="answers")
         if "whist" in answers:
@@ -330,6 +428,8 @@ class Pulka:
             return self._multiplied(deal.declarer, deal.dark, self._score_misere(deal))
         if isinstance(deal, Passout):
             return self._score_passout(deal)
+        if isinstance(deal, Concede):
+            return self._score_concede(deal)
         return _score_adjustment(deal)
 
     def _multiplied(self, declarer: int, dark: bool, entries: list[Entry]) -> list[Entry]:
@@ -421,7 +521,8 @@ class Pulka:
             for writer, amount, rule, calc in whists
             if amount
         ]
-        entries += self._whister_duty(rates, tricks, whisters, defence)
+        if not under or self.rules.duty_on_remise:
+            entries += self._whister_duty(rates, tricks, whisters, defence)
         return entries
 
     def _whister_duty(
@@ -431,31 +532,83 @@ class Pulka:
         whisters: list[int],
         defence: int,
     ) -> list[Entry]:
-        """Mountain for whisters who fell short of the defence obligation (§4.3 step 5)."""
+        """Mountain for whisters who fell short of the defence obligation (§4.3 step 5,
+        §13.3, §13.4)."""
         obligation, rate = rates.obligation, rates.penalty
         if self.rules.whister_duty == "none" or obligation == 0:
             return []
-        shortfalls: list[tuple[int, int]] = []
         if len(whisters) == 1:
-            shortfalls.append((whisters[0], obligation - defence))
-        elif self.rules.two_whister_duty == "pair":
-            first, second = whisters
-            weaker = first if tricks[first] < tricks[second] else second
-            shortfalls.append((weaker, obligation - defence))
-        elif obligation == 1:
-            shortfalls.append((whisters[1], 1 - defence))
+            shortfalls = [(whisters[0], Fraction(obligation - defence))]
         else:
-            first, second = whisters
-            quota = obligation // 2
-            shortfalls.append((first, quota - tricks[first]))
-            shortfalls.append((second, obligation - quota - tricks[second]))
+            shortfalls = self._two_whister_shortfalls(obligation, tricks, whisters, defence)
         return [
             Entry(
-                "mountain", seat, short * rate, "whister-duty", f"{short} × {rate} = {short * rate}"
+                "mountain",
+                seat,
+                _exact(short * rate),
+                "whister-duty",
+                f"{_exact(short)} × {rate} = {_exact(short * rate)}",
             )
             for seat, short in shortfalls
             if short > 0
         ]
+
+    def _two_whister_shortfalls(
+        self, obligation: int, tricks: Mapping[int, int], whisters: list[int], defence: int
+    ) -> list[tuple[int, Fraction]]:
+        """Each whister's shortfall in tricks under ``two_whister_duty`` (and, at
+        obligation 1, ``duty_at_one``); the second whister is the later one clockwise."""
+        mode = self.rules.two_whister_duty
+        first, second = whisters
+        pair_short = Fraction(obligation - defence)
+        if mode == "pair":
+            weaker = first if tricks[first] < tricks[second] else second
+            return [(weaker, pair_short)]
+        if mode == "proportional":
+            if pair_short <= 0:
+                return []
+            half = Fraction(obligation, 2)
+            deficits = [(w, max(Fraction(0), half - tricks[w])) for w in whisters]
+            total = sum(d for _, d in deficits)
+            return [(w, pair_short * d / total) for w, d in deficits]
+        if mode == "personal_if_pair_short" and pair_short <= 0:
+            return []
+        if obligation == 1:
+            at_one = self.rules.duty_at_one
+            if at_one == "second":
+                return [(second, Fraction(1 - defence))]
+            if at_one == "second_own":
+                return [(second, Fraction(1 - tricks[second]))]
+            if at_one == "both":
+                return [(w, Fraction(1 - defence)) for w in whisters]
+            return [(w, Fraction(1 - tricks[w])) for w in whisters]
+        quota = obligation // 2
+        return [
+            (first, Fraction(quota - tricks[first])),
+            (second, Fraction(obligation - quota - tricks[second])),
+        ]
+
+    def _score_concede(self, concede: Concede) -> list[Entry]:
+        """A conceded contract (§13.11): the undertricks into the declarer's mountain and,
+        with ``concede_consolation``, consolation from every consoling player."""
+        declarer = concede.declarer
+        rates = self._rates[concede.level]
+        under = self._undertricks(concede)
+        remise = _exact(under * rates.remise)
+        entries = [
+            Entry("mountain", declarer, remise, "concede", f"{under} × {rates.remise} = {remise}")
+        ]
+        consolation = _exact(under * rates.consolation)
+        if self.rules.concede_consolation and consolation:
+            consolers = list(self.defenders(declarer))
+            if self.setup.size == 4 and self.rules.consolation_by_dealer:
+                consolers.append(self.dealer)
+            calc = f"{under} × {rates.consolation} = {consolation}"
+            entries += [
+                Entry("whists", s, consolation, "concede-consolation", calc, declarer)
+                for s in consolers
+            ]
+        return entries
 
     def _score_misere(self, misere: Misere) -> list[Entry]:
         rules = self.rules
@@ -490,9 +643,22 @@ class Pulka:
                         "mountain", s, counted * price, "passout", f"{counted} × {price} ({label})"
                     )
                 )
-            if tricks[s] == 0 and rules.passout_zero_bonus and s != widow_dealer:
-                entries.append(Entry("pool", s, price, "passout-zero", f"{price} ({label})"))
+            if tricks[s] == 0 and s != widow_dealer:
+                entries += self._zero_bonus(s, price, price, f"{price} ({label})")
         return entries
+
+    def _zero_bonus(self, seat: int, price: int, standard: int, calc: str) -> list[Entry]:
+        """What a zero-trick player writes on a pass-out (§6, §13.6): ``price`` is the
+        deal's per-trick price, ``standard`` the mode's usual bonus (mountain mode: the
+        price; whist mode: 1 point, doubled when dark) and ``calc`` its arithmetic."""
+        bonus = self.rules.passout_zero_bonus
+        if bonus == "none":
+            return []
+        if bonus == "one":
+            return [Entry("pool", seat, 1, "passout-zero", "1")]
+        if bonus == "mountain":
+            return [Entry("mountain", seat, -2 * price, "passout-zero", f"−2 × {price}")]
+        return [Entry("pool", seat, standard, "passout-zero", calc)]
 
     def _passout_whists(
         self,
@@ -516,20 +682,46 @@ class Pulka:
                     entries.append(Entry("whists", writer, amount, "passout-whists", calc, s))
         for s in seats:
             if tricks[s] == 0 and s != widow_dealer:
-                entries.append(Entry("pool", s, dark, "passout-zero", f"{dark}"))
+                entries += self._zero_bonus(s, price, dark, f"{dark}")
         return entries
 
     # -- writing on the sheet (§8) ----------------------------------------------------------
 
-    def _write(self, entries: Iterable[Entry]) -> list[Entry]:
+    def _write(self, entries: Iterable[Entry], *, as_entered: bool = False) -> list[Entry]:
+        """Write a deal's entries on the sheet, pool points through §8 in the order of
+        §13.9: every player's own points first (a negative correction too), then the
+        overflow of each, in seat order from the first dealer, right after the deal's last
+        pool entry.
+
+        ``as_entered`` (an adjustment) keeps the first edition's order instead: each pool
+        entry's overflow right after it, in the order the adjustment lists them. An
+        adjustment mixing a raised and a lowered pool could otherwise close a pulka it did
+        not close before (help landing in the pool lowered after it), and a stored table
+        would stop replaying; §13.9 is about a deal's own points (two zero-trick bonuses),
+        not about corrections, which are written as the scorer gave them."""
+        entries = list(entries)
+        last = -1
+        for i, entry in enumerate(entries):
+            if entry.kind == "pool":
+                last = i
         written: list[Entry] = []
-        for entry in entries:
+        overflow: list[tuple[int, Amount]] = []
+        for i, entry in enumerate(entries):
             kind, player, amount, _, _, on = entry
             if kind == "pool":
                 if amount > 0:
-                    self._write_pool(entry, written)
-                    continue
-                self.pool[player] += amount
+                    rest = self._write_own_pool(entry, written)
+                    if rest:
+                        overflow.append((player, rest))
+                else:
+                    self.pool[player] += amount
+                    written.append(entry)
+                if overflow and (as_entered or i == last):
+                    overflow.sort(key=lambda item: self._writing_order[item[0]])
+                    for seat, points in overflow:
+                        self._write_overflow(seat, points, written)
+                    overflow.clear()
+                continue
             elif kind == "mountain":
                 self.mountain[player] += amount
             elif on is not None:
@@ -537,22 +729,26 @@ class Pulka:
             written.append(entry)
         return written
 
-    def _write_pool(self, entry: Entry, written: list[Entry]) -> None:
-        """Pool points up to the target; the rest helps open pools, then comes off the
-        player's own mountain (§8)."""
+    def _write_own_pool(self, entry: Entry, written: list[Entry]) -> Amount:
+        """The player's own pool points up to the target; returns what overflows."""
         target = self.setup.pool_target
         seat = entry.player
         own = min(entry.amount, max(0, target - self.pool[seat]))
         if own == entry.amount:
             self.pool[seat] += own
             written.append(entry)
-            return
+            return 0
         if own:
             self.pool[seat] += own
             written.append(
                 Entry("pool", seat, own, entry.rule, f"{entry.calc}; {own} up to the target")
             )
-        rest = entry.amount - own
+        return entry.amount - own
+
+    def _write_overflow(self, seat: int, rest: Amount, written: list[Entry]) -> None:
+        """Points past ``seat``'s target: help for open pools (``help_to``), then off his
+        own mountain (``overflow_floor``) (§8, §13.8)."""
+        target = self.setup.pool_target
         per_point = self.rules.help_whists_per_point
         while rest > 0:
             helped = self._help_target(seat)
@@ -576,18 +772,31 @@ class Pulka:
         if rest > 0:
             ratio = Fraction(self.rules.pool_weight, self.rules.mountain_weight)
             off = _exact(rest * ratio)
-            self.mountain[seat] -= off
-            written.append(Entry("mountain", seat, -off, "overflow", f"−{rest} × {ratio}"))
+            calc = f"−{rest} × {ratio}"
+            if self.rules.overflow_floor == "zero" and off > self.mountain[seat]:
+                off = _exact(max(Fraction(0), Fraction(self.mountain[seat])))
+                calc += f", stopped at 0: −{off}"
+            if off:
+                self.mountain[seat] -= off
+                written.append(Entry("mountain", seat, -off, "overflow", calc))
 
     def _help_target(self, helper: int) -> int | None:
-        """The opponent with the largest unclosed pool; ties: first clockwise."""
+        """The open pool ``helper``'s overflow goes to (``help_to``): the opponent with the
+        largest unclosed pool (ties: first clockwise), or the first unclosed pool
+        clockwise, or none."""
+        how = self.rules.help_to
+        if how == "none":
+            return None
         n = self.setup.size
         target = self.setup.pool_target
         best: int | None = None
         for step in range(1, n):
             seat = (helper + step) % n
-            if self.pool[seat] < target and (best is None or self.pool[seat] > self.pool[best]):
-                best = seat
+            if self.pool[seat] < target:
+                if how == "clockwise":
+                    return seat
+                if best is None or self.pool[seat] > self.pool[best]:
+                    best = seat
         return best
 
     # -- moving the game on -----------------------------------------------------------------
@@ -595,16 +804,48 @@ class Pulka:
     def _advance(self, deal: Deal) -> None:
         if isinstance(deal, Adjustment):
             return
+        before = self.dealer
         if isinstance(deal, Passout):
             self._after_passout(deal)
-            return
-        if self.rules.bombs and self.bombs[deal.declarer] and _made(deal):
-            self.bombs[deal.declarer].pop(0)
-        if isinstance(deal, Game) or self.rules.misere_ends_passouts:
-            self.passouts_in_series = 0
+        else:
+            self._after_contract(deal)
+        self.played += 1
+        first = self.setup.first_dealer
+        if self.circles_left and self.dealer != before and self.dealer == first:
+            self.circles_left -= 1
+        if self.circles_left is None and self.setup.control_time_deal == self.played:
+            self._reach_control_time()
+
+    def _after_contract(self, deal: Game | Misere | Concede) -> None:
+        """A game, misère or concession: bombs, the pass-out series (§13.7), the deal
+        passes. A concession neither plays a bomb nor ends the series (§13.11)."""
+        if not isinstance(deal, Concede):
+            if self.rules.bombs and self.bombs[deal.declarer] and _made(deal):
+                self.bombs[deal.declarer].pop(0)
+            if self._ends_series(deal):
+                self.passouts_in_series = 0
         self.dark_row = 0
         self.same_dealer_passouts = 0
         self.dealer = (self.dealer + 1) % self.setup.size
+
+    def _ends_series(self, deal: Game | Misere) -> bool:
+        """Whether ``deal`` ends a pass-out series (``passout_series_ends_on``, §13.7)."""
+        rules = self.rules
+        mode = rules.passout_series_ends_on
+        if isinstance(deal, Misere):
+            if mode == "whisted_made_game" or not rules.misere_ends_passouts:
+                return False
+            return mode != "made_game_from_level" or deal.tricks == 0
+        if mode == "any_deal":
+            return True
+        if mode == "played_game":
+            return any(answer != "pass" for answer in deal.answers.values())
+        if mode == "whisted_made_game":
+            if deal.tricks is None:
+                return False
+            taken = deal.tricks[deal.declarer]
+            return taken >= deal.level and 10 - taken >= rules.obligation(deal.level)
+        return _made(deal) and deal.level >= rules.passout_series_end_level
 
     def _after_passout(self, passout: Passout) -> None:
         self.passouts_in_series += 1
@@ -700,10 +941,15 @@ def settle(
     mountain: Sequence[Amount],
     whists: Sequence[Sequence[Amount]],
 ) -> list[Fraction]:
-    """Each player's balance in whists by the «средняя гора» method (§9); sums to 0."""
+    """Each player's balance in whists by the «средняя гора» method (§9); sums to 0.
+
+    With ``settlement_pools = ignored`` the pool term is dropped (§13.2).
+    """
     n = len(pool)
     divisor = n if rules.settlement_divisor == "players" else n - 1
     factor = Fraction(n, divisor)
+    if rules.settlement_pools == "ignored":
+        pool = [0] * n
     avg_pool = Fraction(sum(pool), n)
     avg_mountain = Fraction(sum(mountain), n)
     return [

@@ -9,8 +9,22 @@ from typing import Any
 from scoring.engine import fields
 from scoring.engine.errors import RuleError
 from scoring.engine.money import exact_number, two_decimals
-from scoring.engine.preferans.deals import Adjustment, Answer, Deal, Game, Misere, Passout
-from scoring.engine.preferans.pulka import MAX_POOL_TARGET, PulkaResult, PulkaSetup, score_pulka
+from scoring.engine.preferans.deals import (
+    Adjustment,
+    Answer,
+    Concede,
+    Deal,
+    Game,
+    Misere,
+    Passout,
+)
+from scoring.engine.preferans.pulka import (
+    MAX_CONTROL_TIME_DEAL,
+    MAX_POOL_TARGET,
+    PulkaResult,
+    PulkaSetup,
+    score_pulka,
+)
 from scoring.engine.preferans.rules import PreferansRules
 
 HEAD_FIELDS = (
@@ -21,12 +35,14 @@ HEAD_FIELDS = (
     "first_dealer",
     "pool_target",
     "whist_price",
+    "control_time_deal",
     "deals",
 )
 DEAL_FIELDS = {
     "game": ("kind", "declarer", "contract", "answers", "tricks", "dark", "note"),
     "misere": ("kind", "declarer", "tricks", "dark", "note"),
     "passout": ("kind", "tricks", "dark", "looked", "dealer_tricks", "note"),
+    "concede": ("kind", "declarer", "contract", "undertricks", "note"),
     "adjust": ("kind", "reason", "pool", "mountain", "whists", "note"),
 }
 CONTRACT = re.compile(r"(6|7|8|9|10)([SCDHN])")
@@ -40,6 +56,11 @@ def parse_record(data: Mapping[str, Any]) -> tuple[PulkaSetup, list[Deal]]:
     first_dealer = 0
     if "first_dealer" in data:
         first_dealer = fields.seat(data["first_dealer"], players, "first_dealer")
+    control_time_deal = None
+    if "control_time_deal" in data:
+        control_time_deal = fields.integer(
+            data["control_time_deal"], "control_time_deal", low=0, high=MAX_CONTROL_TIME_DEAL
+        )
     setup = PulkaSetup(
         players=players,
         rules=parse_rules(data.get("rules", "sochi")),
@@ -48,6 +69,7 @@ def parse_record(data: Mapping[str, Any]) -> tuple[PulkaSetup, list[Deal]]:
             data.get("pool_target", 20), "pool_target", low=1, high=MAX_POOL_TARGET
         ),
         whist_price=fields.price(data, "whist_price"),
+        control_time_deal=control_time_deal,
     )
     raw_deals = data.get("deals", [])
     if not isinstance(raw_deals, list) or len(raw_deals) > MAX_DEALS:
@@ -72,7 +94,7 @@ def parse_deal(raw: Any, players: tuple[str, ...], n: int) -> Deal:
     data = fields.mapping(raw, "deal", n)
     kind = data.get("kind")
     if not isinstance(kind, str) or kind not in DEAL_FIELDS:
-        raise RuleError("must be game, misere, passout or adjust", field="kind", deal=n)
+        raise RuleError("must be game, misere, passout, concede or adjust", field="kind", deal=n)
     fields.check_keys(data, DEAL_FIELDS[kind], deal=n)
     if "note" in data:
         fields.text(data["note"], "note", n)
@@ -83,6 +105,8 @@ def parse_deal(raw: Any, players: tuple[str, ...], n: int) -> Deal:
         return reader.misere(data)
     if kind == "passout":
         return reader.passout(data)
+    if kind == "concede":
+        return reader.concede(data)
     return reader.adjustment(data)
 
 
@@ -94,12 +118,15 @@ class _Reader:
         self.n = n
 
     def seat(self, name: Any, field: str) -> int:
+        """The seat of the player called ``name``."""
         return fields.seat(name, self.players, field, self.n)
 
     def dark(self, data: Mapping[str, Any]) -> bool:
+        """The deal's ``dark`` flag (default false)."""
         return fields.boolean(data.get("dark", False), "dark", self.n)
 
     def tricks(self, raw: Any, field: str = "tricks") -> dict[int, int]:
+        """Tricks by seat, each 0–10."""
         tricks = fields.mapping(raw, field, self.n)
         return {
             self.seat(name, field): fields.integer(t, field, self.n, low=0, high=10)
@@ -107,12 +134,14 @@ class _Reader:
         }
 
     def amounts(self, raw: Any, field: str) -> dict[int, int]:
+        """Whole amounts by seat (an adjustment's pool or mountain)."""
         amounts = fields.mapping(raw, field, self.n)
         return {
             self.seat(name, field): fields.integer(a, field, self.n) for name, a in amounts.items()
         }
 
-    def game(self, data: Mapping[str, Any]) -> Game:
+    def contract(self, data: Mapping[str, Any]) -> tuple[int, str]:
+        """The level and suit of ``contract``, e.g. ``"7S"`` → ``(7, "S")``."""
         contract = data.get("contract")
         match = CONTRACT.fullmatch(contract) if isinstance(contract, str) else None
         if match is None:
@@ -121,6 +150,22 @@ class _Reader:
                 field="contract",
                 deal=self.n,
             )
+        return int(match.group(1)), match.group(2)
+
+    def concede(self, data: Mapping[str, Any]) -> Concede:
+        """A conceded contract (§13.11); ``undertricks`` 1 … level, or omitted."""
+        declarer = self.seat(data.get("declarer"), "declarer")
+        level, suit = self.contract(data)
+        undertricks = None
+        if "undertricks" in data:
+            undertricks = fields.integer(
+                data["undertricks"], "undertricks", self.n, low=1, high=level
+            )
+        return Concede(declarer=declarer, level=level, suit=suit, undertricks=undertricks)
+
+    def game(self, data: Mapping[str, Any]) -> Game:
+        """A contract with its answers and, when somebody whisted, its tricks."""
+        level, suit = self.contract(data)
         answers: dict[int, Answer] = {}
         for name, answer in fields.mapping(data.get("answers"), "answers", self.n).items():
             if answer not in ("whist", "pass", "half"):
@@ -131,14 +176,15 @@ class _Reader:
         tricks = self.tricks(data["tricks"]) if "tricks" in data else None
         return Game(
             declarer=self.seat(data.get("declarer"), "declarer"),
-            level=int(match.group(1)),
-            suit=match.group(2),
+            level=level,
+            suit=suit,
             answers=answers,
             tricks=tricks,
             dark=self.dark(data),
         )
 
     def misere(self, data: Mapping[str, Any]) -> Misere:
+        """A misère: the declarer's tricks only."""
         declarer = self.seat(data.get("declarer"), "declarer")
         tricks = self.tricks(data.get("tricks"))
         if set(tricks) != {declarer}:
@@ -146,6 +192,7 @@ class _Reader:
         return Misere(declarer=declarer, tricks=tricks[declarer], dark=self.dark(data))
 
     def passout(self, data: Mapping[str, Any]) -> Passout:
+        """A pass-out with its tricks, widow tricks and who looked."""
         looked = data.get("looked", [])
         if not isinstance(looked, list):
             raise RuleError("must be a list of players", field="looked", deal=self.n)
@@ -162,6 +209,7 @@ class _Reader:
         )
 
     def adjustment(self, data: Mapping[str, Any]) -> Adjustment:
+        """A manual entry with its reason."""
         reason = data.get("reason")
         if not isinstance(reason, str) or not reason.strip():
             raise RuleError("an adjustment needs a reason", field="reason", deal=self.n)
@@ -238,7 +286,7 @@ def result_document(result: PulkaResult) -> dict[str, Any]:
 def to_record(setup: PulkaSetup, deals: list[Deal]) -> dict[str, Any]:
     """The game record of a pulka (export): ``parse_record`` reads it back unchanged."""
     names = setup.players
-    return {
+    record: dict[str, Any] = {
         "format": "pulka/1",
         "game": "preferans",
         "rules": {"preset": "sochi", **setup.rules.to_dict()},
@@ -246,8 +294,11 @@ def to_record(setup: PulkaSetup, deals: list[Deal]) -> dict[str, Any]:
         "first_dealer": names[setup.first_dealer],
         "pool_target": setup.pool_target,
         "whist_price": str(setup.whist_price),
-        "deals": [deal_record(deal, names) for deal in deals],
     }
+    if setup.control_time_deal is not None:
+        record["control_time_deal"] = setup.control_time_deal
+    record["deals"] = [deal_record(deal, names) for deal in deals]
+    return record
 
 
 def deal_record(deal: Deal, names: tuple[str, ...]) -> dict[str, Any]:
@@ -268,6 +319,15 @@ def deal_record(deal: Deal, names: tuple[str, ...]) -> dict[str, Any]:
             "declarer": names[deal.declarer],
             "tricks": {names[deal.declarer]: deal.tricks},
         }
+    elif isinstance(deal, Concede):
+        out = {
+            "kind": "concede",
+            "declarer": names[deal.declarer],
+            "contract": f"{deal.level}{deal.suit}",
+        }
+        if deal.undertricks is not None:
+            out["undertricks"] = deal.undertricks
+        return out
     elif isinstance(deal, Passout):
         out = {"kind": "passout", "tricks": {names[s]: t for s, t in deal.tricks.items()}}
         if deal.dealer_tricks is not None:

@@ -13,18 +13,46 @@ from scoring.engine.errors import RuleError
 LEVELS = (6, 7, 8, 9, 10)
 LoneWhist = Literal["greedy", "gentleman"]
 WhisterDuty = Literal["responsible", "none"]
-TwoWhisterDuty = Literal["personal", "pair"]
+TwoWhisterDuty = Literal["personal", "pair", "personal_if_pair_short", "proportional"]
+DutyAtOne = Literal["second", "second_own", "both", "each_own"]
 PassoutMode = Literal["mountain", "whists"]
+ZeroBonus = Literal["price", "none", "one", "mountain"]
+SeriesEndsOn = Literal["any_deal", "played_game", "whisted_made_game", "made_game_from_level"]
+HelpTo = Literal["largest", "clockwise", "none"]
+OverflowFloor = Literal["none", "zero"]
 Divisor = Literal["players", "players_minus_one"]
+SettlementPools = Literal["counted", "ignored"]
+LastRound = Literal["finish_circle", "one_more_circle"]
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "lone_whist": ("greedy", "gentleman"),
     "whister_duty": ("responsible", "none"),
-    "two_whister_duty": ("personal", "pair"),
+    "two_whister_duty": ("personal", "pair", "personal_if_pair_short", "proportional"),
+    "duty_at_one": ("second", "second_own", "both", "each_own"),
     "passout_mode": ("mountain", "whists"),
+    "passout_zero_bonus": ("price", "none", "one", "mountain"),
+    "passout_series_ends_on": (
+        "any_deal",
+        "played_game",
+        "whisted_made_game",
+        "made_game_from_level",
+    ),
+    "help_to": ("largest", "clockwise", "none"),
+    "overflow_floor": ("none", "zero"),
     "settlement_divisor": ("players", "players_minus_one"),
+    "settlement_pools": ("counted", "ignored"),
+    "last_round": ("finish_circle", "one_more_circle"),
 }
+LEGACY_BOOLEANS: dict[str, dict[bool, str]] = {
+    "passout_zero_bonus": {True: "price", False: "none"},
+}
+"""Choice settings that were yes/no before the second edition (§13.6): the old values stay
+accepted and mean these choices."""
+YES_NO = frozenset(("duty_on_remise", "stalingrad", "concede", "concede_consolation"))
+"""The §13 yes/no settings: a record may give them as true/false or "yes"/"no"."""
 RATES = ("whist_rate", "remise_rate", "consolation_rate", "whister_penalty_rate")
+ZERO_RATES = frozenset(("consolation_rate",))
+"""Rates that may be 0 (§13.1: consolation off)."""
 LADDERS = ("passout_ladder", "passout_exit", "half_whist_levels")
 
 
@@ -32,7 +60,10 @@ LADDERS = ("passout_ladder", "passout_exit", "half_whist_levels")
 class PreferansRules:
     """Every setting that clubs disagree on; defaults are Sochi's.
 
-    Rates are multiples of the contract value ``V`` per trick (preferans.md §3).
+    Rates are multiples of the contract value ``V`` per trick (preferans.md §3). The
+    settings after ``settlement_divisor`` are the second edition's (§13); their defaults
+    score every older tariff and record exactly as before, but for one fixed defect:
+    ``passout_zero_bonus = false`` now also holds in whist mode (§13.6).
     """
 
     contract_values: tuple[int, int, int, int, int, int] = (2, 4, 6, 8, 10, 10)
@@ -52,7 +83,7 @@ class PreferansRules:
     passout_whists: int = 5
     passout_ladder: tuple[int, ...] = (1, 2, 3)
     passout_amnesty: bool = False
-    passout_zero_bonus: bool = True
+    passout_zero_bonus: ZeroBonus = "price"
     passout_exit: tuple[int, ...] = (6,)
     misere_ends_passouts: bool = True
     dealer_takes_widow_tricks: bool = False
@@ -64,8 +95,27 @@ class PreferansRules:
     mountain_weight: int = 10
     help_whists_per_point: int = 10
     settlement_divisor: Divisor = "players"
+    # -- second edition (§13) --
+    settlement_pools: SettlementPools = "counted"
+    duty_at_one: DutyAtOne = "second"
+    duty_on_remise: bool = True
+    passout_series_ends_on: SeriesEndsOn = "any_deal"
+    passout_series_end_level: int = 8
+    help_to: HelpTo = "largest"
+    overflow_floor: OverflowFloor = "none"
+    stalingrad: bool = False
+    concede: bool = False
+    concede_undertricks: int = 3
+    concede_consolation: bool = False
+    last_round: LastRound = "finish_circle"
 
     def __post_init__(self) -> None:
+        # Callers that build rules directly (the tariff model) may still pass the old
+        # yes/no of a setting that became a choice; store the choice it means.
+        for name, meaning in LEGACY_BOOLEANS.items():
+            value = getattr(self, name)
+            if isinstance(value, bool):
+                object.__setattr__(self, name, meaning[value])
         _check(self)
 
     @classmethod
@@ -120,6 +170,8 @@ def _coerce(name: str, value: Any) -> Any:
         raise RuleError("unknown setting", field=field)
     kind = _FIELD_TYPES[name]
     if kind == "bool":
+        if name in YES_NO and value in ("yes", "no"):
+            return value == "yes"
         if not isinstance(value, bool):
             raise RuleError("must be true or false", field=field)
         return value
@@ -135,6 +187,8 @@ def _coerce(name: str, value: Any) -> Any:
         ):
             raise RuleError("must be a list of whole numbers", field=field)
         return tuple(value)
+    if isinstance(value, bool) and name in LEGACY_BOOLEANS:
+        return LEGACY_BOOLEANS[name][value]
     if not isinstance(value, str) or value not in CHOICES[name]:
         raise RuleError(f"must be one of: {', '.join(CHOICES[name])}", field=field)
     return value
@@ -177,7 +231,10 @@ def _check(rules: PreferansRules) -> None:
         fail("whist_obligations", "must be 5 obligations (6–10), each from 0 to 4")
     for name in RATES:
         rate = getattr(rules, name)
-        if not isinstance(rate, Fraction) or rate <= 0 or rate > 100:
+        if name in ZERO_RATES:
+            if not isinstance(rate, Fraction) or rate < 0 or rate > 100:
+                fail(name, "must be 0 or a positive multiple of the contract value, at most 100")
+        elif not isinstance(rate, Fraction) or rate <= 0 or rate > 100:
             fail(name, "must be a positive multiple of the contract value, at most 100")
     for name in (
         "misere_penalty",
@@ -201,6 +258,12 @@ def _check(rules: PreferansRules) -> None:
     for name, choices in CHOICES.items():
         if getattr(rules, name) not in choices:
             fail(name, f"must be one of: {', '.join(choices)}")
+    if rules.passout_series_end_level not in LEVELS:
+        fail("passout_series_end_level", "must be a contract level from 6 to 10")
+    if not 1 <= rules.concede_undertricks <= 10:
+        fail("concede_undertricks", "must be from 1 to 10")
+    if rules.concede_consolation and not rules.concede:
+        fail("concede_consolation", "conceding is off (concede = no): nothing to console")
 
 
 SOCHI = PreferansRules()

@@ -135,6 +135,7 @@ def test_preferans_fieldsets_follow_the_rule_book(client, organiser):
         "Whists and remises",
         "Whister duty",
         "Half-whist and tens",
+        "Conceding a contract",
         "Pass-outs",
         "Dark games and bombs",
         "Closing and settlement",

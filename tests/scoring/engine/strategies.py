@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from scoring.engine.preferans import (
     PRESETS,
     Adjustment,
+    Concede,
     Deal,
     Game,
     Misere,
@@ -22,24 +23,46 @@ from scoring.engine.preferans import (
 
 @st.composite
 def rules(draw: st.DrawFn) -> PreferansRules:
-    """A preset, sometimes with house settings changed."""
+    """A preset, sometimes with house settings changed (the §13 ones included)."""
     base = PRESETS[draw(st.sampled_from(sorted(PRESETS)))]
     overrides = draw(
         st.fixed_dictionaries(
             {},
             optional={
                 "lone_whist": st.sampled_from(["greedy", "gentleman"]),
-                "two_whister_duty": st.sampled_from(["personal", "pair"]),
+                "two_whister_duty": st.sampled_from(
+                    ["personal", "pair", "personal_if_pair_short", "proportional"]
+                ),
                 "whister_duty": st.sampled_from(["responsible", "none"]),
                 "passout_amnesty": st.booleans(),
-                "passout_zero_bonus": st.booleans(),
                 "consolation_by_dealer": st.booleans(),
                 "settlement_divisor": st.sampled_from(["players", "players_minus_one"]),
                 "misere_ends_passouts": st.booleans(),
                 "whist_rate": st.sampled_from([1, 2, "1/2", "3/2"]),
+                # §13
+                "consolation_rate": st.sampled_from([0, 1, 2, "1/2"]),
+                "settlement_pools": st.sampled_from(["counted", "ignored"]),
+                "duty_at_one": st.sampled_from(["second", "second_own", "both", "each_own"]),
+                "duty_on_remise": st.booleans(),
+                "passout_zero_bonus": st.sampled_from(
+                    [True, False, "price", "none", "one", "mountain"]
+                ),
+                "passout_series_ends_on": st.sampled_from(
+                    ["any_deal", "played_game", "whisted_made_game", "made_game_from_level"]
+                ),
+                "passout_series_end_level": st.integers(6, 10),
+                "help_to": st.sampled_from(["largest", "clockwise", "none"]),
+                "overflow_floor": st.sampled_from(["none", "zero"]),
+                "stalingrad": st.booleans(),
+                "concede": st.booleans(),
+                "concede_undertricks": st.integers(1, 6),
+                "concede_consolation": st.booleans(),
+                "last_round": st.sampled_from(["finish_circle", "one_more_circle"]),
             },
         )
     )
+    if overrides.get("concede_consolation"):
+        overrides["concede"] = True  # consolation without conceding is refused
     return base.with_overrides(overrides)
 
 
@@ -53,6 +76,7 @@ def setups(draw: st.DrawFn) -> PulkaSetup:
         first_dealer=draw(st.integers(0, size - 1)),
         pool_target=draw(st.integers(1, 30)),
         whist_price=draw(st.sampled_from([Decimal("1"), Decimal("0.50"), Decimal("0.33")])),
+        control_time_deal=draw(st.none() | st.integers(0, 30)),
     )
 
 
@@ -65,16 +89,27 @@ def split_ten(draw: st.DrawFn, seats: tuple[int, ...], total: int = 10) -> dict[
     return {seat: bounds[i + 1] - bounds[i] for i, seat in enumerate(seats)}
 
 
-def next_deal(draw: st.DrawFn, pulka: Pulka) -> Deal:
-    """A deal that the rules allow on ``pulka`` as it stands now."""
+def next_deal(draw: st.DrawFn, pulka: Pulka, adjustment_pools: int = 2) -> Deal:
+    """A deal that the rules allow on ``pulka`` as it stands now (an adjustment changing
+    at most ``adjustment_pools`` pools)."""
     rules = pulka.rules
     active = pulka.active_seats()
     if pulka.complete:
-        return adjustment(draw, pulka)
-    kind = draw(st.sampled_from(["game", "game", "game", "misere", "passout", "adjust"]))
+        return adjustment(draw, pulka, adjustment_pools)
+    kinds = ["game", "game", "game", "misere", "passout", "adjust"]
+    kind = draw(st.sampled_from([*kinds, "concede"] if rules.concede else kinds))
     dark = rules.dark_games and draw(st.booleans())
     if kind == "adjust":
-        return adjustment(draw, pulka)
+        return adjustment(draw, pulka, adjustment_pools)
+    if kind == "concede":
+        level = draw(st.integers(pulka.lowest_contract(), 10))
+        undertricks = draw(st.none() | st.integers(1, level))
+        return Concede(
+            declarer=draw(st.sampled_from(active)),
+            level=level,
+            suit=draw(st.sampled_from("SCDHN")),
+            undertricks=undertricks,
+        )
     if kind == "passout":
         dealer_tricks = None
         if pulka.setup.size == 4 and rules.dealer_takes_widow_tricks:
@@ -86,23 +121,25 @@ def next_deal(draw: st.DrawFn, pulka: Pulka) -> Deal:
     if kind == "misere":
         return Misere(declarer=declarer, tricks=draw(st.integers(0, 10)), dark=dark)
     level = draw(st.integers(pulka.lowest_contract(), 10))
+    suit = draw(st.sampled_from("SCDHN"))
     defenders = pulka.defenders(declarer)
     answers = {s: draw(st.sampled_from(["whist", "pass"])) for s in defenders}
     if level == 10 and not rules.ten_is_whisted:
         answers = dict.fromkeys(defenders, "pass")
+    elif rules.stalingrad and (level, suit) == (6, "S"):
+        answers = dict.fromkeys(defenders, "whist")
     elif level in rules.half_whist_levels and draw(st.integers(0, 5)) == 0:
         answers = {defenders[0]: "pass", defenders[1]: "half"}
     tricks = split_ten(draw, active) if "whist" in answers.values() else None
-    suit = draw(st.sampled_from("SCDHN"))
     return Game(
         declarer=declarer, level=level, suit=suit, answers=answers, tricks=tricks, dark=dark
     )
 
 
-def adjustment(draw: st.DrawFn, pulka: Pulka) -> Adjustment:
+def adjustment(draw: st.DrawFn, pulka: Pulka, max_pools: int = 2) -> Adjustment:
     seats = range(pulka.setup.size)
     amount = st.integers(-20, 40)
-    pool = draw(st.dictionaries(st.sampled_from(seats), amount, max_size=2))
+    pool = draw(st.dictionaries(st.sampled_from(seats), amount, max_size=max_pools))
     mountain = draw(st.dictionaries(st.sampled_from(seats), amount, max_size=2))
     pairs = [(w, on) for w in seats for on in seats if w != on]
     whists = draw(st.lists(st.tuples(st.sampled_from(pairs), amount), max_size=2))
@@ -115,13 +152,16 @@ def adjustment(draw: st.DrawFn, pulka: Pulka) -> Adjustment:
 
 
 @st.composite
-def pulkas(draw: st.DrawFn, max_deals: int = 40) -> tuple[PulkaSetup, list[Deal]]:
-    """A setup and a sequence of deals, each legal when it is played."""
+def pulkas(
+    draw: st.DrawFn, max_deals: int = 40, adjustment_pools: int = 2
+) -> tuple[PulkaSetup, list[Deal]]:
+    """A setup and a sequence of deals, each legal when it is played; an adjustment
+    changes at most ``adjustment_pools`` pools."""
     setup = draw(setups())
     pulka = Pulka(setup)
     deals: list[Deal] = []
     for _ in range(draw(st.integers(0, max_deals))):
-        deal = next_deal(draw, pulka)
+        deal = next_deal(draw, pulka, adjustment_pools)
         pulka.play(deal)
         deals.append(deal)
     return setup, deals

@@ -66,7 +66,7 @@ def refused_by(constraint: str, update: Any) -> None:
         ({"obligation_10": 5}, "preferans_obligations_0_to_4"),
         ({"whist_rate": Decimal(0)}, "preferans_rates_positive"),
         ({"remise_rate": Decimal(-1)}, "preferans_rates_positive"),
-        ({"consolation_rate": Decimal(0)}, "preferans_rates_positive"),
+        ({"consolation_rate": Decimal(-1)}, "preferans_rates_positive"),
         ({"whister_penalty_rate": Decimal(0)}, "preferans_rates_positive"),
         ({"misere_penalty": 0}, "preferans_multipliers_positive"),
         ({"passout_whists": 0}, "preferans_multipliers_positive"),

@@ -191,8 +191,11 @@ def imported(game: str, rules: Any, name: str) -> Any:
     return services.tariff_import(document, by=None)
 
 
-# Every setting visible at once: whist pass-outs, dark games, a whister duty.
-PAGE_BASE = PreferansRules.preset("classic").with_overrides({"passout_mode": "whists"})
+# Every setting visible at once: whist pass-outs, dark games, a whister duty, conceding,
+# a series of pass-outs ended from a level.
+PAGE_BASE = PreferansRules.preset("classic").with_overrides(
+    {"passout_mode": "whists", "concede": True, "passout_series_ends_on": "made_game_from_level"}
+)
 
 
 @pytest.mark.django_db

@@ -77,7 +77,7 @@ EVERY_PREFERANS_SETTING = {
     "passout_whists": 4,
     "passout_ladder": "2, 4",
     "passout_amnesty": True,
-    "passout_zero_bonus": False,
+    "passout_zero_bonus": "none",
     "passout_exit": "6, 7",
     "misere_ends_passouts": False,
     "dealer_takes_widow_tricks": True,

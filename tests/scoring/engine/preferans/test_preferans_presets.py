@@ -38,7 +38,8 @@ COMMON: dict[str, Any] = {
     "ten_is_whisted": True,
     "half_whist_levels": (6, 7),
     "passout_amnesty": False,
-    "passout_zero_bonus": True,
+    # §13.6 made this yes/no a choice: `true` now reads as "price", its meaning then.
+    "passout_zero_bonus": "price",
     "misere_ends_passouts": True,
     "mountain_weight": 10,
     "settlement_divisor": "players",
@@ -249,7 +250,9 @@ BAD_OVERRIDES = [
     pytest.param(
         {"remise_rate": "1/0"}, "rules.remise_rate", "must be a number", id="rate-zero-denominator"
     ),
-    pytest.param({"consolation_rate": 0}, "rules.consolation_rate", "positive", id="rate-zero"),
+    # §13.1 lets consolation_rate be 0 (test_preferans_house_settings); the others may not.
+    pytest.param({"whist_rate": 0}, "rules.whist_rate", "positive", id="rate-zero"),
+    pytest.param({"remise_rate": 0}, "rules.remise_rate", "positive", id="remise-rate-zero"),
     pytest.param(
         {"whister_penalty_rate": -1}, "rules.whister_penalty_rate", "positive", id="rate-negative"
     ),

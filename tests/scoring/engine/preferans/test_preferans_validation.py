@@ -463,7 +463,11 @@ def game_with(**fields: Any) -> dict[str, Any]:
 FORMAT_ERRORS = [
     # (record, deal number or None for the head, field, message part)
     pytest.param(
-        record({"kind": "bid"}), 1, "kind", "game, misere, passout or adjust", id="unknown-kind"
+        record({"kind": "bid"}),
+        1,
+        "kind",
+        "game, misere, passout, concede or adjust",
+        id="unknown-kind",
     ),
     pytest.param(
         record(OK_GAME, {"declarer": "Anna"}), 2, "kind", "game, misere, passout", id="missing-kind"

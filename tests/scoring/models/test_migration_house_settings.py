@@ -1,0 +1,60 @@
+"""Migrations 0007–0009 (preferans.md §13): a tariff stored before them keeps its rules;
+its yes/no ``passout_zero_bonus`` becomes the choice it meant (yes: ``price``, no:
+``none``), and the new settings take the engine's defaults."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from scoring.engine.preferans.rules import PreferansRules
+from scoring.models import PreferansTariff
+
+BEFORE = [("scoring", "0006_table_record_digest")]
+AFTER = [("scoring", "0009_remove_passout_zero_bonus_yes_no")]
+
+
+def migrate(targets: list[tuple[str, str]]) -> MigrationExecutor:
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor
+
+
+# Migrating back and forth rewrites tables, so it runs outside the test's transaction; the
+# preset tariffs are restored afterwards (serialized_rollback).
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_a_stored_yes_no_bonus_becomes_price_or_none():
+    executor = migrate(BEFORE)
+    try:
+        old = executor.loader.project_state(BEFORE).apps.get_model("scoring", "PreferansTariff")
+        old.objects.create(name="bonus yes", passout_zero_bonus=True, consolation_rate=2)
+        old.objects.create(name="bonus no", passout_zero_bonus=False)
+    finally:
+        migrate(AFTER)  # never leave the database behind the models
+
+    yes = PreferansTariff.objects.get(name="bonus yes")
+    no = PreferansTariff.objects.get(name="bonus no")
+    assert (yes.passout_zero_bonus, no.passout_zero_bonus) == ("price", "none")
+    assert yes.to_rules() == PreferansRules().with_overrides({"consolation_rate": 2})
+    assert no.to_rules() == PreferansRules().with_overrides({"passout_zero_bonus": False})
+    # The presets, stored by 0002 with yes, still play as the engine's presets.
+    for preset, name in (("sochi", "Сочи (Sochi)"), ("rostov", "Ростов (Rostov)")):
+        assert PreferansTariff.objects.get(name=name).to_rules() == PreferansRules.preset(preset)
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_going_back_gives_the_yes_no_again():
+    migrate(AFTER)
+    PreferansTariff.objects.create(name="one point", passout_zero_bonus="one")
+    PreferansTariff.objects.create(name="price", passout_zero_bonus="price")
+
+    try:
+        executor = migrate(BEFORE)
+        old = executor.loader.project_state(BEFORE).apps.get_model("scoring", "PreferansTariff")
+        assert old.objects.get(name="price").passout_zero_bonus is True
+        # «1 point» had no yes/no of its own: going back it is a no.
+        assert old.objects.get(name="one point").passout_zero_bonus is False
+    finally:
+        migrate(AFTER)
