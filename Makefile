@@ -1,5 +1,5 @@
 # Local workflow: `make run` serves the site, `make test` runs the tests.
-# Everything runs from .venv, built from the pinned requirements files.
+# Everything runs from .venv, which uv builds from uv.lock (every package pinned, with hashes).
 
 PYTHON ?= $(shell pyenv which python3.12 2>/dev/null || command -v python3.12 || command -v python3)
 VENV := .venv
@@ -7,23 +7,44 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 ARGS ?=
 
-.PHONY: venv run serve-prod test lint fmt messages bench load tools clean
+# uv, pinned, in a venv of its own (.uv/), installed from PyPI with pip: it builds .venv
+# and keeps uv.lock. Bump it here; pyproject.toml's [tool.uv] required-version is the floor.
+UV_VERSION := 0.13.9
+UV_HOME := .uv
+UV := $(UV_HOME)/bin/uv
+# The project's venv is .venv, on the Python above; uv never downloads an interpreter.
+export UV_PROJECT_ENVIRONMENT := $(VENV)
+export UV_PYTHON_DOWNLOADS := never
+
+.PHONY: venv uv lock run serve-prod test lint fmt messages bench load tools clean
 
 venv: $(STAMP)
 
-# Reinstalls only when a requirements file changes (or the venv is missing).
-$(STAMP): requirements.txt requirements-dev.txt
+# Syncs only when pyproject.toml or uv.lock changes (or the venv is missing): installs
+# exactly what uv.lock pins, runtime and dev group, checking every file's hash, and removes
+# whatever else is in .venv. `--locked` fails if uv.lock is out of date with pyproject.toml
+# (then run `make lock`). uv recreates .venv if it is not on $(PYTHON).
+$(STAMP): pyproject.toml uv.lock | uv
+	$(UV) sync --locked --python "$(PYTHON)"
+	touch $(STAMP)
+
+uv:
 	@if [ -z "$(PYTHON)" ] || ! "$(PYTHON)" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then \
 		echo "error: need Python 3.12 or newer, found '$(PYTHON)'." >&2; \
 		echo "Install it (pyenv install 3.12.1) or run: make PYTHON=/path/to/python3.12 ..." >&2; \
 		exit 1; \
 	fi
-	@if ! $(BIN)/python -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then \
-		rm -rf $(VENV) && "$(PYTHON)" -m venv $(VENV); \
+	@if [ "$$($(UV) --version 2>/dev/null | cut -d' ' -f1,2)" != "uv $(UV_VERSION)" ]; then \
+		echo "Installing uv $(UV_VERSION) into $(UV_HOME)/"; \
+		rm -rf $(UV_HOME) && "$(PYTHON)" -m venv $(UV_HOME) \
+			&& $(UV_HOME)/bin/python -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)"; \
 	fi
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
-	touch $(STAMP)
+
+# After editing the dependencies in pyproject.toml: re-resolve uv.lock, keeping every pin
+# that still fits. Upgrade one package: make lock LOCK_ARGS="--upgrade-package django".
+LOCK_ARGS ?=
+lock: uv
+	$(UV) lock --python "$(PYTHON)" $(LOCK_ARGS)
 
 run: venv
 	$(BIN)/python manage.py migrate --noinput
@@ -57,6 +78,7 @@ test: venv
 	$(BIN)/pytest -n auto $(ARGS)
 
 lint: venv
+	$(UV) lock --check --python "$(PYTHON)"
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -87,5 +109,5 @@ tools:
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache .hypothesis .import_linter_cache .grimp_cache
+	rm -rf $(VENV) $(UV_HOME) staticfiles .pytest_cache .ruff_cache .mypy_cache .hypothesis .import_linter_cache .grimp_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
