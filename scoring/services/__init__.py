@@ -3,6 +3,7 @@ transaction. Call sites use ``services.<name>``; the topic modules hold the code
 
 from scoring.services.ratings import RATING_MODEL, ratings_after_finish, ratings_rebuild
 from scoring.services.tables import (
+    MEMBERS_FIELD,
     AlreadyImported,
     SeatResult,
     deal_create,
@@ -31,6 +32,7 @@ from scoring.services.tariffs import (
 )
 
 __all__ = [
+    "MEMBERS_FIELD",
     "RATING_MODEL",
     "AlreadyImported",
     "SeatResult",

@@ -281,11 +281,24 @@ def table_reopen(table: Table, *, by: Member | None, reason: str) -> Table:
         return table
 
 
+MEMBERS_FIELD = "members"
+"""The record's optional head field that names each player by username, in seat order: a
+display name changes, a username does not, so an export imports again (docs/deploy.md)."""
+
+
 def table_export(table: Table) -> dict[str, Any]:
-    """The table as a game record (game-format.md)."""
+    """The table as a game record (game-format.md), with ``members`` after ``players``."""
     state = selectors.replay(table)
     kind = games.of_table(table)
-    return kind.to_record(kind.setup(table, state.players), _deals(table, state))
+    record = kind.to_record(kind.setup(table, state.players), _deals(table, state))
+    seats = Seat.objects.filter(table=table).order_by("position")
+    usernames = list(seats.values_list("member__username", flat=True))
+    exported: dict[str, Any] = {}
+    for key, value in record.items():
+        exported[key] = value
+        if key == "players":
+            exported[MEMBERS_FIELD] = usernames
+    return exported
 
 
 def _deals(table: Table, state: selectors.TableState) -> list[Any]:
