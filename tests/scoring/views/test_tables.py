@@ -801,3 +801,12 @@ def test_a_malformed_members_field_is_refused_with_a_message(client, table, anna
     assert response.status_code == 200
     assert "must list one username for each player" in unescaped(response)
     assert counts() == before
+
+
+def test_the_new_refusals_speak_russian(table, anna):
+    client = Client()
+    client.force_login(anna)
+    late = client.post(reverse("scoring:table_import"), upload(GAME_RECORD, played_on="9999-12-31"))
+    assert "дата должна быть от 2000-01-01 до" in unescaped(late)
+    odd = client.post(reverse("scoring:table_import"), upload(GAME_RECORD | {"members": "x"}))
+    assert "нужно указать по одному имени пользователя на каждого игрока" in unescaped(odd)
