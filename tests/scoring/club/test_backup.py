@@ -7,6 +7,7 @@ import datetime
 import importlib
 import io
 import json
+import re
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -563,3 +564,71 @@ def test_a_restore_keeps_every_number_and_new_rows_continue_after_them(
     )
     assert season.pk > max(numbers["seasons"])
     assert Member.objects.create(username="new").pk > max(numbers["members"])
+
+
+_VOLATILE = [
+    # Per-request tokens: the CSRF token (form fields, meta, htmx headers) and CSP nonces.
+    (re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*'), r"\1…"),
+    (re.compile(r'("X-CSRFToken": ?")[^"]*'), r"\1…"),
+    (re.compile(r'(name="csrf-token" content=")[^"]*'), r"\1…"),
+    (re.compile(r'(nonce=")[^"]*'), r"\1…"),
+]
+
+
+def site_pages(client: Any) -> dict[str, str]:
+    """The HTML of every page a member reads: home, the table list, each table (its page,
+    print view, export), the standings of each game all time and in each season, the
+    season list and each member's profile."""
+    from django.core.cache import cache
+
+    from scoring.live.snapshots import SNAPSHOTS
+
+    cache.clear()  # rendered from the database, not from sheets cached before
+    SNAPSHOTS.clear()
+    urls = [reverse("scoring:home"), reverse("scoring:table_list"), reverse("scoring:season_list")]
+    for pk in Table.objects.order_by("pk").values_list("pk", flat=True):
+        for name in ("table_detail", "table_print", "table_export"):
+            urls.append(reverse(f"scoring:{name}", args=[pk]))
+    for game in ("preferans", "boston"):
+        urls.append(reverse("scoring:standings", args=[game]))
+        urls.append(reverse("scoring:standings_csv", args=[game]))
+        for pk in Season.objects.order_by("pk").values_list("pk", flat=True):
+            urls.append(reverse("scoring:season_standings", args=[pk, game]))
+            urls.append(reverse("scoring:season_standings_csv", args=[pk, game]))
+    for username in Member.objects.order_by("username").values_list("username", flat=True):
+        urls.append(reverse("members:detail", args=[username]))
+    pages = {}
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        text = response.content.decode()
+        for pattern, replacement in _VOLATILE:
+            text = pattern.sub(replacement, text)
+        pages[url] = text
+    return pages
+
+
+@pytest.mark.parametrize("who", ["a visitor", "the organiser"])
+def test_the_demo_club_restored_shows_every_page_byte_for_byte(
+    tmp_path: Path, client: Any, who: str
+) -> None:
+    """Issue 19: the demo club and a season, exported and restored into an empty database,
+    show the same HTML on every page (per-request tokens aside) — the same table numbers,
+    results, standings, ratings and profiles."""
+    build_club()
+    if who == "the organiser":
+        client.force_login(Member.objects.get(username="olga"))
+    before = site_pages(client)
+    assert len(before) > 40
+    path = export(tmp_path)
+    empty_the_club()
+
+    status, out, err = run_import(str(path))
+
+    assert (status, err) == (0, ""), out
+    if who == "the organiser":
+        client.force_login(Member.objects.get(username="olga"))
+    after = site_pages(client)
+    assert after.keys() == before.keys()
+    for url, page in before.items():
+        assert after[url] == page, url
