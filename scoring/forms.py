@@ -21,6 +21,7 @@ from scoring.engine.preferans import Pulka
 from scoring.engine.preferans.rules import LEVELS
 from scoring.labels import DEAL_KINDS
 from scoring.models import PreferansTariffVersion, Table
+from scoring.models.tables import validate_played_on
 
 TRICKS = [(n, str(n)) for n in range(11)]
 BOSTON_TRICKS = [(n, str(n)) for n in range(14)]
@@ -410,4 +411,4 @@ class ImportForm(forms.Form):
 
     record = forms.FileField(label=_("game record (JSON)"))
     game = forms.ChoiceField(label=_("game"), choices=Table.GAMES)
-    played_on = forms.DateField(label=_("date"), required=False)
+    played_on = forms.DateField(label=_("date"), required=False, validators=[validate_played_on])

@@ -5,39 +5,49 @@ The document holds everything that cannot be recomputed: members (never their pa
 hashes), groups, both kinds of tariff with every version, seasons, and every table with its
 seats, deal log and audit history. Ratings are left out: ``club_import`` rebuilds them from
 the finished tables, as ``rebuild_ratings`` does. Rows refer to each other by natural keys
-(usernames, tariff names and version numbers, deal sequences), never by primary key, so a
-backup restores into any database.
+(usernames, tariff names and version numbers, deal sequences). Each row also carries its
+``id``, which the restore keeps: table 17 is table 17 again, so printed sheets and links
+still point at the same game (the database's id sequences are moved past them). An ``id``
+is optional; a row without one gets a new number.
 
 Restoring is for an empty club only (a fresh ``migrate``): the preset tariffs that the
 migrations create are replaced by the backup's, which keep their names and version
 numbers, so every table points at the version it was played under.
+
+Nothing computed is trusted: each table's deals are replayed, and a finished table's
+stored result and seat results must be what the engine gives (a backup with forged money
+is refused); its duplicate-import digest is recomputed, and the ratings are rebuilt.
 """
 
 from __future__ import annotations
 
 import datetime
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import Group, Permission
 from django.core.exceptions import ValidationError
+from django.core.management.color import no_style
 from django.db import DatabaseError, connection, models, transaction
 from django.utils import timezone
 
 from members.models import Member
-from scoring import selectors
+from scoring import selectors, services
 from scoring.engine.errors import RuleError
 from scoring.engine.record import MAX_DEALS
 from scoring.games import GAMES, Game
 from scoring.models import AuditEntry, DealRecord, Season, Seat, Table
+from scoring.models.tables import validate_played_on
 from scoring.services import ratings_rebuild
 
 FORMAT = "clubsite-backup"
 VERSION = 1
 
 MEMBER_FIELDS = (
+    "id",
     "username",
     "display_name",
     "first_name",
@@ -176,8 +186,8 @@ def _username(usernames: dict[int, str], pk: int | None) -> str | None:
 
 
 def _fields(obj: models.Model) -> dict[str, Any]:
-    """The row's own values (no primary key, no relations) in JSON form."""
-    return {
+    """The row's own values (its ``id`` first, no relations) in JSON form."""
+    return {"id": obj.pk} | {
         f.name: _plain(f.value_from_object(obj))
         for f in obj._meta.concrete_fields
         if not f.primary_key and not f.is_relation
@@ -235,9 +245,19 @@ def club_import(document: Any) -> ImportSummary:
         importer = _Importer()
         try:
             importer.run(document)
-        except (TypeError, ValueError, KeyError, AttributeError) as error:
+        except (
+            TypeError,
+            ValueError,
+            KeyError,
+            AttributeError,
+            ArithmeticError,  # OverflowError, decimal.InvalidOperation
+            RecursionError,
+        ) as error:
             # A value of the wrong shape somewhere the checks above do not look.
-            raise BackupError(f"the document is malformed ({error!r})") from None
+            raise BackupError(
+                f"{importer.at or 'the document'}: the document is malformed "
+                f"({type(error).__name__}: {str(error)[:200]})"
+            ) from None
         return importer.summary
 
 
@@ -257,6 +277,8 @@ class _Importer:
 
     def __init__(self) -> None:
         self.summary = ImportSummary()
+        self.at = ""  # where the restore is, for a message about what no check foresaw
+        self.restored: set[type[models.Model]] = set()  # models given rows, for sequences
         self.members: dict[str, int] = {}
         self.tariffs: dict[tuple[str, str], Any] = {}
         self.versions: dict[tuple[str, str, int], Any] = {}
@@ -279,7 +301,10 @@ class _Importer:
             self.table(item, f"tables[{i}]") for i, item in enumerate(_list(document, "tables", ""))
         ]
         for i, table in enumerate(tables):
+            self.at = f"tables[{i}]"
             self.check_replay(table, f"tables[{i}]")
+        self.at = ""
+        _reset_sequences(self.restored)
         for game in GAMES:
             ratings_rebuild(game)
 
@@ -299,7 +324,7 @@ class _Importer:
             raise BackupError(f"{path}.username: missing")
         member = Member(**values)
         member.set_unusable_password()
-        _insert(member, path)
+        self.insert(member, path)
         names = _strings(item, "groups", path)
         groups = list(Group.objects.filter(name__in=names))
         if len(groups) != len(set(names)):
@@ -315,6 +340,11 @@ class _Importer:
         # A permission of an app this site no longer has is left out, and reported.
         self.summary.unknown_permissions |= {k for k in keys if k not in known}
         return [known[k] for k in keys if k in known]
+
+    def insert(self, obj: models.Model, path: str) -> None:
+        self.at = path
+        _insert(obj, path)
+        self.restored.add(type(obj))
 
     def member_id(self, username: Any, path: str) -> int | None:
         if username is None:
@@ -349,12 +379,12 @@ class _Importer:
         fields = tariff_model.stored_values(_object(item.get("fields"), path))
         tariff = tariff_model(**_values(tariff_model, fields, path))
         tariff.changed_by_id = self.member_id(item.get("changed_by"), f"{path}.changed_by")
-        _insert(tariff, path)
+        self.insert(tariff, path)
         for name, row_model in game.tariff_rows:
             for i, row in enumerate(_list(item, name, path, default=[])):
                 row_path = f"{path}.{name}[{i}]"
                 values = _values(row_model, _object(row, row_path), row_path)
-                _insert(row_model(tariff=tariff, **values), row_path)
+                self.insert(row_model(tariff=tariff, **values), row_path)
         try:
             tariff.clean()  # the engine accepts the tariff's settings
         except ValidationError as error:
@@ -374,7 +404,7 @@ class _Importer:
                 version.to_rules()
             except (RuleError, TypeError, ValueError, KeyError) as error:
                 raise BackupError(f"{version_path}.rules: {error}") from None
-            _insert(version, version_path)
+            self.insert(version, version_path)
             self.versions[game.code, tariff.name, version.number] = version
             self.summary.counts["versions"] += 1
         self.summary.counts["tariffs"] += 1
@@ -386,7 +416,7 @@ class _Importer:
         for game, name in fields.items():
             if item.get(name) is not None:
                 setattr(season, name, self.tariff_named(game, item[name], f"{path}.{name}"))
-        _insert(season, path)
+        self.insert(season, path)
         self.summary.counts["seasons"] += 1
 
     def tariff_named(self, game: str, name: Any, path: str) -> Any:
@@ -399,7 +429,12 @@ class _Importer:
     def table(self, item: Any, path: str) -> Table:
         item = _object(item, path)
         nested = {"tariff", "version", "opened_by", "seats", "deals", "audit"}
+        self.at = path
         table = Table(**_values(Table, item, path, extra=nested))
+        try:
+            validate_played_on(table.played_on)
+        except ValidationError as error:
+            raise BackupError(f"{path}.played_on: {_messages(error)}") from None
         key = (table.game, item.get("tariff"), item.get("version"))
         if key not in self.versions:
             raise BackupError(
@@ -408,7 +443,7 @@ class _Importer:
             )
         setattr(table, GAMES[table.game].version_field, self.versions[key])
         table.opened_by_id = self.member_id(item.get("opened_by"), f"{path}.opened_by")
-        _insert(table, path)
+        self.insert(table, path)
         for i, seat_item in enumerate(_list(item, "seats", path)):
             seat_path = f"{path}.seats[{i}]"
             seat_item = _object(seat_item, seat_path)
@@ -417,7 +452,7 @@ class _Importer:
             if member is None:
                 raise BackupError(f"{seat_path}.member: missing")
             seat.member_id = member
-            _insert(seat, seat_path)
+            self.insert(seat, seat_path)
         deal_items = _list(item, "deals", path, default=[])
         live = sum(not (isinstance(d, dict) and d.get("deleted")) for d in deal_items)
         if live > MAX_DEALS:  # checked before a deal is stored or replayed
@@ -435,7 +470,7 @@ class _Importer:
             deal.created_by_id = self.member_id(
                 deal_item.get("created_by"), f"{deal_path}.created_by"
             )
-            _insert(deal, deal_path)
+            self.insert(deal, deal_path)
             deals[deal.sequence] = deal
         for i, entry_item in enumerate(_list(item, "audit", path, default=[])):
             entry_path = f"{path}.audit[{i}]"
@@ -449,7 +484,7 @@ class _Importer:
                     raise BackupError(f"{entry_path}.deal: the table has no deal {sequence!r}")
                 entry.deal = deals[sequence]
             entry.actor_id = self.member_id(entry_item.get("actor"), f"{entry_path}.actor")
-            _insert(entry, entry_path)
+            self.insert(entry, entry_path)
         self.summary.counts["tables"] += 1
         self.summary.counts["deals"] += len(deals)
         self.summary.counts["audit entries"] += len(item.get("audit") or [])
@@ -463,9 +498,39 @@ class _Importer:
             .get(pk=table.pk)
         )
         try:
-            selectors.replay(table)
+            state = selectors.replay(table)
         except RuleError as error:
             raise BackupError(f"{path}: its deals do not replay: {error}") from None
+        seats = sorted(table.seats.all(), key=lambda seat: seat.position)
+        expected: Sequence[services.SeatResult | None]
+        if table.status == Table.FINISHED:
+            if table.result != state.document():
+                raise BackupError(
+                    f"{path}.result: not the result its deals give (a forged or damaged backup)"
+                )
+            expected = services.seat_results(table, state)
+            # The digest that refuses a second import of the game: computed, not trusted.
+            digest = services.table_digest(table, state)
+            Table.objects.filter(pk=table.pk).update(record_digest=digest)
+        else:
+            if table.result is not None:
+                raise BackupError(f"{path}.result: a table in play has no result yet")
+            expected = [None] * len(seats)
+        for i, (seat, computed) in enumerate(zip(seats, expected, strict=True)):
+            stored = (seat.result, seat.money, seat.place, seat.won, seat.stats)
+            want = (
+                (None, None, None, False, {})
+                if computed is None
+                else (computed.result, computed.money, computed.place, computed.won, computed.stats)
+            )
+            for name, have, should in zip(
+                ("result", "money", "place", "won", "stats"), stored, want, strict=True
+            ):
+                if have != should:
+                    raise BackupError(
+                        f"{path}.seats[{i}].{name}: {_plain(have)!r}, but its deals give "
+                        f"{_plain(should)!r} (a forged or damaged backup)"
+                    )
 
 
 # -- reading the document -------------------------------------------------------------------
@@ -514,9 +579,12 @@ def _values(
         for f in model._meta.concrete_fields
         if not f.primary_key and not f.is_relation and f.name != "password"
     }
-    values = {}
+    values: dict[str, Any] = {}
     for name, raw in item.items():
         if name in extra:
+            continue
+        if name == "id":
+            values["id"] = _id(model, raw, f"{path}.id")
             continue
         model_field = fields.get(name)
         if model_field is None:
@@ -527,7 +595,20 @@ def _values(
             )
         except ValidationError as error:
             raise BackupError(f"{path}.{name}: {_messages(error)}") from None
+        except (TypeError, ValueError, ArithmeticError, RecursionError) as error:
+            kind = type(error).__name__
+            raise BackupError(f"{path}.{name}: not a valid value ({kind})") from None
     return values
+
+
+def _id(model: type[models.Model], raw: Any, path: str) -> int:
+    """A row's ``id`` from the backup: a whole number the database's key column holds."""
+    pk = model._meta.pk
+    assert pk is not None  # noqa: S101 - every model has a primary key
+    low, high = connection.ops.integer_field_range(pk.get_internal_type())
+    if not isinstance(raw, int) or isinstance(raw, bool) or not max(low or 1, 1) <= raw <= high:
+        raise BackupError(f"{path}: must be a whole number from 1 to {high}")
+    return raw
 
 
 def _insert(obj: models.Model, path: str) -> None:
@@ -539,9 +620,21 @@ def _insert(obj: models.Model, path: str) -> None:
         raise BackupError(f"{path}: {_messages(error)}") from None
     try:
         # ``raw`` as loaddata does: auto_now/auto_now_add fields keep the backup's times.
-        obj.save_base(raw=True)
+        # Always an insert: a repeated ``id`` is refused, never an update of the first row.
+        obj.save_base(raw=True, force_insert=True)
     except DatabaseError as error:
         raise BackupError(f"{path}: the database refused it: {error}") from None
+    except (TypeError, ValueError, ArithmeticError, RecursionError) as error:
+        raise BackupError(f"{path}: a value the database cannot store ({error})") from None
+
+
+def _reset_sequences(restored: Iterable[type[models.Model]]) -> None:
+    """Move the id sequences (PostgreSQL) past the ids the backup gave, so the next table
+    opened gets the number after the highest one restored. SQLite needs nothing."""
+    statements = connection.ops.sequence_reset_sql(no_style(), sorted(restored, key=str))
+    with connection.cursor() as cursor:
+        for statement in statements:
+            cursor.execute(statement)
 
 
 def _messages(error: ValidationError) -> str:

@@ -7,10 +7,12 @@ in play; the final settlement is kept when it finishes, for standings.
 
 from __future__ import annotations
 
+import datetime
 from decimal import Decimal
 from typing import Any, ClassVar
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -18,6 +20,33 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models.tariffs import BostonTariffVersion, PreferansTariffVersion
+
+EARLIEST_PLAYED_ON = datetime.date(2000, 1, 1)
+"""The earliest date a table may have been played on, when imported (a record, a backup)."""
+
+
+def latest_played_on() -> datetime.date:
+    """The latest date an imported table may have: a year from today. A table dated far
+    in the future would sort after every other, so each later finish would rebuild every
+    rating (issue 19)."""
+    today = timezone.localdate()
+    try:
+        return today.replace(year=today.year + 1)
+    except ValueError:  # 29 February
+        return today.replace(year=today.year + 1, day=28)
+
+
+def validate_played_on(value: datetime.date) -> None:
+    """``ValidationError`` unless ``value`` is between ``EARLIEST_PLAYED_ON`` and
+    ``latest_played_on()``: the one range for the dates of imported tables (the import
+    page, ``services.table_import``, ``import_club``)."""
+    latest = latest_played_on()
+    if not EARLIEST_PLAYED_ON <= value <= latest:
+        raise ValidationError(
+            _("the date must be between %(earliest)s and %(latest)s"),
+            code="played_on",
+            params={"earliest": EARLIEST_PLAYED_ON.isoformat(), "latest": latest.isoformat()},
+        )
 
 
 class Table(models.Model):

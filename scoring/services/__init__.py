@@ -3,13 +3,17 @@ transaction. Call sites use ``services.<name>``; the topic modules hold the code
 
 from scoring.services.ratings import RATING_MODEL, ratings_after_finish, ratings_rebuild
 from scoring.services.tables import (
+    MEMBERS_FIELD,
     AlreadyImported,
+    SeatResult,
     deal_create,
     deal_delete,
     deal_edit,
     deal_preview,
     deal_undo,
     seat_names_for,
+    seat_results,
+    table_digest,
     table_digests_fill,
     table_export,
     table_finish,
@@ -28,8 +32,10 @@ from scoring.services.tariffs import (
 )
 
 __all__ = [
+    "MEMBERS_FIELD",
     "RATING_MODEL",
     "AlreadyImported",
+    "SeatResult",
     "TableChange",
     "deal_create",
     "deal_delete",
@@ -39,6 +45,8 @@ __all__ = [
     "ratings_after_finish",
     "ratings_rebuild",
     "seat_names_for",
+    "seat_results",
+    "table_digest",
     "table_digests_fill",
     "table_export",
     "table_finish",

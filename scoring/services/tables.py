@@ -15,6 +15,7 @@ from decimal import Decimal
 from functools import partial
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
@@ -26,6 +27,7 @@ from scoring.engine.record import MAX_DEALS, check_head, record_digest
 from scoring.engine.standings import table_places
 from scoring.live import snapshots
 from scoring.models import AuditEntry, DealRecord, Seat, Table
+from scoring.models.tables import validate_played_on
 from scoring.services.ratings import ratings_after_finish, ratings_rebuild
 
 
@@ -279,11 +281,24 @@ def table_reopen(table: Table, *, by: Member | None, reason: str) -> Table:
         return table
 
 
+MEMBERS_FIELD = "members"
+"""The record's optional head field that names each player by username, in seat order: a
+display name changes, a username does not, so an export imports again (docs/deploy.md)."""
+
+
 def table_export(table: Table) -> dict[str, Any]:
-    """The table as a game record (game-format.md)."""
+    """The table as a game record (game-format.md), with ``members`` after ``players``."""
     state = selectors.replay(table)
     kind = games.of_table(table)
-    return kind.to_record(kind.setup(table, state.players), _deals(table, state))
+    record = kind.to_record(kind.setup(table, state.players), _deals(table, state))
+    seats = Seat.objects.filter(table=table).order_by("position")
+    usernames = list(seats.values_list("member__username", flat=True))
+    exported: dict[str, Any] = {}
+    for key, value in record.items():
+        exported[key] = value
+        if key == "players":
+            exported[MEMBERS_FIELD] = usernames
+    return exported
 
 
 def _deals(table: Table, state: selectors.TableState) -> list[Any]:
@@ -361,6 +376,11 @@ def table_import(
     record's order; its rules are the record's, checked against ``version``. A game the
     club has already (the same digest) is refused with ``AlreadyImported``."""
     record = check_head(data)
+    if played_on is not None:
+        try:
+            validate_played_on(played_on)
+        except ValidationError as error:
+            raise RuleError(" ".join(error.messages), field="played_on") from None
     kind = games.of(record["game"])
     setup, deals = kind.parse_record(record)
     if setup.rules != version.to_rules():
@@ -397,15 +417,35 @@ def table_import(
         return table_finish(table, by=by, reason="imported")
 
 
-def _store_seat_results(table: Table, state: selectors.TableState) -> None:
-    """Each seat's final balance, money, place and statistics, for standings."""
+def seat_results(table: Table, state: selectors.TableState) -> list[SeatResult]:
+    """What each seat of ``table`` (``state``: the table replayed) stores when it finishes,
+    in seat order: its final balance, money, place, whether it won and its statistics."""
     result = state.result
     balances, stats = games.of_table(table).seat_results(state.game, _deals(table, state), result)
     places = table_places(balances)
+    return [
+        SeatResult(balance, money, place, place == 1, seat_stats)
+        for balance, money, place, seat_stats in zip(
+            balances, result.money, places, stats, strict=True
+        )
+    ]
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """A finished table's seat as standings read it (``Seat``'s computed fields)."""
+
+    result: Decimal
+    money: Decimal
+    place: int
+    won: bool
+    stats: dict[str, Any]
+
+
+def _store_seat_results(table: Table, state: selectors.TableState) -> None:
+    """Each seat's final balance, money, place and statistics, for standings."""
     seats = sorted(table.seats.all(), key=lambda seat: seat.position)
-    for seat, balance, money, place, seat_stats in zip(
-        seats, balances, result.money, places, stats, strict=True
-    ):
-        seat.result, seat.money, seat.place = balance, money, place
-        seat.won, seat.stats = place == 1, seat_stats
+    for seat, computed in zip(seats, seat_results(table, state), strict=True):
+        seat.result, seat.money, seat.place = computed.result, computed.money, computed.place
+        seat.won, seat.stats = computed.won, computed.stats
     Seat.objects.bulk_update(seats, ["result", "money", "place", "won", "stats"])

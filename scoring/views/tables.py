@@ -626,7 +626,7 @@ def _import(form: ImportForm, user: Member) -> Table:
     record = load(text)
     if record["game"] != form.cleaned_data["game"]:
         raise RuleError(_("the record is a %(game)s game") % {"game": record["game"]}, field="game")
-    members = _members_named(record.get("players"))
+    members = _members_of(record)
     if user not in members and not is_organiser(user):
         raise RuleError(_("import a game you played in"), field="players")
     version = _version_for(record)
@@ -637,6 +637,31 @@ def _import(form: ImportForm, user: Member) -> Table:
         by=user,
         played_on=form.cleaned_data.get("played_on"),
     )
+
+
+def _members_of(record: Any) -> list[Member]:
+    """The club members a record's players are: by the usernames of its ``members`` field
+    when it has one (a club export's: a display name may have changed since), seat by
+    seat; a username this club does not have falls back to the player's name."""
+    names = record.get("players")
+    if services.MEMBERS_FIELD not in record:
+        return _members_named(names)
+    usernames = record[services.MEMBERS_FIELD]
+    if (
+        not isinstance(usernames, list)
+        or not all(isinstance(u, str) for u in usernames)
+        or not isinstance(names, list)
+        or len(usernames) != len(names)
+    ):
+        raise RuleError(
+            _("must list one username for each player, in the players' order"),
+            field=services.MEMBERS_FIELD,
+        )
+    by_username = {m.username: m for m in Member.objects.filter(username__in=usernames)}
+    return [
+        by_username[username] if username in by_username else _members_named([name])[0]
+        for username, name in zip(usernames, names, strict=True)
+    ]
 
 
 def _members_named(names: Any) -> list[Member]:

@@ -31,7 +31,17 @@ FORMAT = "pulka/1"
 RESULT_FORMAT = "pulka-result/1"
 GAME = "boston"
 
-RECORD_KEYS = ("format", "game", "rules", "players", "chip_price", "double_tour_from", "deals")
+# "members" (optional): the club's usernames, one per player (docs/deploy.md).
+RECORD_KEYS = (
+    "format",
+    "game",
+    "rules",
+    "players",
+    "members",
+    "chip_price",
+    "double_tour_from",
+    "deals",
+)
 _PLAYED = ("kind", "declarer", "partner", "suit", "tour", "tricks", "note")
 DEAL_KEYS: dict[str, tuple[str, ...]] = {
     "ask": _PLAYED,

@@ -66,6 +66,14 @@ class Command(BaseCommand):
                 f"{error.msg}); is it a file written by export_club?",
                 returncode=BAD_INPUT,
             ) from None
+        except RecursionError:
+            raise CommandError(
+                f"{name} is not a backup: its JSON is nested too deeply", returncode=BAD_INPUT
+            ) from None
+        except ValueError as error:  # e.g. an integer of thousands of digits
+            raise CommandError(
+                f"{name} is not a backup: its JSON cannot be read ({error})", returncode=BAD_INPUT
+            ) from None
 
 
 def _n(count: int, noun: str) -> str:

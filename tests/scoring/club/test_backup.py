@@ -7,6 +7,7 @@ import datetime
 import importlib
 import io
 import json
+import re
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -317,6 +318,27 @@ def a_backup() -> dict[str, Any]:
     return json.loads(_BACKUP[0])
 
 
+def _finished(document: dict[str, Any]) -> int:
+    """The index of the backup's first finished table with deals."""
+    return next(
+        i
+        for i, table in enumerate(document["tables"])
+        if table["status"] == Table.FINISHED and table["deals"]
+    )
+
+
+def _open(document: dict[str, Any]) -> int:
+    """The index of the backup's first table in play."""
+    return next(i for i, table in enumerate(document["tables"]) if table["status"] == Table.OPEN)
+
+
+def _nested(depth: int) -> Any:
+    value: Any = 1
+    for _ in range(depth):
+        value = {"x": value}
+    return value
+
+
 def _set(document: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, Any]:
     target = document
     for key in path[:-1]:
@@ -333,6 +355,9 @@ def _set(document: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[st
         ('{"format": "pulka/1"}', 'not a club backup: "format" must be "clubsite-backup"'),
         ('{"format": "clubsite-backup", "version": 9}', 'backup "version" 9 is not one'),
         ('{"format": "clubsite-backup", "version": 1}', "members: missing"),
+        # Issue 19: these ended in a traceback.
+        ("[" * 100_000 + "]" * 100_000, "its JSON is nested too deeply"),
+        ('{"format": "clubsite-backup", "version": ' + "9" * 5_000 + "}", "cannot be read"),
     ],
 )
 def test_a_malformed_document_exits_2_and_says_why(tmp_path: Path, text: str, message: str) -> None:
@@ -371,6 +396,60 @@ def test_a_malformed_document_exits_2_and_says_why(tmp_path: Path, text: str, me
         (
             lambda d: _set(d, ("tariffs", "preferans", 0, "versions", 0, "rules"), {"x": 1}),
             "tariffs.preferans[0].versions[0].rules:",
+        ),
+        # Forged or damaged figures (issue 19): the deals are replayed and must give them.
+        (
+            lambda d: _set(d, ("tables", _finished(d), "seats", 0, "money"), "999.00"),
+            "].seats[0].money: '999.00', but its deals give",
+        ),
+        (
+            lambda d: _set(d, ("tables", _finished(d), "seats", 1, "place"), 7),
+            "].seats[1].place: 7, but its deals give",
+        ),
+        (
+            lambda d: _set(d, ("tables", _finished(d), "seats", 2, "result"), "0.01"),
+            "].seats[2].result: '0.01', but its deals give",
+        ),
+        (
+            lambda d: _set(d, ("tables", _finished(d), "seats", 0, "won"), "true"),
+            "].seats[0].won: ",
+        ),
+        (
+            lambda d: _set(d, ("tables", _finished(d), "result", "players"), {}),
+            "].result: not the result its deals give",
+        ),
+        (
+            lambda d: _set(d, ("tables", _open(d), "seats", 0, "money"), "5.00"),
+            "].seats[0].money: '5.00', but its deals give None",
+        ),
+        (lambda d: _set(d, ("tables", _open(d), "result"), {}), "a table in play has no result"),
+        # Numbers out of any range, and ids that cannot be kept (issue 19).
+        (lambda d: _set(d, ("tables", 0, "pool_target"), 10**30), "tables[0]: pool_target:"),
+        (lambda d: _set(d, ("tables", 0, "price"), "1e999999"), "tables[0]: price:"),
+        (lambda d: _set(d, ("tables", 0, "id"), 10**30), "tables[0].id: must be a whole number"),
+        (lambda d: _set(d, ("tables", 0, "id"), "7"), "tables[0].id: must be a whole number"),
+        (lambda d: _set(d, ("tables", 0, "id"), 0), "tables[0].id: must be a whole number"),
+        (
+            lambda d: _set(d, ("tables", 1, "id"), d["tables"][0]["id"]),
+            "tables[1]: the database refused it",
+        ),
+        (
+            lambda d: _set(d, ("tables", 0, "deals", 0, "data", "tricks"), {"x": 10**30}),
+            "tables[0]: its deals do not replay",
+        ),
+        (
+            lambda d: _set(d, ("tables", 0, "deals", 0, "data"), _nested(500)),
+            "tables[0]",
+        ),
+        # Dates within the sane range (issue 19): a far-future table would make every
+        # later finish rebuild all ratings.
+        (
+            lambda d: _set(d, ("tables", 0, "played_on"), "9999-12-31"),
+            "tables[0].played_on: the date must be between 2000-01-01 and ",
+        ),
+        (
+            lambda d: _set(d, ("tables", 0, "played_on"), "1999-12-31"),
+            "tables[0].played_on: the date must be between 2000-01-01 and ",
         ),
         (  # more deals than a game record may have (issue 19), refused before any is stored
             lambda d: _set(d, ("tables", 0, "deals"), d["tables"][0]["deals"][:1] * 1_001),
@@ -412,3 +491,144 @@ def test_call_command_raises_with_exit_status_2() -> None:
         call_command("import_club", "/nonexistent/club.json")
 
     assert raised.value.returncode == 2
+
+
+def test_a_restore_keeps_every_number_and_new_rows_continue_after_them(
+    tmp_path: Path, client: Any
+) -> None:
+    """Issue 19: a restore renumbered 29 of 31 tables, so printed sheets and links pointed
+    at other games. Tables, seasons, tariffs and their versions keep their ids, and the
+    next table opened gets the number after the highest one restored."""
+    build_club()
+    # Gaps, as a real club has: the first tables were deleted long ago.
+    for table in Table.objects.order_by("pk")[:2]:
+        table.delete()
+    numbers = {
+        "tables": {t.pk: natural_key(t) for t in Table.objects.all()},
+        "seasons": dict(Season.objects.values_list("pk", "name")),
+        "preferans": dict(PreferansTariff.objects.values_list("pk", "name")),
+        "boston": dict(BostonTariff.objects.values_list("pk", "name")),
+        "versions": dict(PreferansTariffVersion.objects.values_list("pk", "number")),
+        "members": dict(Member.objects.values_list("pk", "username")),
+        "deals": set(DealRecord.objects.values_list("pk", "table_id", "sequence")),
+        "audit": set(AuditEntry.objects.values_list("pk", "table_id", "action")),
+    }
+    path = export(tmp_path)
+    pages = {
+        pk: client.get(reverse("scoring:table_detail", args=[pk])).status_code
+        for pk in numbers["tables"]
+    }
+    # Numbers past any the database has handed out, as a club restored on a new server
+    # has: PostgreSQL's sequences must be moved past them, or the next table collides.
+    document = json.loads(path.read_text(encoding="utf-8"))
+    for key in ("tables", "seasons"):
+        for item in document[key]:
+            item["id"] += 1_000
+    path.write_text(json.dumps(document), encoding="utf-8")
+    numbers["tables"] = {pk + 1_000: key for pk, key in numbers["tables"].items()}
+    numbers["seasons"] = {pk + 1_000: name for pk, name in numbers["seasons"].items()}
+    pages = {pk + 1_000: code for pk, code in pages.items()}
+    for key in ("deals", "audit"):
+        numbers[key] = {(pk, table + 1_000, more) for pk, table, more in numbers[key]}
+    empty_the_club()
+
+    status, out, err = run_import(str(path))
+
+    assert (status, err) == (0, ""), out
+    assert {t.pk: natural_key(t) for t in Table.objects.all()} == numbers["tables"]
+    assert dict(Season.objects.values_list("pk", "name")) == numbers["seasons"]
+    assert dict(PreferansTariff.objects.values_list("pk", "name")) == numbers["preferans"]
+    assert dict(BostonTariff.objects.values_list("pk", "name")) == numbers["boston"]
+    assert dict(PreferansTariffVersion.objects.values_list("pk", "number")) == numbers["versions"]
+    assert dict(Member.objects.values_list("pk", "username")) == numbers["members"]
+    assert set(DealRecord.objects.values_list("pk", "table_id", "sequence")) == numbers["deals"]
+    assert set(AuditEntry.objects.values_list("pk", "table_id", "action")) == numbers["audit"]
+    assert pages == {
+        pk: client.get(reverse("scoring:table_detail", args=[pk])).status_code
+        for pk in numbers["tables"]
+    }
+    # The sequences moved past the restored ids (PostgreSQL; SQLite takes the highest).
+    olga = Member.objects.get(username="olga")
+    table = services.table_open(
+        game=Table.PREFERANS,
+        version=PreferansTariffVersion.objects.order_by("pk").first(),
+        members=list(Member.objects.order_by("username")[:3]),
+        by=olga,
+    )
+    assert table.pk == max(numbers["tables"]) + 1
+    tricks = dict(zip(selectors.seat_names(table), (4, 4, 2), strict=True))
+    deal = services.deal_create(table, {"kind": "passout", "tricks": tricks}, by=olga).record
+    assert deal.pk > max(pk for pk, *_ in numbers["deals"])
+    season = Season.objects.create(
+        name="Зима", starts_on=datetime.date(2027, 1, 1), ends_on=datetime.date(2027, 2, 1)
+    )
+    assert season.pk > max(numbers["seasons"])
+    assert Member.objects.create(username="new").pk > max(numbers["members"])
+
+
+_VOLATILE = [
+    # Per-request tokens: the CSRF token (form fields, meta, htmx headers) and CSP nonces.
+    (re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*'), r"\1…"),
+    (re.compile(r'("X-CSRFToken": ?")[^"]*'), r"\1…"),
+    (re.compile(r'(name="csrf-token" content=")[^"]*'), r"\1…"),
+    (re.compile(r'(nonce=")[^"]*'), r"\1…"),
+]
+
+
+def site_pages(client: Any) -> dict[str, str]:
+    """The HTML of every page a member reads: home, the table list, each table (its page,
+    print view, export), the standings of each game all time and in each season, the
+    season list and each member's profile."""
+    from django.core.cache import cache
+
+    from scoring.live.snapshots import SNAPSHOTS
+
+    cache.clear()  # rendered from the database, not from sheets cached before
+    SNAPSHOTS.clear()
+    urls = [reverse("scoring:home"), reverse("scoring:table_list"), reverse("scoring:season_list")]
+    for pk in Table.objects.order_by("pk").values_list("pk", flat=True):
+        for name in ("table_detail", "table_print", "table_export"):
+            urls.append(reverse(f"scoring:{name}", args=[pk]))
+    for game in ("preferans", "boston"):
+        urls.append(reverse("scoring:standings", args=[game]))
+        urls.append(reverse("scoring:standings_csv", args=[game]))
+        for pk in Season.objects.order_by("pk").values_list("pk", flat=True):
+            urls.append(reverse("scoring:season_standings", args=[pk, game]))
+            urls.append(reverse("scoring:season_standings_csv", args=[pk, game]))
+    for username in Member.objects.order_by("username").values_list("username", flat=True):
+        urls.append(reverse("members:detail", args=[username]))
+    pages = {}
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        text = response.content.decode()
+        for pattern, replacement in _VOLATILE:
+            text = pattern.sub(replacement, text)
+        pages[url] = text
+    return pages
+
+
+@pytest.mark.parametrize("who", ["a visitor", "the organiser"])
+def test_the_demo_club_restored_shows_every_page_byte_for_byte(
+    tmp_path: Path, client: Any, who: str
+) -> None:
+    """Issue 19: the demo club and a season, exported and restored into an empty database,
+    show the same HTML on every page (per-request tokens aside) — the same table numbers,
+    results, standings, ratings and profiles."""
+    build_club()
+    if who == "the organiser":
+        client.force_login(Member.objects.get(username="olga"))
+    before = site_pages(client)
+    assert len(before) > 40
+    path = export(tmp_path)
+    empty_the_club()
+
+    status, out, err = run_import(str(path))
+
+    assert (status, err) == (0, ""), out
+    if who == "the organiser":
+        client.force_login(Member.objects.get(username="olga"))
+    after = site_pages(client)
+    assert after.keys() == before.keys()
+    for url, page in before.items():
+        assert after[url] == page, url

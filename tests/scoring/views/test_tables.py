@@ -690,3 +690,123 @@ def test_the_duplicate_refusal_speaks_russian(table, anna):
     again = client.post(reverse("scoring:table_import"), upload(GAME_RECORD))
     link = f'<a href="/tables/{first.pk}/">{first.pk}</a>'
     assert f"эта игра уже есть в клубе — стол {link}" in again.content.decode()
+
+
+# -- dates within a sane range (issue 19) ---------------------------------------------------
+
+
+@pytest.mark.parametrize("played_on", ["9999-12-31", "1999-12-31", "2000-01-01", "latest", "after"])
+def test_an_import_is_dated_between_2000_and_a_year_from_today(client, table, anna, played_on):
+    """A table dated far in the future sorts after every other, so each later finish would
+    rebuild all ratings: the import page takes dates from 2000-01-01 to a year from today."""
+    from scoring.models.tables import latest_played_on
+
+    latest = latest_played_on()
+    day = {"latest": latest, "after": latest + datetime.timedelta(days=1)}.get(played_on)
+    day = day.isoformat() if day else played_on
+    before = counts()
+
+    response = client.post(reverse("scoring:table_import"), upload(GAME_RECORD, played_on=day))
+
+    if played_on in ("2000-01-01", "latest"):
+        assert response.status_code == 302, unescaped(response)
+        assert Table.objects.order_by("pk").last().played_on.isoformat() == day
+        return
+    assert response.status_code == 200
+    assert f"the date must be between 2000-01-01 and {latest.isoformat()}" in unescaped(response)
+    assert counts() == before
+
+
+def test_the_service_refuses_a_date_out_of_range_too(table, anna):
+    members = [seat.member for seat in table.seats.order_by("position")]
+    with pytest.raises(RuleError, match="the date must be between 2000-01-01 and") as refused:
+        services.table_import(
+            GAME_RECORD,
+            version=table.version,
+            members=members,
+            by=anna,
+            played_on=datetime.date(9999, 12, 31),
+        )
+    assert refused.value.field == "played_on"
+    assert Table.objects.count() == 1
+
+
+# -- players named by username (issue 19) ---------------------------------------------------
+
+
+def finished_export(client, table, anna):
+    for data in (FIRST_GAME, PASSOUT, MISERE):
+        post_deal(client, table, data)
+    services.table_finish(table, by=anna)
+    return json.loads(client.get(reverse("scoring:table_export", args=[table.pk])).content)
+
+
+def seated(table):
+    return [seat.member.username for seat in table.seats.order_by("position")]
+
+
+def test_an_export_names_each_player_by_username_beside_the_names(client, table, anna):
+    record = finished_export(client, table, anna)
+
+    assert list(record)[:5] == ["format", "game", "rules", "players", "members"]
+    assert record["players"] == ["Anna", "Boris", "Vera"]
+    assert record["members"] == seated(table)
+    # manage.py score reads such a record as any other (the engine takes the field).
+    from scoring.engine.record import score_record
+
+    assert score_record(record)["players"] == document(table)["players"]
+    boston = factories.boston_table(deals=[{"kind": "pass"}] * 2, finished=True)
+    exported = services.table_export(boston)
+    assert exported["members"] == seated(boston)
+    assert score_record(exported)["game"] == "boston"
+
+
+def test_an_export_imports_again_after_a_display_name_changes(client, table, anna):
+    """Issue 19: the import matched names only, so a renamed player's export was refused."""
+    record = finished_export(client, table, anna)
+    members = seated(table)
+    boris = table.seats.get(position=1).member
+    boris.display_name = "Борис Петрович"
+    boris.save()
+    # The same game is in the club still: refused as a duplicate, by the usernames.
+    again = client.post(reverse("scoring:table_import"), upload(record))
+    assert_refused_as(again, table)
+    table.delete()
+
+    restored = imported(client, record)
+
+    assert seated(restored) == members
+    assert [s.name for s in restored.seats.order_by("position")] == [
+        "Anna",
+        "Борис Петрович",
+        "Vera",
+    ]
+    assert restored.result["players"].keys() == {"Anna", "Борис Петрович", "Vera"}
+
+
+def test_a_username_this_club_lacks_falls_back_to_the_players_name(client, table, anna):
+    record = GAME_RECORD | {"members": ["elsewhere-anna", "elsewhere-boris", "elsewhere-vera"]}
+
+    assert seated(imported(client, record)) == seated(table)
+
+
+@pytest.mark.parametrize(
+    "members", ["anna", ["a", "b"], [1, 2, 3]], ids=["text", "too few", "numbers"]
+)
+def test_a_malformed_members_field_is_refused_with_a_message(client, table, anna, members):
+    before = counts()
+    response = client.post(
+        reverse("scoring:table_import"), upload(GAME_RECORD | {"members": members})
+    )
+    assert response.status_code == 200
+    assert "must list one username for each player" in unescaped(response)
+    assert counts() == before
+
+
+def test_the_new_refusals_speak_russian(table, anna):
+    client = Client()
+    client.force_login(anna)
+    late = client.post(reverse("scoring:table_import"), upload(GAME_RECORD, played_on="9999-12-31"))
+    assert "дата должна быть от 2000-01-01 до" in unescaped(late)
+    odd = client.post(reverse("scoring:table_import"), upload(GAME_RECORD | {"members": "x"}))
+    assert "нужно указать по одному имени пользователя на каждого игрока" in unescaped(odd)
