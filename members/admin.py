@@ -1,11 +1,13 @@
 from django.contrib import admin
-from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.admin import GroupAdmin, UserAdmin
+from django.contrib.auth.models import Group
 
+from clubsite.admin_lookups import SafeLookups
 from members.models import Member
 
 
 @admin.register(Member)
-class MemberAdmin(UserAdmin):  # type: ignore[type-arg]
+class MemberAdmin(SafeLookups, UserAdmin):  # type: ignore[type-arg]
     list_display = ("username", "display_name", "email", "is_staff", "is_active")
     search_fields = ("username", "display_name", "first_name", "last_name", "email")
     fieldsets = (
@@ -16,3 +18,13 @@ class MemberAdmin(UserAdmin):  # type: ignore[type-arg]
         *UserAdmin.add_fieldsets,
         ("Club", {"fields": ("display_name",)}),
     )
+
+
+# Django's own group admin, with the change list that answers any query string
+# (clubsite/admin_lookups.py).
+admin.site.unregister(Group)
+
+
+@admin.register(Group)
+class ClubGroupAdmin(SafeLookups, GroupAdmin):
+    pass

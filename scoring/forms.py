@@ -321,7 +321,26 @@ class BostonDealForm(forms.Form):
 
 
 class ReasonForm(forms.Form):
+    """Why a deal is corrected or deleted, or a table reopened (the history keeps it). Like
+    every ``CharField``, it refuses a NUL character (which PostgreSQL cannot store)."""
+
     reason = forms.CharField(label=_("reason"), max_length=200)
+
+
+class FinishForm(forms.Form):
+    """Finishing a table: an optional reason for the history (an organiser closing early)."""
+
+    reason = forms.CharField(label=_("reason"), max_length=200, required=False)
+
+
+def reason_refusal(form: forms.Form, missing: str) -> RuleError:
+    """Why a reason form was refused: ``missing`` when no reason was given, else what is
+    wrong with the one given (too long, a NUL character)."""
+    if str(form.data.get("reason") or "").strip():
+        return RuleError(
+            " ".join(str(e) for e in form.errors.get("reason", [missing])), field="reason"
+        )
+    return RuleError(missing, field="reason")
 
 
 class TableOpenForm(forms.Form):

@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.admin_lookups import SafeLookups
 from scoring.engine.standings import RANKING_KEYS
 from scoring.models import Season, Table
 from scoring.permissions import can_use_admin
@@ -35,7 +36,7 @@ def ranking_help() -> str:
     )
 
 
-class SeasonAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class SeasonAdmin(SafeLookups, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("name", "starts_on", "ends_on", "min_games", "ranking", "state", "boards")
     list_select_related = ("preferans_tariff", "boston_tariff")
     search_fields = ("name",)

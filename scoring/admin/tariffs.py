@@ -35,6 +35,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.admin_lookups import SafeLookups
 from members.models import Member
 from scoring import services
 from scoring.engine.boston.rules import TRICK_ROWS, BostonRules
@@ -304,7 +305,7 @@ class ImportForm(forms.Form):
 # -- the tariff admins --------------------------------------------------------------------
 
 
-class TariffAdmin(OrganisersOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+class TariffAdmin(SafeLookups, OrganisersOnly, admin.ModelAdmin):  # type: ignore[type-arg]
     """What both tariff admins share: the list, versions, publishing, the preview of
     tables in play, copy, export and import."""
 
@@ -767,7 +768,7 @@ class BostonTariffAdmin(TariffAdmin):
 # -- versions: read-only ------------------------------------------------------------------
 
 
-class TariffVersionAdmin(OrganisersOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+class TariffVersionAdmin(SafeLookups, OrganisersOnly, admin.ModelAdmin):  # type: ignore[type-arg]
     """A version is a frozen snapshot: organisers may look, nobody edits."""
 
     list_display = ("tariff", "number", "created_at", "created_by", "table_count")

@@ -37,7 +37,7 @@ from django.utils import timezone
 from members.models import Member
 from scoring import selectors, services
 from scoring.engine.errors import RuleError
-from scoring.engine.record import MAX_DEALS
+from scoring.engine.record import BAD_TEXT, MAX_DEALS, bad_text
 from scoring.games import GAMES, Game
 from scoring.models import AuditEntry, DealRecord, Season, Seat, Table
 from scoring.models.tables import validate_played_on
@@ -230,6 +230,8 @@ def club_import(document: Any) -> ImportSummary:
     not a restorable backup. Members get unusable passwords; ratings are rebuilt.
     """
     check_header(document)
+    if (where := bad_text(document)) is not None:  # a database column refuses such text
+        raise BackupError(f"{BAD_TEXT} (at {where[:80]}). Nothing was changed.")
     with transaction.atomic():
         contents = club_contents()
         if any(contents.values()):

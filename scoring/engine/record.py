@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -56,7 +57,41 @@ def load(text: str) -> Mapping[str, Any]:
         raise RuleError("not valid JSON: nested too deeply") from None
     except ValueError as error:  # e.g. an integer of thousands of digits
         raise RuleError(f"not valid JSON: {error}") from None
+    where = bad_text(data)
+    if where is not None:
+        raise RuleError(f"{BAD_TEXT} (at {where[:80]})")
     return check_head(data)
+
+
+BAD_TEXT = (
+    "the text holds a NUL character (\\u0000) or half of a surrogate pair (\\ud800–\\udfff), "
+    "which no name or note can hold"
+)
+"""Why a JSON document with such a string is refused: JSON's ``\\u`` escapes can spell
+them, but neither is text (a database column refuses them; PostgreSQL refuses NUL)."""
+
+_BAD_CHARACTER = re.compile("[\x00\ud800-\udfff]")
+
+
+def bad_text(document: Any) -> str | None:
+    """Where in a parsed JSON document a string (a key or a value) holds a NUL or a lone
+    surrogate, as a path such as ``deals[3].note``; ``None`` if nowhere. Walks with a stack
+    of its own, so a document nested as deeply as ``json`` parses cannot overflow it."""
+    stack: list[tuple[Any, str]] = [(document, "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            if _BAD_CHARACTER.search(value):
+                return path or "the top"
+        elif isinstance(value, Mapping):
+            for key, item in value.items():
+                inner = f"{path}.{key}" if path else str(key)
+                if isinstance(key, str) and _BAD_CHARACTER.search(key):
+                    return ascii(inner)
+                stack.append((item, inner))
+        elif isinstance(value, list | tuple):
+            stack.extend((item, f"{path}[{i}]") for i, item in enumerate(value))
+    return None
 
 
 def check_head(data: Any) -> Mapping[str, Any]:

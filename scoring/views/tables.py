@@ -27,7 +27,7 @@ from members.models import Member
 from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
 from scoring.engine.record import MAX_RECORD_BYTES, load
-from scoring.forms import ImportForm, ReasonForm, rule_error_to_form
+from scoring.forms import FinishForm, ImportForm, ReasonForm, reason_refusal, rule_error_to_form
 from scoring.labels import deal_line, deal_title, rule_label
 from scoring.live.fragments import cached
 from scoring.live.keys import revision_key, tariff_key
@@ -517,9 +517,7 @@ def deal_delete(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     record = get_object_or_404(DealRecord, pk=deal_pk, table=table)
     reason = ReasonForm(request.POST)
     if not reason.is_valid():
-        return _refused(
-            request, table, RuleError(_("Say why the deal is deleted."), field="reason")
-        )
+        return _refused(request, table, reason_refusal(reason, _("Say why the deal is deleted.")))
     try:
         services.deal_delete(record, by=_member(request), reason=reason.cleaned_data["reason"])
     except RuleError as error:
@@ -547,10 +545,11 @@ def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
                 field="table",
             ),
         )
+    finish = FinishForm(request.POST)
+    if not finish.is_valid():  # a reason too long, or with a NUL character
+        return _refused(request, table, reason_refusal(finish, ""))
     try:
-        services.table_finish(
-            table, by=_member(request), reason=request.POST.get("reason", "")[:200]
-        )
+        services.table_finish(table, by=_member(request), reason=finish.cleaned_data["reason"])
     except RuleError as error:
         return _refused(request, table, error)
     return _after_write(request, table, _("Table finished."))
@@ -562,9 +561,7 @@ def table_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     _require(can_reopen(request.user, table))
     reason = ReasonForm(request.POST)
     if not reason.is_valid():
-        return _refused(
-            request, table, RuleError(_("Say why the table is reopened."), field="reason")
-        )
+        return _refused(request, table, reason_refusal(reason, _("Say why the table is reopened.")))
     try:
         services.table_reopen(table, by=_member(request), reason=reason.cleaned_data["reason"])
     except RuleError as error:
