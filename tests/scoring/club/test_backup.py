@@ -308,7 +308,7 @@ _BACKUP: list[str] = []
 
 def a_backup() -> dict[str, Any]:
     """The club's backup, with the club emptied again. Built once: each test starts from the
-    freshly migrated database, and the document names no primary keys."""
+    freshly migrated database, into which the document's ids restore as they are."""
     if not _BACKUP:
         build_club()
         out = io.StringIO()
