@@ -150,7 +150,7 @@ def test_postgresql_bounds_statements_and_connecting(monkeypatch: pytest.MonkeyP
     assert options == {"connect_timeout": 5, "options": "-c statement_timeout=30s"}
     assert tuned == {"connect_timeout": 2, "options": "-c statement_timeout=120s"}
     assert "options" not in off
-    assert not sqlite.get("OPTIONS")
+    assert sqlite["OPTIONS"] == {"transaction_mode": "IMMEDIATE", "timeout": 20}
 
 
 def test_postgresql_applies_the_statement_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
