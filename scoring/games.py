@@ -25,6 +25,7 @@ from scoring.engine.boston import BostonRules, BostonSetup, BostonTable
 from scoring.engine.errors import RuleError
 from scoring.engine.money import two_decimals
 from scoring.engine.preferans import PreferansRules, Pulka, PulkaSetup
+from scoring.engine.preferans.rules import RATES
 from scoring.engine.stats import Stats, boston_stats, preferans_stats
 from scoring.forms import BostonDealForm, PreferansDealForm, TableOpenForm
 from scoring.labels import entry_text, transfer_text
@@ -281,7 +282,7 @@ class Preferans(Game):
 
     def new_tariff(self, rules: Rules, **fields: Any) -> Tariff:
         assert isinstance(rules, PreferansRules)  # noqa: S101 - this game's rules
-        for rate in ("whist_rate", "remise_rate", "consolation_rate", "whister_penalty_rate"):
+        for rate in RATES:
             if (getattr(rules, rate) * 100).denominator != 1:  # the columns keep two decimals
                 raise RuleError("must have at most two decimals", field=f"rules.{rate}")
         return PreferansTariff(**fields, **PreferansTariff.fields_from_rules(rules))

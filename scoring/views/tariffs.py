@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, render
 
 from scoring.engine.boston import Ask, BostonRules, Independence, tariff_amount
 from scoring.engine.boston.rules import ASK_CONTRACTS, CARD_ROWS, TRICK_ROWS
-from scoring.engine.preferans.rules import LEVELS, PreferansRules
+from scoring.engine.preferans.rules import LEVELS, RATES, PreferansRules
 from scoring.models import BostonTariff, PreferansTariff
 from scoring.models.tariff_settings import (
     BOSTON_SECTIONS,
@@ -63,7 +63,7 @@ PREFERANS_WRITTEN_OUT = frozenset(
     (
         *(f"value_{level}" for level in (*LEVELS, "misere")),
         *(f"obligation_{level}" for level in LEVELS),
-        *("whist_rate", "remise_rate", "consolation_rate", "whister_penalty_rate"),
+        *RATES,
         *("misere_penalty", "lone_whist", "consolation_by_dealer"),
         *("whister_duty", "two_whister_duty", "half_whist_levels", "ten_is_whisted"),
         *("passout_mode", "passout_whists", "passout_ladder", "passout_exit"),
