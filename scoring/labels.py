@@ -98,7 +98,7 @@ def deal_title(deal: dict[str, Any], *, preference_suit: str | None = None) -> s
 
 
 def suit_label(suit: str) -> Any:
-    """A Boston suit with its symbol, e.g. «♥ черви» (lazy: it is a form's choice too)."""
+    """A Boston suit with its symbol, e.g. «♥ червы» (lazy: it is a form's choice too)."""
     return format_lazy("{} {}", BOSTON_SUITS[suit], SUIT_NAMES[suit])
 
 
