@@ -19,7 +19,7 @@ from scoring.engine.boston import CARD_ROWS, SUITS, BostonTable
 from scoring.engine.errors import RuleError
 from scoring.engine.preferans import Pulka
 from scoring.engine.preferans.rules import LEVELS
-from scoring.labels import DEAL_KINDS
+from scoring.labels import BOSTON_SUITS, DEAL_KINDS, SUIT_CLASSES, suit_label
 from scoring.models import PreferansTariffVersion, Table
 from scoring.models.tables import validate_played_on
 
@@ -42,6 +42,8 @@ ERROR_FIELDS = {
     "reason": "reason",
     "honours": "honours",
     "column": "column",
+    "suit": "suit",
+    "trump": "trump",
     "whists": "adjust",
     "pool": "adjust",
     "mountain": "adjust",
@@ -238,9 +240,7 @@ class BostonDealForm(forms.Form):
         ("adjust", _("adjustment")),
     )
     kind = forms.ChoiceField(label=_("deal"), choices=KINDS, initial="ask")
-    suit = forms.ChoiceField(
-        label=_("suit"), choices=(("minor", _("minor")), ("major", _("major"))), required=False
-    )
+    suit = forms.ChoiceField(label=_("suit"), choices=list(SUIT_CLASSES.items()), required=False)
     tour = forms.ChoiceField(
         label=_("tour"),
         choices=(("simple", _("simple")), ("double", _("double"))),
@@ -265,12 +265,34 @@ class BostonDealForm(forms.Form):
 
     @staticmethod
     def shape(table: BostonTable) -> tuple[int, ...]:
-        """An empty Boston form reads nothing of the table's state (see ``PreferansDealForm``)."""
+        """An empty Boston form reads nothing of the table's state (see ``PreferansDealForm``):
+        its preference suit is the table's own, fixed when it opens."""
         return ()
 
-    def __init__(self, *args: Any, players: tuple[str, ...], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        players: tuple[str, ...],
+        preference_suit: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """The deal form of a table of ``players``. At a table with a ``preference_suit``
+        an ask or independence is entered by its trump (♠ ♣ ♦ ♥), and the engine derives
+        minor or major from it; the class can still be chosen instead, when the trump is
+        not known (a deal copied from a paper sheet that wrote only «старшая»). Without a
+        preference suit (a table opened before the site asked for it) the class is
+        entered as before, minor unless chosen."""
         super().__init__(*args, **kwargs)
+        self.preference_suit = preference_suit
         choices = [(n, n) for n in players]
+        if preference_suit is not None:
+            self.fields["trump"] = forms.ChoiceField(
+                label=_("trump"), choices=[("", "—"), *BOSTON_SUITS.items()], required=False
+            )
+            suit = self.fields["suit"]
+            assert isinstance(suit, forms.ChoiceField)  # noqa: S101 - declared above
+            suit.label = _("or the suit")
+            suit.choices = [("", "—"), *SUIT_CLASSES.items()]
         self.fields["declarer"] = forms.ChoiceField(
             label=_("declarer"), choices=choices, required=False
         )
@@ -283,6 +305,23 @@ class BostonDealForm(forms.Form):
     def kind_value(self) -> str:
         kind = self["kind"].value()
         return kind if kind in dict(self.KINDS) else "ask"
+
+    def preference_hint(self) -> Any:
+        """What the trump means at this table, e.g. «Preference suit ♥ hearts: …»."""
+        if self.preference_suit is None:
+            return ""
+        return _("Preference suit %(suit)s: a trump in it is major, any other minor.") % {
+            "suit": suit_label(self.preference_suit)
+        }
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        # With a preference suit neither field has a default: a deal with neither would
+        # otherwise be minor without anybody having said so.
+        played = data.get("kind") in ("ask", "independence")
+        if played and "trump" in self.fields and not (data.get("trump") or data.get("suit")):
+            self.add_error("trump", _("choose the trump (or, if it is not known, minor or major)"))
+        return data
 
     def deal(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -306,7 +345,11 @@ class BostonDealForm(forms.Form):
         else:
             if kind == "ask" and data.get("partner"):
                 deal["partner"] = data["partner"]
-            deal["suit"] = data.get("suit") or "minor"
+            # Both given are passed on for the engine to refuse ("not both").
+            if data.get("trump"):
+                deal["trump"] = data["trump"]
+            if data.get("suit") or not data.get("trump"):
+                deal["suit"] = data.get("suit") or "minor"
         deal["tour"] = data.get("tour") or "simple"
         deal["tricks"] = data.get("tricks")
         return deal
@@ -363,8 +406,14 @@ class TableOpenForm(forms.Form):
         initial=1,
     )
     control_time = forms.TimeField(label=_("control time"), required=False)
+    preference_suit = forms.ChoiceField(
+        label=_("preference suit"),
+        # A callable, so that the suits' names are in the language of the request.
+        choices=lambda: [("", "—"), *((s, suit_label(s)) for s in BOSTON_SUITS)],
+        help_text=_("The suit turned at the first deal: the major suit of the payment tariff."),
+    )
 
-    CONDITIONS = ("first_dealer", "pool_target", "control_time")
+    CONDITIONS = ("first_dealer", "pool_target", "control_time", "preference_suit")
     """The fields a game may do without (``conditions`` names those it keeps)."""
 
     def __init__(

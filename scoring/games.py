@@ -28,7 +28,7 @@ from scoring.engine.preferans import PreferansRules, Pulka, PulkaSetup
 from scoring.engine.preferans.rules import RATES
 from scoring.engine.stats import Stats, boston_stats, preferans_stats
 from scoring.forms import BostonDealForm, PreferansDealForm, TableOpenForm
-from scoring.labels import entry_text, transfer_text
+from scoring.labels import entry_text, suit_label, transfer_text
 from scoring.models import (
     BostonCardRow,
     BostonPaymentRow,
@@ -264,7 +264,7 @@ class Preferans(Game):
     open_title = _("Open a pulka")
     price_label = _("price of a whist")
     deal_form_class = PreferansDealForm
-    conditions = TableOpenForm.CONDITIONS
+    conditions = ("first_dealer", "pool_target", "control_time")
     result_columns = (
         ResultColumn("pool", _("pool"), "пуля"),
         ResultColumn("mountain", _("mountain"), "гора"),
@@ -358,7 +358,7 @@ class Boston(Game):
     open_title = _("Open a Boston table")
     price_label = _("price of a chip")
     deal_form_class = BostonDealForm
-    conditions = ()
+    conditions = ("preference_suit",)
     result_columns = (ResultColumn("chips", _("chips"), "фишки"),)
     tariff_rows = (("payment_rows", BostonPaymentRow), ("card_rows", BostonCardRow))
 
@@ -368,6 +368,7 @@ class Boston(Game):
             rules=table.version.to_rules(),  # type: ignore[arg-type]
             chip_price=table.price,
             double_tour_from=table.double_tour_from,
+            preference_suit=table.preference_suit,
         )
 
     def new_engine(self, setup: Setup) -> BostonTable:
@@ -375,7 +376,11 @@ class Boston(Game):
 
     def table_options(self, setup: Setup) -> dict[str, Any]:
         assert isinstance(setup, BostonSetup)  # noqa: S101 - parsed by this game's record
-        return {"price": setup.chip_price, "double_tour_from": setup.double_tour_from}
+        return {
+            "price": setup.chip_price,
+            "double_tour_from": setup.double_tour_from,
+            "preference_suit": setup.preference_suit,
+        }
 
     def seat_results(
         self, engine: Engine, deals: Sequence[Any], result: Any
@@ -403,7 +408,17 @@ class Boston(Game):
     def deal_form(
         self, engine: Engine, players: tuple[str, ...], data: Any = None, initial: Any = None
     ) -> BostonDealForm:
-        return BostonDealForm(data, players=players, initial=initial)
+        assert isinstance(engine, BostonTable)  # noqa: S101 - a Boston table's engine
+        return BostonDealForm(
+            data, players=players, preference_suit=engine.setup.preference_suit, initial=initial
+        )
+
+    def sheet_context(
+        self, table: Table, engine: Engine, players: tuple[str, ...], cache: Cache
+    ) -> dict[str, Any]:
+        """The preference suit, for the sheet's head (none on a table opened without it)."""
+        suit = table.preference_suit
+        return {"preference_suit": suit_label(suit) if suit else None}
 
     def entries(self, result: Any, players: tuple[str, ...]) -> list[Entry]:
         return [Entry(transfer_text(t, players), t.rule, t.arithmetic) for t in result.transfers]

@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+
+from scoring.engine.boston import trump_class
+from scoring.models.tables import SUIT_NAMES
 
 DEAL_KINDS = {
     "game": _("game"),
@@ -27,6 +31,11 @@ ENTRY_KINDS = {
     "whists": _("whists"),
 }
 SUITS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥", "N": _("NT")}
+BOSTON_SUITS = {"spades": "♠", "clubs": "♣", "diamonds": "♦", "hearts": "♥"}
+"""The Boston engine's suits (its value-card columns, a trump, the preference suit) as
+the cards show them."""
+SUIT_CLASSES = {"minor": _("minor"), "major": _("major")}
+"""The payment tariff's suit classes (младшая / старшая)."""
 RULES = {
     # Preferans (preferans.md §4–§8, §13)
     "game-made": _("contract made"),
@@ -71,17 +80,41 @@ RULES = {
 }
 
 
-def deal_title(deal: dict[str, Any]) -> str:
-    """A stored deal as the log shows it, e.g. «игра 7♥ · Анна»."""
+def deal_title(deal: dict[str, Any], *, preference_suit: str | None = None) -> str:
+    """A stored deal as the log shows it, e.g. «игра 7♥ · Анна»; a Boston ask or
+    independence with its suit, e.g. «прикуп ♥ старшая · Анна» at a table whose
+    preference suit is ``preference_suit`` (hearts)."""
     parts = [str(DEAL_KINDS.get(deal.get("kind", ""), deal.get("kind", "")))]
     contract = deal.get("contract")
     if isinstance(contract, str) and contract[:-1].isdigit():
         parts[0] += f" {contract[:-1]}{SUITS.get(contract[-1], contract[-1])}"
     elif contract:
         parts[0] += f" {contract}"
+    if played := boston_suit(deal, preference_suit):
+        parts[0] += f" {played}"
     if deal.get("declarer"):
         parts.append(str(deal["declarer"]))
     return " · ".join(parts)
+
+
+def suit_label(suit: str) -> Any:
+    """A Boston suit with its symbol, e.g. «♥ червы» (lazy: it is a form's choice too)."""
+    return format_lazy("{} {}", BOSTON_SUITS[suit], SUIT_NAMES[suit])
+
+
+def boston_suit(deal: dict[str, Any], preference_suit: str | None) -> str:
+    """How a stored payment-tariff deal was played, as the log shows it: its trump and the
+    class that trump gives at a table with ``preference_suit`` («♥ старшая»), or the class
+    entered («старшая»); "" for other deals."""
+    trump, suit = deal.get("trump"), deal.get("suit")
+    if trump in BOSTON_SUITS:
+        symbol = BOSTON_SUITS[trump]
+        if preference_suit is None:  # the engine refuses such a deal; nothing to derive
+            return symbol
+        return f"{symbol} {SUIT_CLASSES[trump_class(trump, preference_suit)]}"
+    if suit in SUIT_CLASSES:
+        return str(SUIT_CLASSES[suit])
+    return ""
 
 
 def rule_label(key: str) -> str:

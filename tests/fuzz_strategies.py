@@ -41,7 +41,9 @@ def db_snapshot() -> dict[str, Any]:
         return list(model.objects.order_by("pk").values_list("pk", *fields))
 
     return {
-        "tables": rows(Table, "status", "revision", "result", "price", "double_tour_from"),
+        "tables": rows(
+            Table, "status", "revision", "result", "price", "double_tour_from", "preference_suit"
+        ),
         "seats": rows(Seat, "table_id", "member_id", "name", "result", "money", "place"),
         "deals": rows(DealRecord, "table_id", "sequence", "deleted", "data"),
         "audit": rows(AuditEntry, "table_id", "action", "reason"),

@@ -8,7 +8,9 @@ The Preferans deals are drawn by a seeded ``random.Random``: each table has a sh
 of what happens (a game, a misère, a pass-out, a dark pass-out, a bomb …) and the drawer
 fills in who declared what and who took which tricks, proposing only deals the engine
 accepts. The same seed and the same engine always give the same club. The Boston deals
-are written out by hand.
+are written out by hand; most of the payment-tariff table's are entered by their trump, as
+the deal form asks for them, and come to the very chips their suit class gave before the
+site knew the preference suit (``test_demo`` pins them).
 """
 
 from __future__ import annotations
@@ -133,10 +135,13 @@ class BostonPlan:
     players: tuple[str, ...]
     days_ago: int
     deals: tuple[dict[str, Any], ...]
+    preference_suit: str
     price: Decimal = Decimal("0.10")
 
 
-# Boston deals name players by username; the loader puts in their seat names.
+# Boston deals name players by username; the loader puts in their seat names. Hearts is
+# the payment-tariff table's preference suit: a trump of hearts is major, any other minor;
+# the first deal gives its class directly, as a scorer may when the trump is not known.
 BOSTON_TABLES = (
     BostonPlan(
         BOSTON_TARIFF,
@@ -144,23 +149,24 @@ BOSTON_TABLES = (
         26,
         (
             {"kind": "ask", "declarer": "anna", "partner": "vera", "suit": "minor", "tricks": 9},
-            {"kind": "ask", "declarer": "boris", "suit": "minor", "tricks": 6},
+            {"kind": "ask", "declarer": "boris", "trump": "clubs", "tricks": 6},
             {"kind": "pass"},
-            {"kind": "ask", "declarer": "gleb", "partner": "boris", "suit": "major", "tricks": 7},
-            {"kind": "independence", "declarer": "vera", "suit": "minor", "tricks": 8},
-            {"kind": "ask", "declarer": "anna", "suit": "major", "tricks": 4},
-            {"kind": "independence", "declarer": "gleb", "suit": "major", "tricks": 7},
+            {"kind": "ask", "declarer": "gleb", "partner": "boris", "trump": "hearts", "tricks": 7},
+            {"kind": "independence", "declarer": "vera", "trump": "diamonds", "tricks": 8},
+            {"kind": "ask", "declarer": "anna", "trump": "hearts", "tricks": 4},
+            {"kind": "independence", "declarer": "gleb", "trump": "hearts", "tricks": 7},
             {
                 "kind": "ask",
                 "declarer": "boris",
                 "partner": "anna",
-                "suit": "minor",
+                "trump": "spades",
                 "tour": "double",
                 "tricks": 10,
             },
-            {"kind": "ask", "declarer": "vera", "partner": "gleb", "suit": "major", "tricks": 13},
-            {"kind": "independence", "declarer": "anna", "suit": "minor", "tricks": 9},
+            {"kind": "ask", "declarer": "vera", "partner": "gleb", "trump": "hearts", "tricks": 13},
+            {"kind": "independence", "declarer": "anna", "trump": "clubs", "tricks": 9},
         ),
+        preference_suit="hearts",
     ),
     BostonPlan(
         BOSTON_CARD,
@@ -239,6 +245,8 @@ BOSTON_TABLES = (
                 "honours": 4,
             },
         ),
+        # The card prices by its column; the suit turned is written down all the same.
+        preference_suit="diamonds",
     ),
 )
 
@@ -419,6 +427,7 @@ def _play_boston(
         members=seated,
         by=organiser,
         price=plan.price,
+        preference_suit=plan.preference_suit,
         played_on=today - timedelta(days=plan.days_ago),
     )
     names = dict(zip(plan.players, selectors.seat_names(table), strict=True))

@@ -19,6 +19,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scoring.engine.boston import SUITS
 from scoring.models.tariffs import BostonTariffVersion, PreferansTariffVersion
 
 EARLIEST_PLAYED_ON = datetime.date(2000, 1, 1)
@@ -49,11 +50,21 @@ def validate_played_on(value: datetime.date) -> None:
         )
 
 
+SUIT_NAMES = {
+    "spades": _("spades"),
+    "clubs": _("clubs"),
+    "diamonds": _("diamonds"),
+    "hearts": _("hearts"),
+}
+"""The Boston engine's suits in words (its value-card columns, lowest first)."""
+
+
 class Table(models.Model):
     """A game at the club: the seed sheet's centre fields plus the tariff version."""
 
     PREFERANS, BOSTON = "preferans", "boston"
     GAMES = ((PREFERANS, _("Preferans")), (BOSTON, _("Boston")))
+    PREFERENCE_SUITS = tuple((suit, SUIT_NAMES[suit]) for suit in SUITS)
     OPEN, FINISHED = "open", "finished"
     STATUSES = ((OPEN, _("in play")), (FINISHED, _("finished")))
 
@@ -92,6 +103,12 @@ class Table(models.Model):
     double_tour_from = models.PositiveIntegerField(
         _("double tours from deal"), null=True, blank=True
     )
+    # Boston's preference suit, the suit turned at the first deal (boston.md §3): a deal
+    # given by its trump is major in it. None, not "": not recorded (a Preferans table, or
+    # a Boston table opened before the site asked for it).
+    preference_suit = models.CharField(  # noqa: DJ001 - None means "not recorded", see above
+        _("preference suit"), max_length=8, choices=PREFERENCE_SUITS, null=True, blank=True
+    )
     status = models.CharField(_("status"), max_length=10, choices=STATUSES, default=OPEN)
     revision = models.PositiveIntegerField(
         default=0, editable=False, help_text=_("Bumped on every change: the live sheet's ETag.")
@@ -128,6 +145,11 @@ class Table(models.Model):
             ),
             models.CheckConstraint(condition=Q(first_dealer__lte=3), name="table_dealer_seat"),
             models.CheckConstraint(condition=Q(price__gte=0), name="table_price_not_negative"),
+            models.CheckConstraint(
+                condition=Q(preference_suit__isnull=True)
+                | Q(game="boston", preference_suit__in=SUITS),
+                name="table_preference_suit_of_boston",
+            ),
         ]
         indexes: ClassVar[list[models.Index]] = [
             models.Index(fields=("game", "status", "played_on"), name="table_standings"),

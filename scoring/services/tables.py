@@ -42,9 +42,13 @@ def table_open(
     price: Decimal = Decimal(1),
     control_time: Any = None,
     double_tour_from: int | None = None,
+    preference_suit: str | None = None,
     played_on: Any = None,
 ) -> Table:
-    """Open a table with ``members`` seated in clockwise order."""
+    """Open a table with ``members`` seated in clockwise order. A Boston table's
+    ``preference_suit`` is the suit turned at the first deal; the open-a-table form asks for
+    it, but it may be ``None`` (an imported record that has none scores its deals by the
+    class they give)."""
     if len({m.pk for m in members}) != len(members):
         raise RuleError("each member can take one seat only", field="players")
     names = seat_names_for(members)
@@ -57,12 +61,13 @@ def table_open(
             price=price,
             control_time=control_time,
             double_tour_from=double_tour_from,
+            preference_suit=preference_suit,
             opened_by=by,
         )
         setattr(table, kind.version_field, version)
         if played_on is not None:
             table.played_on = played_on
-        kind.setup(table, names)  # the engine checks the player count, dealer, target
+        kind.setup(table, names)  # the engine checks the player count, dealer, target, suit
         table.save()
         Seat.objects.bulk_create(
             Seat(table=table, position=i, member=m, name=name)

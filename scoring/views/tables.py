@@ -121,6 +121,7 @@ def table_open(request: HttpRequest, game: str) -> HttpResponse:
                     pool_target=form.cleaned_data.get("pool_target", 20),
                     price=form.cleaned_data["price"],
                     control_time=form.cleaned_data.get("control_time"),
+                    preference_suit=form.cleaned_data.get("preference_suit") or None,
                 )
             except RuleError as error:
                 form.add_error(None, error.message)
@@ -265,7 +266,7 @@ def _deal_rows(state: selectors.TableState, shown: int | None) -> list[dict[str,
         entries = [
             {"text": e.text, "rule": rule_label(e.rule), "calc": e.calc} for e in shows["entries"]
         ]
-        title = deal_title(record.data)
+        title = deal_title(record.data, preference_suit=state.table.preference_suit)
         rows.append(
             shows
             | {"n": n, "record": record, "deal": record.data, "title": title, "entries": entries}

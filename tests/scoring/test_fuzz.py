@@ -212,6 +212,7 @@ BOSTON_FORMS = (
         "tricks": "13",
     },
     {"kind": "independence", "declarer": "Boris", "suit": "minor", "tour": "simple", "tricks": "7"},
+    {"kind": "ask", "declarer": "Vera", "trump": "hearts", "tour": "simple", "tricks": "6"},
     {
         "kind": "card",
         "declarer": "Gleb",
@@ -230,6 +231,7 @@ BOSTON_KEYS = (
     "declarer",
     "partner",
     "suit",
+    "trump",
     "tour",
     "tricks",
     "contract",
@@ -285,7 +287,7 @@ def world() -> SimpleNamespace:
     last = services.deal_create(
         pulka, {"kind": "misere", "declarer": "Boris", "tricks": {"Boris": 0}}, by=anna
     ).record
-    boston = factories.boston_table([anna, boris, vera, gleb])
+    boston = factories.boston_table([anna, boris, vera, gleb], preference_suit="hearts")
     services.deal_create(
         boston,
         {

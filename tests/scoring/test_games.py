@@ -55,6 +55,17 @@ DEALS = [
     ),
     (games.BOSTON, FOUR, {"kind": "pass"}),
     (games.BOSTON, FOUR, {"kind": "adjust", "reason": "x", "transfers": [["Anna", "Boris", 3]]}),
+    (
+        games.BOSTON,
+        FOUR,
+        {
+            "kind": "independence",
+            "declarer": "Vera",
+            "trump": "hearts",
+            "tour": "double",
+            "tricks": 9,
+        },
+    ),
 ]
 
 
@@ -129,11 +140,30 @@ def test_a_boston_table_is_set_up_from_its_table_and_tariff_version() -> None:
     assert isinstance(games.BOSTON.new_table(table, FOUR, None), BostonTable)
 
 
+@pytest.mark.django_db
+def test_a_boston_table_gives_the_engine_its_preference_suit() -> None:
+    table = factories.boston_table(preference_suit="clubs")
+    setup = games.BOSTON.setup(table, FOUR)
+
+    assert setup.preference_suit == "clubs"
+    assert games.BOSTON.table_options(setup)["preference_suit"] == "clubs"
+    form = games.BOSTON.deal_form(games.BOSTON.new_engine(setup), FOUR)
+    assert form.preference_suit == "clubs"
+    assert "trump" in form.fields
+    assert (
+        "trump" not in games.BOSTON.deal_form(BostonTable(BostonSetup(players=FOUR)), FOUR).fields
+    )
+
+
 def _boston_with_double_tours() -> Table:
     table = factories.boston_table(price=Decimal("0.10"))
     table.double_tour_from = 3
     table.save(update_fields=["double_tour_from"])
     return table
+
+
+def _boston_with_a_preference_suit() -> Table:
+    return factories.boston_table(preference_suit="diamonds")
 
 
 @pytest.mark.django_db
@@ -142,6 +172,7 @@ def _boston_with_double_tours() -> Table:
     [
         lambda: factories.pulka(pool_target=10, first_dealer=1, price=Decimal("0.20")),
         _boston_with_double_tours,
+        _boston_with_a_preference_suit,
     ],
 )
 def test_the_table_options_of_a_setup_open_the_same_table_again(make: Any) -> None:
@@ -169,7 +200,7 @@ def test_the_table_options_of_a_setup_open_the_same_table_again(make: Any) -> No
     ("game", "required", "conditions"),
     [
         (games.PREFERANS, 3, {"first_dealer", "pool_target", "control_time"}),
-        (games.BOSTON, 4, set()),
+        (games.BOSTON, 4, {"preference_suit"}),
     ],
 )
 def test_the_open_form_asks_for_the_games_seats_and_conditions(

@@ -5,7 +5,17 @@
 """
 
 from scoring.engine.boston.amounts import Amount, card_amount, tariff_amount
-from scoring.engine.boston.deals import Adjustment, Ask, Card, Deal, Independence, Pass
+from scoring.engine.boston.deals import (
+    SUIT_CLASSES,
+    Adjustment,
+    Ask,
+    Card,
+    Deal,
+    Independence,
+    Pass,
+    suit_class,
+    trump_class,
+)
 from scoring.engine.boston.record import parse_record, result_document, score_record, to_record
 from scoring.engine.boston.rules import CARD_ROWS, SUITS, SYSTEMS, BostonRules
 from scoring.engine.boston.table import (
@@ -21,6 +31,7 @@ from scoring.engine.boston.table import (
 __all__ = [
     "CARD_ROWS",
     "SUITS",
+    "SUIT_CLASSES",
     "SYSTEMS",
     "Adjustment",
     "Amount",
@@ -41,6 +52,8 @@ __all__ = [
     "score_boston",
     "score_deal",
     "score_record",
+    "suit_class",
     "tariff_amount",
     "to_record",
+    "trump_class",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scoring.engine.boston.deals import Ask, Card, Independence
+from scoring.engine.boston.deals import Ask, Card, Independence, suit_class
 from scoring.engine.boston.rules import MISERE_ROWS, TRICK_ROWS, BostonRules
 
 
@@ -24,8 +24,15 @@ class Amount:
     arithmetic: str
 
 
-def tariff_amount(rules: BostonRules, deal: Ask | Independence, double: bool) -> Amount:
-    """The payment tariff's amount per payer for an ask or an independence (§1)."""
+def tariff_amount(
+    rules: BostonRules,
+    deal: Ask | Independence,
+    double: bool,
+    preference_suit: str | None = None,
+) -> Amount:
+    """The payment tariff's amount per payer for an ask or an independence (§1), at a table
+    whose preference suit is ``preference_suit`` (needed only by a deal given by trump)."""
+    major = suit_class(deal, preference_suit) == "major"
     required, base, rate, no_trick_count = rules.ask_terms(deal.contract)
     tricks = deal.tricks
     slam = rules.slam_multiplier
@@ -48,7 +55,7 @@ def tariff_amount(rules: BostonRules, deal: Ask | Independence, double: bool) ->
         outcome, short = "lost", required - tricks
         chips = base + rate * short
         sum_text = f"{base} + {rate} × {short} = {chips}"
-    if deal.suit == "major":
+    if major:
         chips *= rules.major_multiplier
         sum_text += f", major ×{rules.major_multiplier} = {chips}"
     chips, sum_text = _tour(rules, double, chips, sum_text)

@@ -13,6 +13,7 @@ from scoring.engine.errors import RuleError
 
 SEATS = 4
 SUIT_CLASSES = ("minor", "major")
+"""The payment tariff's suit classes (младшая / старшая масть)."""
 TOURS = ("simple", "double")
 HONOURS = (0, 3, 4)
 
@@ -23,17 +24,22 @@ Chips = tuple[int, int, int]
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Ask:
     """A payment-tariff ask (прикуп): with a ``partner`` it is supported (8 together),
-    without one unsupported (5 alone). ``tricks``: taken by the declaring side."""
+    without one unsupported (5 alone). ``tricks``: taken by the declaring side.
+
+    The suit is given one of two ways, exactly one of them: its class ``suit`` (minor or
+    major), or the ``trump`` suit (spades … hearts), whose class the table derives from its
+    preference suit (``suit_class``)."""
 
     declarer: int
     partner: int | None = None
-    suit: str
+    suit: str | None = None
+    trump: str | None = None
     tour: str = "simple"
     tricks: int
 
     def __post_init__(self) -> None:
         _check_players(self.declarer, self.partner)
-        _check_choice(self.suit, SUIT_CLASSES, "suit")
+        _check_suit(self.suit, self.trump)
         _check_choice(self.tour, TOURS, "tour")
         _check_tricks(self.tricks)
 
@@ -45,16 +51,18 @@ class Ask:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Independence:
-    """A payment-tariff independence or solo (индепанданс): 8 tricks alone."""
+    """A payment-tariff independence or solo (индепанданс): 8 tricks alone; its ``suit``
+    class or its ``trump`` as for an ``Ask``."""
 
     declarer: int
-    suit: str
+    suit: str | None = None
+    trump: str | None = None
     tour: str = "simple"
     tricks: int
 
     def __post_init__(self) -> None:
         _check_players(self.declarer, None)
-        _check_choice(self.suit, SUIT_CLASSES, "suit")
+        _check_suit(self.suit, self.trump)
         _check_choice(self.tour, TOURS, "tour")
         _check_tricks(self.tricks)
 
@@ -142,6 +150,37 @@ Deal = Ask | Independence | Card | Pass | Adjustment
 """Anything a Boston table records."""
 
 
+def trump_class(trump: str, preference_suit: str) -> str:
+    """The payment tariff's class of a ``trump``: major when it is the table's preference
+    suit (the suit turned at the first deal, boston.md §3), minor otherwise."""
+    return "major" if trump == preference_suit else "minor"
+
+
+def suit_class(deal: Ask | Independence, preference_suit: str | None) -> str:
+    """The class (minor or major) a payment-tariff deal is paid in, at a table whose
+    preference suit is ``preference_suit``: the class entered, or the one its trump gives.
+    A trump at a table with no preference suit cannot be priced, so it is refused."""
+    if deal.suit is not None:
+        return deal.suit
+    if preference_suit is None:
+        raise RuleError(
+            "the table has no preference suit, so a trump does not say minor or major: "
+            "give the suit class instead",
+            field="trump",
+        )
+    return trump_class(str(deal.trump), preference_suit)
+
+
+def _check_suit(suit: str | None, trump: str | None) -> None:
+    """A payment-tariff deal names its class or its trump, never both."""
+    if trump is None:
+        _check_choice(suit, SUIT_CLASSES, "suit")
+    elif suit is not None:
+        raise RuleError("give the trump or the suit class, not both", field="trump")
+    else:
+        _check_choice(trump, SUITS, "trump")
+
+
 def _check_players(declarer: int, partner: int | None) -> None:
     _check_seat(declarer, "declarer")
     if partner is not None:
@@ -155,7 +194,7 @@ def _check_seat(seat: int, field: str) -> None:
         raise RuleError(f"must be a seat 0–{SEATS - 1}, got {seat!r}", field=field)
 
 
-def _check_choice(value: str, choices: tuple[str, ...], field: str) -> None:
+def _check_choice(value: str | None, choices: tuple[str, ...], field: str) -> None:
     if not isinstance(value, str) or value not in choices:
         raise RuleError("must be one of " + ", ".join(choices), field=field)
 

@@ -39,10 +39,11 @@ RECORD_KEYS = (
     "players",
     "members",
     "chip_price",
+    "preference_suit",
     "double_tour_from",
     "deals",
 )
-_PLAYED = ("kind", "declarer", "partner", "suit", "tour", "tricks", "note")
+_PLAYED = ("kind", "declarer", "partner", "suit", "trump", "tour", "tricks", "note")
 DEAL_KEYS: dict[str, tuple[str, ...]] = {
     "ask": _PLAYED,
     "independence": _PLAYED,
@@ -86,6 +87,7 @@ def parse_record(data: Mapping[str, Any]) -> tuple[BostonSetup, tuple[Deal, ...]
         rules=parse_rules(data.get("rules", SYSTEMS[0])),
         chip_price=fields.price(data, "chip_price"),
         double_tour_from=_double_tour_from(data.get("double_tour_from")),
+        preference_suit=_preference_suit(data.get("preference_suit")),
     )
     raw_deals = data.get("deals", [])
     if not isinstance(raw_deals, list) or len(raw_deals) > MAX_DEALS:
@@ -153,6 +155,8 @@ def to_record(setup: BostonSetup, deals: Iterable[Deal]) -> dict[str, Any]:
         "players": list(names),
         "chip_price": str(setup.chip_price),
     }
+    if setup.preference_suit is not None:
+        record["preference_suit"] = setup.preference_suit
     if setup.double_tour_from is not None:
         record["double_tour_from"] = setup.double_tour_from
     record["deals"] = [deal_record(deal, names) for deal in deals]
@@ -179,7 +183,12 @@ def deal_record(deal: Deal, names: Names) -> dict[str, Any]:
             played: dict[str, Any] = {"kind": kind, "declarer": names[deal.declarer]}
             if deal.partner is not None:
                 played["partner"] = names[deal.partner]
-            return {**played, "suit": deal.suit, "tour": deal.tour, "tricks": deal.tricks}
+            # Written back as entered: a deal given by its trump keeps its trump.
+            if deal.trump is not None:
+                played["trump"] = deal.trump
+            else:
+                played["suit"] = deal.suit
+            return {**played, "tour": deal.tour, "tricks": deal.tricks}
         case Card():
             partner = None if deal.partner is None else names[deal.partner]
             return {
@@ -228,10 +237,12 @@ def _read_deal(raw: Any, names: Names) -> Deal:
 
 
 def _ask(raw: Mapping[str, Any], names: Names) -> Ask:
+    suit, trump = _suit_or_trump(raw)
     return Ask(
         declarer=fields.seat(_given(raw, "declarer"), names, "declarer"),
         partner=_partner(raw, names),
-        suit=_choice(_given(raw, "suit"), SUIT_CLASSES, "suit"),
+        suit=suit,
+        trump=trump,
         tour=_choice(raw.get("tour", "simple"), TOURS, "tour"),
         tricks=_tricks(raw),
     )
@@ -240,12 +251,30 @@ def _ask(raw: Mapping[str, Any], names: Names) -> Ask:
 def _independence(raw: Mapping[str, Any], names: Names) -> Independence:
     if raw.get("partner") is not None:
         raise RuleError("independence is played alone", field="partner")
+    suit, trump = _suit_or_trump(raw)
     return Independence(
         declarer=fields.seat(_given(raw, "declarer"), names, "declarer"),
-        suit=_choice(_given(raw, "suit"), SUIT_CLASSES, "suit"),
+        suit=suit,
+        trump=trump,
         tour=_choice(raw.get("tour", "simple"), TOURS, "tour"),
         tricks=_tricks(raw),
     )
+
+
+def _suit_or_trump(raw: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """A payment-tariff deal's (suit class, trump) as given, each checked; the deal refuses
+    both at once. Whether the table has a preference suit to derive a trump's class from is
+    the table's check (``score_deal``): a deal is read without the head."""
+    suit, trump = raw.get("suit"), raw.get("trump")
+    if trump is None:
+        return _choice(_given(raw, "suit"), SUIT_CLASSES, "suit"), None
+    if suit is not None:
+        suit = _choice(suit, SUIT_CLASSES, "suit")
+    return suit, _choice(trump, SUITS, "trump")
+
+
+def _preference_suit(raw: Any) -> str | None:
+    return None if raw is None else _choice(raw, SUITS, "preference_suit")
 
 
 def _card(raw: Mapping[str, Any], names: Names) -> Card:

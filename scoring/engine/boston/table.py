@@ -20,7 +20,7 @@ from scoring.engine.boston.deals import (
     Independence,
     Pass,
 )
-from scoring.engine.boston.rules import BostonRules
+from scoring.engine.boston.rules import SUITS, BostonRules
 from scoring.engine.errors import RuleError
 from scoring.engine.money import Payment, payments, to_cents
 
@@ -48,12 +48,15 @@ class DealResult:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BostonSetup:
     """A Boston table: four players in clockwise seat order, the house rules, the price of
-    a chip, and optionally the deal from which every tour is double."""
+    a chip, optionally the deal from which every tour is double, and optionally the
+    preference suit (the suit turned at the first deal, boston.md §3): a payment-tariff
+    deal given by its trump is major in that suit and minor in the others."""
 
     players: tuple[str, ...]
     rules: BostonRules = field(default_factory=BostonRules)
     chip_price: Decimal = Decimal(1)
     double_tour_from: int | None = None
+    preference_suit: str | None = None
 
     def __post_init__(self) -> None:
         if len(self.players) != SEATS or len(set(self.players)) != SEATS:
@@ -69,6 +72,9 @@ class BostonSetup:
             isinstance(start, bool) or not isinstance(start, int) or start < 1
         ):
             raise RuleError("must be a deal number of at least 1", field="double_tour_from")
+        suit = self.preference_suit
+        if suit is not None and (not isinstance(suit, str) or suit not in SUITS):
+            raise RuleError("must be one of " + ", ".join(SUITS), field="preference_suit")
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +163,8 @@ def score_deal(setup: BostonSetup, number: int, deal: Deal) -> tuple[Transfer, .
             return _adjustment(deal)
         case Ask() | Independence():
             _require_system(setup.rules, "payment-tariff", "an ask or independence")
-            amount = tariff_amount(setup.rules, deal, is_double_tour(setup, number, deal))
+            double = is_double_tour(setup, number, deal)
+            amount = tariff_amount(setup.rules, deal, double, setup.preference_suit)
         case Card():
             _require_system(setup.rules, "value-card", "a value-card contract")
             amount = card_amount(setup.rules, deal, is_double_tour(setup, number, deal))

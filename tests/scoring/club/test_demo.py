@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from datetime import timedelta
 from typing import Any
@@ -13,8 +14,9 @@ from django.test import Client
 from django.utils import timezone
 
 from members.models import ORGANISERS, Member
-from scoring import selectors
-from scoring.club.demo import load_demo
+from scoring import games, selectors
+from scoring.club.demo import BOSTON_CARD, BOSTON_TARIFF, load_demo
+from scoring.engine.boston import score_boston
 from scoring.models import AuditEntry, BostonTariff, DealRecord, PreferansTariff, Seat, Table
 
 pytestmark = pytest.mark.django_db
@@ -183,3 +185,38 @@ def test_nothing_is_loaded_into_a_club_with_members() -> None:
 
     assert Member.objects.count() == 1
     assert not Table.objects.exists()
+
+
+def test_the_boston_tables_have_a_preference_suit_and_their_old_numbers(
+    demo: tuple[dict[str, str], str],
+) -> None:
+    tariff = Table.objects.get(boston_version__tariff__name=BOSTON_TARIFF)
+    card = Table.objects.get(boston_version__tariff__name=BOSTON_CARD)
+
+    assert (tariff.preference_suit, card.preference_suit) == ("hearts", "diamonds")
+    deals = [record.data for record in selectors.replay(tariff).records]
+    assert sum("trump" in deal for deal in deals) == 8
+    # The chips the table gave when every deal named its class (worked by hand, pairs,
+    # seats Анна, Борис, Вера, Глеб): 1. minor ask 9 with Вера: 4, Борис → Анна, Глеб →
+    # Вера; 2. Борис alone ♣ 6: 4 from each; 3. pass; 4. Глеб + Борис ♥ 7, one short:
+    # (2 + 2) × 2 = 8, Глеб → Анна, Борис → Вера; 5. Вера's ♦ independence: 16 from each;
+    # 6. Анна alone ♥ 4: 8 to each; 7. Глеб's ♥ independence one short: (16 + 4) × 2 = 40
+    # to each; 8. Борис + Анна ♠ 10, double: (2 + 2 × 2) × 2 = 12, Вера → Борис, Глеб →
+    # Анна; 9. Вера + Глеб ♥ slam: 24 × 2 = 48, Анна → Вера, Борис → Глеб; 10. Анна's ♣
+    # independence 9: 20 from each.
+    assert {
+        name: row["chips"] for name, row in selectors.replay(tariff).document()["players"].items()
+    } == {"Анна": 32, "Борис": -24, "Вера": 120, "Глеб": -128}
+    assert [str(seat.money) for seat in tariff.seats.order_by("position")] == [
+        "3.20",
+        "-2.40",
+        "12.00",
+        "-12.80",
+    ]
+    # The value card prices by its column: its preference suit changes no number.
+    state = selectors.replay(card)
+    unmarked = dataclasses.replace(state.game.setup, preference_suit=None)
+    parsed = [
+        games.BOSTON.parse_deal(r.data, state.players, n) for n, r in enumerate(state.records, 1)
+    ]
+    assert score_boston(unmarked, parsed) == state.result

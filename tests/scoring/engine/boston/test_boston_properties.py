@@ -69,12 +69,14 @@ def rules(draw: st.DrawFn) -> BostonRules:
 
 @st.composite
 def setups(draw: st.DrawFn) -> BostonSetup:
-    """A table: its rules, a chip price that needs rounding, maybe a switch to double tours."""
+    """A table: its rules, a chip price that needs rounding, maybe a switch to double tours,
+    maybe a preference suit."""
     return BostonSetup(
         players=PLAYERS,
         rules=draw(rules()),
         chip_price=draw(st.sampled_from([Decimal(1), Decimal("0.50"), Decimal("0.33")])),
         double_tour_from=draw(st.none() | st.integers(1, 20)),
+        preference_suit=draw(st.none() | st.sampled_from(SUITS)),
     )
 
 
@@ -84,13 +86,17 @@ def partners(draw: st.DrawFn, declarer: int) -> int:
 
 
 @st.composite
-def tariff_deals(draw: st.DrawFn) -> Ask | Independence:
+def tariff_deals(draw: st.DrawFn, preference_suit: str | None = None) -> Ask | Independence:
+    """A payment-tariff deal given by its class, or (at a table with a preference suit)
+    sometimes by its trump."""
     declarer = draw(seats)
-    suit = draw(st.sampled_from(["minor", "major"]))
+    given: dict[str, str] = {"suit": draw(st.sampled_from(["minor", "major"]))}
+    if preference_suit is not None and draw(st.booleans()):
+        given = {"trump": draw(st.sampled_from(SUITS))}
     if draw(st.booleans()):
-        return Independence(declarer=declarer, suit=suit, tour=draw(tours), tricks=draw(tricks))
+        return Independence(declarer=declarer, tour=draw(tours), tricks=draw(tricks), **given)
     partner = draw(st.none() | partners(declarer))
-    return Ask(declarer=declarer, partner=partner, suit=suit, tour=draw(tours), tricks=draw(tricks))
+    return Ask(declarer=declarer, partner=partner, tour=draw(tours), tricks=draw(tricks), **given)
 
 
 @st.composite
@@ -124,7 +130,10 @@ def tables(
 ) -> tuple[BostonSetup, list[Deal]]:
     """A setup and a sequence of deals its system accepts."""
     setup = draw(setups())
-    played = tariff_deals() if setup.rules.system == "payment-tariff" else card_deals()
+    if setup.rules.system == "payment-tariff":
+        played = tariff_deals(setup.preference_suit)
+    else:
+        played = card_deals()
     deal = st.one_of(played, played, played, st.just(Pass()), adjustments())
     return setup, draw(st.lists(deal, min_size=min_deals, max_size=max_deals))
 
@@ -207,6 +216,17 @@ def test_the_major_suit_pays_exactly_twice_the_minor(setup, deal):
 
 
 @PROPERTY_SETTINGS
+@given(setups(), st.sampled_from(SUITS), st.data())
+def test_a_trump_pays_as_its_class_at_the_table(setup, preference, data):
+    rules = dataclasses.replace(setup.rules, system="payment-tariff")
+    setup = dataclasses.replace(setup, rules=rules, preference_suit=preference)
+    deal = data.draw(tariff_deals(preference).filter(lambda d: d.trump is not None))
+    derived = "major" if deal.trump == preference else "minor"
+    entered = dataclasses.replace(deal, trump=None, suit=derived)
+    assert score_deal(setup, 1, deal) == score_deal(setup, 1, entered)
+
+
+@PROPERTY_SETTINGS
 @given(setups(), tariff_deals() | card_deals())
 def test_a_double_tour_pays_exactly_twice_a_simple_one(setup, deal):
     system = "value-card" if isinstance(deal, Card) else "payment-tariff"
@@ -280,6 +300,7 @@ DEAL_FIELDS = [
     "declarer",
     "partner",
     "suit",
+    "trump",
     "tour",
     "tricks",
     "contract",
@@ -290,7 +311,7 @@ DEAL_FIELDS = [
     "note",
 ]
 # Not "format" and "game": a bad one hides everything after it (unit tests cover them).
-HEAD_FIELDS = ["rules", "players", "chip_price", "double_tour_from", "deals"]
+HEAD_FIELDS = ["rules", "players", "chip_price", "preference_suit", "double_tour_from", "deals"]
 SETTINGS = [field.name for field in dataclasses.fields(BostonRules)]
 
 
