@@ -1,6 +1,7 @@
 """Conceding a contract on the site (уход, preferans.md §13.11; issue 16 item 3): the deal
 form offers it where the tariff allows it, the log, the preview and the print view say it,
-a deal is corrected to and from it, and a table with one exports and scores alike.
+a deal is corrected to and from it, a table with one exports and scores alike, and a
+member's statistics count it.
 
 The tariff is Sochi with conceding and its consolation allowed and a pass-out exit of 7.
 Sochi 7: V = 4; the remise and the consolation are 1 × V per undertrick, so Vera's 7♠
@@ -23,7 +24,8 @@ from django.urls import reverse
 
 from scoring import selectors, services
 from scoring.engine.preferans.rules import PreferansRules
-from scoring.models import AuditEntry, DealRecord, Table
+from scoring.models import AuditEntry, DealRecord, Seat, Table
+from scoring.selectors import profiles
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, post_deal
 from tests.html_forms import form_data
@@ -319,3 +321,25 @@ def test_a_table_with_a_concession_exports_and_manage_py_score_gives_the_same(cl
     scored = json.loads(run.stdout)
     assert scored["players"] == document(pulka)["players"]
     assert scored["players"]["Vera"]["mountain"] == 12 + 2  # the concession, the pass-out
+
+
+def test_a_concession_counts_as_a_contract_declared_and_not_made(client, pulka):
+    post_deal(client, pulka, CONCEDE_FORM)
+    services.table_finish(pulka, by=pulka.seats.get(position=0).member)
+
+    seats = {s.name: s.stats for s in Seat.objects.filter(table=pulka)}
+    assert seats == {
+        "Anna": {"whists_written": 12},
+        "Boris": {"whists_written": 12},
+        "Vera": {"declared_7": 1, "conceded_7": 1, "whists_received": 24},
+    }
+    vera = pulka.seats.get(name="Vera").member
+    stats = profiles.preferans_stats(profiles.member_seats(vera))
+    seven = next(t for t in stats.levels if t.label == "7")
+    assert (seven.declared, seven.made, seven.percent, stats.conceded) == (1, 0, 0, 1)
+    shown = client.get(reverse("members:detail", args=[vera.username])).content.decode()
+    assert "Contracts conceded (уход)" in shown
+    assert "1 contract, counted above as declared and not made" in shown
+    anna = pulka.seats.get(name="Anna").member
+    others = client.get(reverse("members:detail", args=[anna.username])).content.decode()
+    assert "Contracts conceded" not in others
