@@ -74,7 +74,7 @@ class KindField(forms.ChoiceField):
 
     def validate(self, value: Any) -> None:
         if value in self.refused:
-            raise forms.ValidationError(self.refused[value], code="not_allowed")
+            raise forms.ValidationError(str(self.refused[value]), code="not_allowed")
         super().validate(value)
 
 
