@@ -7,11 +7,13 @@ services hand to the engine. Engine errors come back onto the field they name.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
 from django import forms
 from django.db.models import OuterRef, Subquery
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from members.models import Member
@@ -44,6 +46,7 @@ ERROR_FIELDS = {
     "column": "column",
     "suit": "suit",
     "trump": "trump",
+    "undertricks": "undertricks",
     "whists": "adjust",
     "pool": "adjust",
     "mountain": "adjust",
@@ -58,12 +61,41 @@ def rule_error_to_form(form: forms.Form, error: RuleError) -> None:
     form.add_error(field if field in form.fields else None, error.message)
 
 
+NOT_CONCEDED = _("conceding a contract is not allowed under this tariff")
+"""The engine's refusal (``Pulka._check_concede``), in the member's language."""
+
+
+class KindField(forms.ChoiceField):
+    """The deal kinds a table offers. A kind of the game that the table's tariff does not
+    allow is refused in words that say so (``refused``), not as an unknown choice: a
+    scorer who posts one from an old page learns why."""
+
+    def __init__(self, *, refused: Mapping[str, Promise], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.refused = dict(refused)
+
+    def validate(self, value: Any) -> None:
+        if value in self.refused:
+            raise forms.ValidationError(str(self.refused[value]), code="not_allowed")
+        super().validate(value)
+
+
+UNDERTRICKS = [(n, str(n)) for n in range(1, 11)]
+"""A concession's undertricks: 1 up to the level (the engine refuses more than the level)."""
+
+
 class PreferansDealForm(forms.Form):
     """One Preferans deal. Fields for every active seat are present; the engine decides
-    which answers and tricks apply (the declarer's own answer is ignored)."""
+    which answers and tricks apply (the declarer's own answer is ignored).
 
-    KINDS = tuple((kind, DEAL_KINDS[kind]) for kind in ("game", "misere", "passout", "adjust"))
-    kind = forms.ChoiceField(label=_("deal"), choices=KINDS, initial="game")
+    A conceded contract (уход, preferans.md §13.11) is offered only when the tariff
+    allows conceding; its undertricks start at the tariff's usual number and are always
+    stored, so the deal keeps its number if the table later moves to another tariff."""
+
+    KINDS = tuple(
+        (kind, DEAL_KINDS[kind]) for kind in ("game", "misere", "passout", "concede", "adjust")
+    )
+    kind = KindField(label=_("deal"), choices=KINDS, initial="game", refused={})
     fields_template = "scoring/preferans/_deal_fields.html"
 
     @staticmethod
@@ -78,6 +110,11 @@ class PreferansDealForm(forms.Form):
         self.pulka = pulka
         names = pulka.setup.players
         rules = pulka.rules
+        self.kinds = tuple((k, label) for k, label in self.KINDS if k != "concede" or rules.concede)
+        kind = self.fields["kind"]
+        assert isinstance(kind, KindField)  # noqa: S101 - declared above
+        kind.choices = self.kinds
+        kind.refused = {} if rules.concede else {"concede": NOT_CONCEDED}
         self.active = [names[s] for s in pulka.active_seats()]
         self.dealer = names[pulka.dealer]
         self.everyone = list(names)
@@ -95,6 +132,15 @@ class PreferansDealForm(forms.Form):
         self.fields["suit"] = forms.ChoiceField(
             label=_("suit"), choices=SUIT_CHOICES, required=False, initial="S"
         )
+        self.usual_undertricks = rules.concede_undertricks
+        if rules.concede:
+            self.fields["undertricks"] = forms.TypedChoiceField(
+                label=_("undertricks"),
+                choices=UNDERTRICKS,
+                coerce=int,
+                required=False,
+                initial=rules.concede_undertricks,
+            )
         for name in self.active:
             self.fields[f"answer:{name}"] = forms.ChoiceField(
                 label=name, choices=ANSWERS, required=False, initial="pass"
@@ -141,7 +187,7 @@ class PreferansDealForm(forms.Form):
     def kind_value(self) -> str:
         """The kind being entered (for drawing the right fields)."""
         kind = self["kind"].value()
-        return kind if kind in dict(self.KINDS) else "game"
+        return kind if kind in dict(self.kinds) else "game"
 
     def defenders(self) -> list[str]:
         """The answering players for the chosen declarer, in speaking order."""
@@ -183,6 +229,10 @@ class PreferansDealForm(forms.Form):
                 deal["looked"] = list(data["looked"])
             return deal
         deal["declarer"] = data.get("declarer")
+        if kind == "concede":
+            deal["contract"] = f"{data.get('level')}{data.get('suit') or 'S'}"
+            deal["undertricks"] = data.get("undertricks") or self.usual_undertricks
+            return deal
         if kind == "misere":
             declarer = data.get("declarer")
             deal["tricks"] = {declarer: data.get(f"tricks:{declarer}")}
@@ -212,7 +262,7 @@ class PreferansDealForm(forms.Form):
         contract = deal.get("contract")
         if contract:
             initial["level"], initial["suit"] = int(contract[:-1]), contract[-1]
-        for key in ("declarer", "reason", "dark", "dealer_tricks", "looked"):
+        for key in ("declarer", "reason", "dark", "dealer_tricks", "looked", "undertricks"):
             if key in deal:
                 initial[key] = deal[key]
         for prefix in ("answers", "tricks", "pool", "mountain"):

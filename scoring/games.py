@@ -28,7 +28,7 @@ from scoring.engine.preferans import PreferansRules, Pulka, PulkaSetup
 from scoring.engine.preferans.rules import RATES
 from scoring.engine.stats import Stats, boston_stats, preferans_stats
 from scoring.forms import BostonDealForm, PreferansDealForm, TableOpenForm
-from scoring.labels import entry_text, suit_label, transfer_text
+from scoring.labels import deal_title, entry_text, suit_label, transfer_text
 from scoring.models import (
     BostonCardRow,
     BostonPaymentRow,
@@ -246,6 +246,10 @@ class Game:
     def deal_row(self, result: Any, players: tuple[str, ...]) -> dict[str, Any]:
         return {"entries": self.entries(result, players)}
 
+    def deal_title(self, engine: Engine, deal: dict[str, Any]) -> str:
+        """A stored deal's title in the log (``labels.deal_title``)."""
+        return deal_title(deal)
+
 
 class Preferans(Game):
     code = Table.PREFERANS
@@ -340,6 +344,14 @@ class Preferans(Game):
         dealer = None if result.dealer is None else players[result.dealer]
         return {"dealer": dealer, "entries": self.entries(result, players)}
 
+    def deal_title(self, engine: Engine, deal: dict[str, Any]) -> str:
+        """As every game's; a concession whose record leaves its undertricks to the tariff
+        (an imported one) is titled with the tariff's usual number, which scored it."""
+        assert isinstance(engine, Pulka)  # noqa: S101 - a Preferans table's engine
+        if deal.get("kind") == "concede" and "undertricks" not in deal:
+            deal = deal | {"undertricks": engine.rules.concede_undertricks}
+        return deal_title(deal)
+
 
 class Boston(Game):
     code = Table.BOSTON
@@ -422,6 +434,11 @@ class Boston(Game):
 
     def entries(self, result: Any, players: tuple[str, ...]) -> list[Entry]:
         return [Entry(transfer_text(t, players), t.rule, t.arithmetic) for t in result.transfers]
+
+    def deal_title(self, engine: Engine, deal: dict[str, Any]) -> str:
+        """As every game's, with the suit a trump gives at this table (its preference suit)."""
+        assert isinstance(engine, BostonTable)  # noqa: S101 - a Boston table's engine
+        return deal_title(deal, preference_suit=engine.setup.preference_suit)
 
     def deal_rows(
         self, engine: Engine, players: tuple[str, ...], first: int

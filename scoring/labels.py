@@ -80,16 +80,32 @@ RULES = {
 }
 
 
+DOWN = {
+    # A concession's undertricks as players say them: «уход без трёх».
+    1: _("one down"),
+    2: _("two down"),
+    3: _("three down"),
+    4: _("four down"),
+    5: _("five down"),
+    6: _("six down"),
+    7: _("seven down"),
+    8: _("eight down"),
+    9: _("nine down"),
+    10: _("ten down"),
+}
+
+
 def deal_title(deal: dict[str, Any], *, preference_suit: str | None = None) -> str:
-    """A stored deal as the log shows it, e.g. «игра 7♥ · Анна»; a Boston ask or
-    independence with its suit, e.g. «прикуп ♥ старшая · Анна» at a table whose
-    preference suit is ``preference_suit`` (hearts)."""
+    """A stored deal as the log shows it, e.g. «игра 7♥ · Анна»; a conceded contract as
+    players say it, «Вера 7♠ — уход без трёх» (give it the undertricks it was scored
+    with when the record leaves them to the tariff); a Boston ask or independence with
+    its suit, e.g. «прикуп ♥ старшая · Анна» at a table whose preference suit is
+    ``preference_suit`` (hearts)."""
+    if deal.get("kind") == "concede":
+        return _concede_title(deal)
     parts = [str(DEAL_KINDS.get(deal.get("kind", ""), deal.get("kind", "")))]
-    contract = deal.get("contract")
-    if isinstance(contract, str) and contract[:-1].isdigit():
-        parts[0] += f" {contract[:-1]}{SUITS.get(contract[-1], contract[-1])}"
-    elif contract:
-        parts[0] += f" {contract}"
+    if deal.get("contract"):
+        parts[0] += f" {contract_text(deal['contract'])}"
     if played := boston_suit(deal, preference_suit):
         parts[0] += f" {played}"
     if deal.get("declarer"):
@@ -117,6 +133,25 @@ def boston_suit(deal: dict[str, Any], preference_suit: str | None) -> str:
     return ""
 
 
+def _concede_title(deal: dict[str, Any]) -> str:
+    undertricks = deal.get("undertricks")
+    down = DOWN.get(undertricks) if isinstance(undertricks, int) else None
+    values = {
+        "declarer": deal.get("declarer", ""),
+        "contract": contract_text(deal.get("contract", "")),
+    }
+    if down is None:
+        return str(_("%(declarer)s %(contract)s — conceded")) % values
+    return str(_("%(declarer)s %(contract)s — conceded, %(down)s")) % (values | {"down": down})
+
+
+def contract_text(contract: Any) -> str:
+    """A stored contract with its suit as a sign, e.g. ``"7H"`` → «7♥»."""
+    if isinstance(contract, str) and contract[:-1].isdigit():
+        return f"{contract[:-1]}{SUITS.get(contract[-1], contract[-1])}"
+    return str(contract)
+
+
 def rule_label(key: str) -> str:
     """The words for an entry's rule key (the key itself when it has none)."""
     return str(RULES.get(key, key))
@@ -124,8 +159,12 @@ def rule_label(key: str) -> str:
 
 def deal_line(deal: dict[str, Any]) -> str:
     """A stored deal as the printed sheet lists it: its keys as stored, e.g. «game 7H Анна»
-    (the paper copy is for checking against the record, so it is not translated)."""
-    return f"{deal.get('kind', '')} {deal.get('contract') or ''} {deal.get('declarer') or ''}"
+    (the paper copy is for checking against the record, so it is not translated); a
+    concession with its undertricks, «concede 7S Вера undertricks 3»."""
+    line = f"{deal.get('kind', '')} {deal.get('contract') or ''} {deal.get('declarer') or ''}"
+    if deal.get("kind") == "concede" and "undertricks" in deal:
+        line += f" undertricks {deal['undertricks']}"
+    return line
 
 
 def entry_text(entry: Any, names: tuple[str, ...]) -> str:

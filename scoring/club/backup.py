@@ -38,6 +38,7 @@ from members.models import Member
 from scoring import selectors, services
 from scoring.engine.errors import RuleError
 from scoring.engine.record import BAD_TEXT, MAX_DEALS, bad_text
+from scoring.engine.stats import before_concessions
 from scoring.games import GAMES, Game
 from scoring.models import AuditEntry, DealRecord, Season, Seat, Table
 from scoring.models.tables import validate_played_on
@@ -519,6 +520,9 @@ class _Importer:
                 raise BackupError(f"{path}.result: a table in play has no result yet")
             expected = [None] * len(seats)
         for i, (seat, computed) in enumerate(zip(seats, expected, strict=True)):
+            if computed is not None and _counted_before_concessions(seat.stats, computed.stats):
+                seat.stats = computed.stats
+                Seat.objects.filter(pk=seat.pk).update(stats=seat.stats)
             stored = (seat.result, seat.money, seat.place, seat.won, seat.stats)
             want = (
                 (None, None, None, False, {})
@@ -533,6 +537,12 @@ class _Importer:
                         f"{path}.seats[{i}].{name}: {_plain(have)!r}, but its deals give "
                         f"{_plain(should)!r} (a forged or damaged backup)"
                     )
+
+
+def _counted_before_concessions(stored: Any, computed: dict[str, Any]) -> bool:
+    """Whether a seat's stored statistics are what its deals gave before conceded contracts
+    were counted (a backup made then): it restores with today's counts."""
+    return bool(stored != computed and stored == before_concessions(computed))
 
 
 # -- reading the document -------------------------------------------------------------------

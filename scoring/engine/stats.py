@@ -13,8 +13,9 @@ from scoring.engine.boston.deals import Adjustment as BostonAdjustment
 from scoring.engine.boston.deals import Ask, Card, Independence, Pass
 from scoring.engine.boston.deals import Deal as BostonDeal
 from scoring.engine.boston.table import DealResult as BostonDealResult
-from scoring.engine.preferans.deals import Deal, Game, Misere, Passout
+from scoring.engine.preferans.deals import Concede, Deal, Game, Misere, Passout
 from scoring.engine.preferans.pulka import DealResult, PulkaSetup
+from scoring.engine.preferans.rules import LEVELS
 
 Stats = dict[str, int]
 
@@ -24,7 +25,11 @@ def preferans_stats(
 ) -> list[Stats]:
     """Each seat's counts: contracts declared and made by level (``declared_7``,
     ``made_7``), misères, pass-out deals and tricks, whists written and received (whole
-    whists, a gentleman's half dropped), help given and received (in pool points)."""
+    whists, a gentleman's half dropped), help given and received (in pool points).
+
+    A conceded contract (уход, §13.11) is a contract declared and not made, as a club
+    counts it: it adds to ``declared_7`` and not to ``made_7``, and is also counted in
+    ``conceded_7``. Consolation written on it counts as whists like any other."""
     stats = [Counter[str]() for _ in range(setup.size)]
     per_point = setup.rules.help_whists_per_point
     for deal, result in zip(deals, results, strict=True):
@@ -32,6 +37,9 @@ def preferans_stats(
             made = deal.tricks is None or deal.tricks[deal.declarer] >= deal.level
             stats[deal.declarer][f"declared_{deal.level}"] += 1
             stats[deal.declarer][f"made_{deal.level}"] += made
+        elif isinstance(deal, Concede):
+            stats[deal.declarer][f"declared_{deal.level}"] += 1
+            stats[deal.declarer][f"conceded_{deal.level}"] += 1
         elif isinstance(deal, Misere):
             stats[deal.declarer]["misere_declared"] += 1
             stats[deal.declarer]["misere_made"] += deal.tricks == 0
@@ -51,6 +59,22 @@ def preferans_stats(
                 stats[entry.player]["whists_written"] += whole
                 stats[entry.on]["whists_received"] += whole
     return [dict(s) for s in stats]
+
+
+def before_concessions(stats: Stats) -> Stats:
+    """A seat's counts as the site stored them before concessions were counted (a backup
+    made then holds these): no ``conceded_7``, and ``declared_7`` without the conceded
+    ones. Consolation whists were counted already, so they stay."""
+    old = dict(stats)
+    for level in LEVELS:
+        conceded = old.pop(f"conceded_{level}", 0)
+        if conceded:
+            declared = old[f"declared_{level}"] - conceded
+            if declared:
+                old[f"declared_{level}"] = declared
+            else:  # declared only by conceding: the key was never written
+                del old[f"declared_{level}"]
+    return old
 
 
 def boston_stats(deals: Sequence[BostonDeal], results: Sequence[BostonDealResult]) -> list[Stats]:

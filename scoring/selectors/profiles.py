@@ -310,7 +310,10 @@ class Tally:
 class PreferansStats:
     tables: int
     levels: tuple[Tally, ...]
+    """Contracts by level; a conceded one is declared and not made."""
     misere: Tally
+    conceded: int
+    """Contracts given up unplayed (уход), of every level."""
     passouts: int
     passout_tricks: int
     whists_written: int
@@ -350,6 +353,7 @@ def preferans_stats(seats: Sequence[MemberSeat]) -> PreferansStats | None:
             Tally(str(level), c[f"declared_{level}"], c[f"made_{level}"]) for level in LEVELS
         ),
         misere=Tally(_("misère"), c["misere_declared"], c["misere_made"]),
+        conceded=sum(c[f"conceded_{level}"] for level in LEVELS),
         passouts=c["passouts"],
         passout_tricks=c["passout_tricks"],
         whists_written=c["whists_written"],

@@ -28,7 +28,7 @@ from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
 from scoring.engine.record import MAX_RECORD_BYTES, load
 from scoring.forms import FinishForm, ImportForm, ReasonForm, reason_refusal, rule_error_to_form
-from scoring.labels import deal_line, deal_title, rule_label
+from scoring.labels import deal_line, rule_label
 from scoring.live.fragments import cached
 from scoring.live.keys import revision_key, tariff_key
 from scoring.models import DealRecord, Table
@@ -261,12 +261,13 @@ def _deal_rows(state: selectors.TableState, shown: int | None) -> list[dict[str,
     held = state.count - len(state.records)  # deals before the first row the state holds
     first = held if shown is None else max(held, state.count - shown)
     rows = []
-    for n, shows in games.of_table(state.table).deal_rows(state.game, names, first):
+    game = games.of_table(state.table)
+    for n, shows in game.deal_rows(state.game, names, first):
         record = state.records[n - 1 - held]
         entries = [
             {"text": e.text, "rule": rule_label(e.rule), "calc": e.calc} for e in shows["entries"]
         ]
-        title = deal_title(record.data, preference_suit=state.table.preference_suit)
+        title = game.deal_title(state.game, record.data)
         rows.append(
             shows
             | {"n": n, "record": record, "deal": record.data, "title": title, "entries": entries}
@@ -370,7 +371,7 @@ def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
 def _preview(table: Table, state: selectors.TableState, deal: dict[str, Any]) -> list[str]:
     result = services.deal_preview(table, deal)
     entries = games.of_table(table).entries(result, state.players)
-    return [f"{e.text} — {e.rule}: {e.calc}" for e in entries]
+    return [f"{e.text} — {rule_label(e.rule)}: {e.calc}" for e in entries]
 
 
 def _form_response(

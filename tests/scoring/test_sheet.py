@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from scoring import sheet
-from scoring.engine.preferans.deals import Adjustment, Deal, Game, Misere, Passout
+from scoring.engine.preferans.deals import Adjustment, Concede, Deal, Game, Misere, Passout
 from scoring.engine.preferans.pulka import Pulka, PulkaSetup
 from scoring.engine.preferans.record import parse_record
 from scoring.engine.preferans.rules import PreferansRules
@@ -230,6 +230,26 @@ def test_help_overflow_and_adjustments_are_links_of_the_chains():
     assert vera.mountain.text == "−2"
     assert anna.mountain.text == "5"
     assert vera.whists_on(1).text == "3"
+
+
+def test_a_conceded_contract_is_written_where_a_remise_and_its_consolation_are():
+    """preferans.md §13.11: the undertricks × the remise rate into the declarer's mountain
+    and, with consolation, each consoling player's whists on him (the 4-player dealer
+    too); no pool."""
+    rules = PreferansRules.preset("sochi").with_overrides(
+        {"concede": True, "concede_consolation": True}
+    )
+    pulka = Pulka(PulkaSetup(players=FOUR, rules=rules))
+    pulka.play(Passout(tricks={1: 4, 2: 3, 3: 3}))  # Anna deals: mountains 4, 3, 3
+    pulka.play(Concede(2, 7, "S", 3))  # Boris deals; Vera gives up 7♠ three down: 3 × 4
+    anna, boris, vera, gleb = pulka_chains(pulka)
+    assert vera.mountain.text == "3.15"
+    assert [p.whists_on(2).text for p in (anna, boris, gleb)] == ["12", "12", "12"]
+    assert [p.pool.text for p in (anna, boris, vera, gleb)] == ["", "", "", ""]
+    shown = written_chains(parse(pulka_svg(pulka)))
+    assert shown[2, "mountain", None] == "3.15"
+    assert [shown[seat, "whists", 2] for seat in (0, 1, 3)] == ["12", "12", "12"]
+    assert shown == expected_chains(pulka)
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """A game record with a conceded contract (preferans.md §13.11) comes in by the table
 import under a tariff that allows conceding, and its pages and export show it (the deal
-form does not offer conceding yet)."""
+form's concessions: tests/scoring/views/test_concede.py)."""
 
 from __future__ import annotations
 
@@ -43,6 +43,6 @@ def test_a_concession_is_imported_shown_and_exported(client):
     assert result.whists[0][1] == result.whists[2][1] == 8  # consolation 2 × 4 each
     page = client.get(reverse("scoring:table_detail", args=[table.pk]))
     assert page.status_code == 200
-    assert "conceded contract" in page.content.decode()
+    assert "Boris 7♠ — conceded, two down" in page.content.decode()
     exported = services.table_export(table)
     assert exported["deals"][0] == RECORD["deals"][0]

@@ -227,7 +227,7 @@ def test_the_log_shows_the_trump_and_the_class_it_gives(client, hearts):
 def test_the_preview_prices_the_trump(client, hearts):
     response = post_deal(client, hearts, SUPPORTED | {"trump": "hearts", "preview": "1"}, **HTMX)
     page = page_text(response)
-    assert "Boris → Anna: 8 — supported-won: 2 + 2 × 1 = 4, major ×2 = 8" in page
+    assert "Boris → Anna: 8 — supported ask won: 2 + 2 × 1 = 4, major ×2 = 8" in page
     assert not DealRecord.objects.filter(table=hearts).exists()
 
 
