@@ -312,6 +312,49 @@ def axes_username(request: object, credentials: dict[str, object] | None) -> str
 
 AXES_USERNAME_CALLABLE = axes_username
 
+# E-mail (password resets, invitations): Django 6.1's MAILERS. With DJANGO_EMAIL_HOST set,
+# SMTP through that server; without it every message is written to the console (stdout),
+# so the quick start needs nothing and a developer reads the links there. A production
+# site without DJANGO_EMAIL_HOST would write password links into its logs: `check
+# --deploy` warns about it (members/checks.py).
+
+_email_host = os.environ.get("DJANGO_EMAIL_HOST", "").strip()
+if _email_host:
+    _email_security = os.environ.get("DJANGO_EMAIL_SECURITY", "starttls").strip().lower()
+    _email_ports = {"starttls": 587, "ssl": 465, "none": 25}
+    if _email_security not in _email_ports:
+        raise ImproperlyConfigured(
+            f"DJANGO_EMAIL_SECURITY must be starttls, ssl or none, not {_email_security!r}."
+        )
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": _email_host,
+                "port": env_int("DJANGO_EMAIL_PORT", default=_email_ports[_email_security]),
+                "username": os.environ.get("DJANGO_EMAIL_USER", ""),
+                "password": os.environ.get("DJANGO_EMAIL_PASSWORD", ""),
+                "use_tls": _email_security == "starttls",
+                "use_ssl": _email_security == "ssl",
+                # A mail server that does not answer fails the send (logged) instead of
+                # holding a worker thread for the system's TCP timeout.
+                "timeout": env_int("DJANGO_EMAIL_TIMEOUT", default=10),
+            },
+        }
+    }
+else:
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "").strip() or "club@localhost"
+
+# Background work (Django 6 tasks): every e-mail is sent by the task members.tasks.send_email.
+# The built-in ImmediateBackend runs it at once, in the request that enqueued it (a failed
+# send is logged by django.tasks and the request goes on); a database-backed worker is a
+# change of BACKEND here.
+TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+
+# A password link (reset or invitation) works once, for this many days.
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24 * 3
+
 # Logging: everything to the console; the process manager keeps the logs. Plain text by
 # default; DJANGO_LOG_FORMAT=json writes one JSON object per line (for a log collector),
 # each with the request's id (clubsite/logs.py, clubsite/middleware.py).

@@ -12,7 +12,7 @@ class MemberAdmin(SafeLookups, UserAdmin):  # type: ignore[type-arg]
     search_fields = ("username", "display_name", "first_name", "last_name", "email")
     fieldsets = (
         *UserAdmin.fieldsets,  # type: ignore[misc]
-        ("Club", {"fields": ("display_name",)}),
+        ("Club", {"fields": ("display_name", "email_table_finished", "email_evening_summary")}),
     )
     add_fieldsets = (
         *UserAdmin.add_fieldsets,

@@ -5,3 +5,6 @@ from django.utils.translation import gettext_lazy as _
 class MembersConfig(AppConfig):
     name = "members"
     verbose_name = _("Members")
+
+    def ready(self) -> None:
+        from members import checks  # noqa: F401  (registers the system checks)

@@ -13,6 +13,10 @@ ORGANISERS = "Organisers"
 """The group whose members edit tariffs and seasons and may reopen tables."""
 
 
+EMAIL_CHOICES = ("email_table_finished", "email_evening_summary")
+"""The member's e-mail choices (``Member.wants_email``), as their columns are called."""
+
+
 NAME_FIELDS = ("display_name", "first_name", "last_name", "username")
 """The columns a member's shown name is made of."""
 
@@ -44,6 +48,18 @@ class Member(AbstractUser):
         blank=True,
         help_text=_("The name shown on sheets and standings (defaults to the username)."),
     )
+    # What the member wants e-mailed (sent by a later part of the site). On by default:
+    # they take effect only once the member has an e-mail address (``wants_email``).
+    email_table_finished = models.BooleanField(
+        _("e-mail me when my table finishes"),
+        default=True,
+        help_text=_("A message when a table you played at is finished."),
+    )
+    email_evening_summary = models.BooleanField(
+        _("e-mail me the evening's summary"),
+        default=True,
+        help_text=_("A message after each club evening: its tables and results."),
+    )
 
     # Not ``Meta(AbstractUser.Meta)``: that Meta holds only ``abstract`` (which Django resets
     # for subclasses) and the two names replaced here, and its stub types them as plain str.
@@ -59,6 +75,14 @@ class Member(AbstractUser):
     def name(self) -> str:
         """The member's shown name (``shown_name``)."""
         return shown_name(self.display_name, self.first_name, self.last_name, self.username)
+
+    def wants_email(self, choice: str) -> bool:
+        """Whether to e-mail this member about ``choice`` (``"email_table_finished"`` or
+        ``"email_evening_summary"``): the member asked for it, has an address, and is
+        still a member (active)."""
+        if choice not in EMAIL_CHOICES:
+            raise ValueError(f"Not an e-mail choice: {choice!r}")
+        return bool(self.is_active and self.email and getattr(self, choice))
 
     @property
     def is_organiser(self) -> bool:

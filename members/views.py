@@ -1,24 +1,32 @@
-"""Signing in and out, and a member's page."""
+"""Signing in and out; a member's page and own settings; changing and resetting a password
+(Django's auth views, with the site's templates); and the organisers' members page."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
-from django.urls import reverse
+from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST
 
-from members.forms import DisplayNameForm, SignInForm
+from members import selectors, services
+from members.forms import InviteForm, MemberSettingsForm, PasswordResetForm, SignInForm
 from members.models import Member
+from scoring import permissions
 from scoring.selectors import profiles
 
 
@@ -57,34 +65,269 @@ def sign_out(request: HttpRequest) -> HttpResponse:
     return redirect(settings.LOGOUT_REDIRECT_URL)
 
 
-@require_http_methods(["GET", "HEAD", "POST"])
+@require_http_methods(["GET", "HEAD"])
 def member_detail(request: HttpRequest, username: str) -> HttpResponse:
     """A member's page: their tables, statistics, head-to-head and charts (all from the
     results stored when each table finished: a constant number of queries), and for the
-    member themselves the form for their display name."""
+    member themselves the links to their settings (and an organiser's to the members
+    page)."""
     member = get_object_or_404(Member.objects.prefetch_related("groups"), username=username)
     own_page = request.user.is_authenticated and request.user.pk == member.pk
-    name = member.name
-    form = None
-    if own_page:
-        data = request.POST if request.method == "POST" else None
-        form = DisplayNameForm(data, instance=member)
-    if request.method == "POST":
-        if form is None:
-            raise PermissionDenied
-        if form.is_valid():
-            form.save()
-            messages.success(request, _("Your display name is saved."))
-            return redirect("members:detail", username=member.username)
     shown = profiles.profile(member, season=request.GET.get("season"))
     return render(
         request,
         "members/member_detail.html",
         {
             "member": member,
-            "name": name,
-            "form": form,
+            "name": member.name,
+            "own_page": own_page,
+            # The member's groups are prefetched: no query of its own.
+            "manages_members": own_page and permissions.can_manage_members(member),
             "lines": shown.lines,
             "profile": shown,
         },
     )
+
+
+# -- one's own settings and password ---------------------------------------------------
+
+
+@sensitive_post_parameters("current_password")
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def member_settings(request: HttpRequest) -> HttpResponse:
+    """The signed-in member's display name, e-mail address and e-mail choices."""
+    member = get_object_or_404(Member.objects.prefetch_related("groups"), pk=request.user.pk)
+    form = MemberSettingsForm(request.POST if request.method == "POST" else None, instance=member)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Your settings are saved."))
+        return redirect("members:settings")
+    return render(
+        request,
+        "members/member_settings.html",
+        {
+            "member": member,
+            "form": form,
+            "manages_members": permissions.can_manage_members(member),
+        },
+    )
+
+
+password_change = auth_views.PasswordChangeView.as_view(
+    template_name="members/password_change.html",
+    success_url=reverse_lazy("members:password_change_done"),
+)
+"""A signed-in member changes their password (the old one first); their other sessions
+end, this one goes on."""
+
+password_change_done = auth_views.PasswordChangeDoneView.as_view(
+    template_name="members/password_change_done.html"
+)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Asks for an address and answers "if it is a member's, a link is on its way" either
+    way, so the page never tells whether an address belongs to anyone. The e-mail is in
+    the language of the page it was asked from."""
+
+    form_class = PasswordResetForm
+    template_name = "members/password_reset.html"
+    subject_template_name = "members/email/password_reset_subject.txt"
+    email_template_name = "members/email/password_reset.txt"
+    success_url = reverse_lazy("members:password_reset_done")
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        self.extra_email_context = {"days": services.password_link_days()}
+        return super().form_valid(form)
+
+
+password_reset = PasswordResetView.as_view()
+password_reset_done = auth_views.PasswordResetDoneView.as_view(
+    template_name="members/password_reset_done.html"
+)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """The e-mailed link (a reset or an invitation): a new password for the member, who
+    then signs in as usual (the link signs nobody in). A deactivated member's link does
+    not work. Setting the password also clears the member's sign-in lockout, which is how
+    a member locked out by wrong guesses gets back in without an organiser."""
+
+    template_name = "members/password_reset_confirm.html"
+    success_url = reverse_lazy("members:password_reset_complete")
+
+    def get_user(self, uidb64: str) -> Any:
+        user = super().get_user(uidb64)
+        return user if user is not None and user.is_active else None
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        services.member_unlock(member=form.user)
+        return response
+
+
+password_reset_confirm = PasswordResetConfirmView.as_view()
+password_reset_complete = auth_views.PasswordResetCompleteView.as_view(
+    template_name="members/password_reset_complete.html"
+)
+
+
+# -- the organisers' members page --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MemberRow:
+    """One member on the organisers' page, with what the organiser may do there."""
+
+    member: Member
+    locked_out: bool
+    may_change_membership: bool
+
+    @property
+    def needs_password(self) -> bool:
+        """Invited (or restored from a backup) and no password set yet."""
+        return not self.member.has_usable_password()
+
+
+def _organiser(request: HttpRequest) -> Member:
+    """The signed-in member, with their groups, if they may manage members; else 403."""
+    actor = get_object_or_404(Member.objects.prefetch_related("groups"), pk=request.user.pk)
+    if not permissions.can_manage_members(actor):
+        raise PermissionDenied
+    return actor
+
+
+def _members_page(request: HttpRequest, actor: Member, invite: InviteForm) -> HttpResponse:
+    locked = selectors.locked_out_usernames()
+    rows = [
+        MemberRow(
+            member,
+            locked_out=member.username in locked,
+            may_change_membership=permissions.can_change_membership(actor, member),
+        )
+        for member in selectors.members_for_organisers()
+    ]
+    return render(request, "members/member_manage.html", {"rows": rows, "invite": invite})
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def member_manage(request: HttpRequest) -> HttpResponse:
+    """Every member with their state (active, no password yet, deactivated, locked out)
+    and the buttons for it, and the invitation form."""
+    return _members_page(request, _organiser(request), InviteForm())
+
+
+def _site(request: HttpRequest) -> services.Site:
+    return services.Site(domain=request.get_host(), use_https=request.is_secure())
+
+
+@login_required
+@require_POST
+def member_invite(request: HttpRequest) -> HttpResponse:
+    actor = _organiser(request)
+    form = InviteForm(request.POST)
+    if form.is_valid():
+        try:
+            member = services.member_invite(
+                username=form.cleaned_data["username"],
+                display_name=form.cleaned_data["display_name"],
+                email=form.cleaned_data["email"],
+                by=actor,
+                site=_site(request),
+            )
+        except IntegrityError:  # the same username, invited by someone else meanwhile
+            form.add_error("username", _("A member with that username already exists."))
+        else:
+            messages.success(
+                request,
+                _("%(name)s is invited: the link to set a password is on its way to %(email)s.")
+                % {"name": member.name, "email": member.email},
+            )
+            return redirect("members:manage")
+    return _members_page(request, actor, form)
+
+
+def _managed(username: str) -> Member:
+    return get_object_or_404(Member, username=username)
+
+
+def _membership_refusal(actor: Member, member: Member) -> str:
+    if member.pk == actor.pk:
+        return _("You cannot deactivate or reactivate yourself.")
+    return _("Only an administrator can deactivate or reactivate an administrator.")
+
+
+def _set_active(request: HttpRequest, username: str, *, active: bool) -> HttpResponse:
+    actor = _organiser(request)
+    member = _managed(username)
+    if not permissions.can_change_membership(actor, member):
+        messages.error(request, _membership_refusal(actor, member))
+    elif member.is_active == active:
+        if active:
+            text = _("%(name)s is a member already.")
+        else:
+            text = _("%(name)s is deactivated already.")
+        messages.info(request, text % {"name": member.name})
+    else:
+        services.member_set_active(member=member, active=active, by=actor)
+        if active:
+            text = _("%(name)s is a member again and can sign in.")
+        else:
+            text = _("%(name)s is deactivated: they can no longer sign in. Their tables stay.")
+        messages.success(request, text % {"name": member.name})
+    return redirect("members:manage")
+
+
+@login_required
+@require_POST
+def member_deactivate(request: HttpRequest, username: str) -> HttpResponse:
+    return _set_active(request, username, active=False)
+
+
+@login_required
+@require_POST
+def member_reactivate(request: HttpRequest, username: str) -> HttpResponse:
+    return _set_active(request, username, active=True)
+
+
+@login_required
+@require_POST
+def member_unlock(request: HttpRequest, username: str) -> HttpResponse:
+    """Clears the member's failed sign-ins, so a lockout ends now."""
+    actor = _organiser(request)
+    member = _managed(username)
+    if services.member_unlock(member=member, by=actor):
+        text = _("%(name)s can sign in again: the failed attempts are cleared.")
+    else:
+        text = _("%(name)s had no failed sign-ins to clear.")
+    messages.success(request, text % {"name": member.name})
+    return redirect("members:manage")
+
+
+@login_required
+@require_POST
+def member_send_link(request: HttpRequest, username: str) -> HttpResponse:
+    """E-mails again the invitation's link to a member who has no password yet (the first
+    link expired or went astray, or the member came from a backup). A member who has a
+    password resets it himself."""
+    actor = _organiser(request)
+    member = _managed(username)
+    if not member.is_active:
+        messages.error(request, _("%(name)s is deactivated.") % {"name": member.name})
+    elif member.has_usable_password():
+        messages.error(
+            request,
+            _("%(name)s has a password already; they can reset it from the sign-in page.")
+            % {"name": member.name},
+        )
+    elif not member.email:
+        messages.error(request, _("%(name)s has no e-mail address.") % {"name": member.name})
+    else:
+        services.password_link_send(member=member, by=actor, site=_site(request))
+        messages.success(
+            request,
+            _("The link to set a password is on its way to %(email)s.") % {"email": member.email},
+        )
+    return redirect("members:manage")

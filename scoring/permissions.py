@@ -51,3 +51,19 @@ def can_use_admin(request: HttpRequest) -> bool:
             user.is_active and user.is_staff and getattr(user, "is_organiser", False)
         )
     return request._can_use_admin  # type: ignore[attr-defined,no-any-return]
+
+
+def can_manage_members(user: Any) -> bool:
+    """Organisers (superusers included) look after the club's members on the members page:
+    they invite a member, send a link to set a password, deactivate and reactivate a
+    member, and clear a sign-in lockout. Unlike the admin, this needs no staff flag."""
+    return is_organiser(user)
+
+
+def can_change_membership(user: Any, member: Any) -> bool:
+    """Whether ``user`` may deactivate or reactivate ``member``: an organiser may, for
+    anyone but himself (he would shut himself out of the page that undoes it) and but an
+    administrator, whom only another administrator deactivates or reactivates."""
+    if not can_manage_members(user) or member.pk == user.pk:
+        return False
+    return bool(user.is_superuser or not member.is_superuser)

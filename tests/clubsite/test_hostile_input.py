@@ -305,7 +305,7 @@ def test_a_nul_in_a_deals_reasons_is_refused(client: Client, table: Table, anna:
 def test_a_nul_in_a_display_name_is_refused(client: Client, club: dict[str, Member]) -> None:
     client.force_login(club["Anna"])
     before = db_snapshot()
-    response = client.post("/members/anna/", {"display_name": "An\x00na"})
+    response = client.post(reverse("members:settings"), {"display_name": "An\x00na"})
     assert response.status_code == 200
     assert "Null characters are not allowed" in response.content.decode()
     assert db_snapshot() == before

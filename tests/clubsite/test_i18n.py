@@ -122,8 +122,30 @@ def test_sign_in_page_is_russian() -> None:
 
     assert_russian(
         html,
-        ["Войти", "Пароль", "Забыли пароль? Попросите организатора задать новый."],
-        [">Sign in<", "Password", "Forgotten your password?"],
+        ["Войти", "Пароль", "Забыли пароль?", "Мы пришлём ссылку, чтобы выбрать новый."],
+        [">Sign in<", "Password", "Forgotten your password?", "We e-mail you a link"],
+    )
+
+
+@pytest.mark.django_db
+def test_the_members_own_pages_are_russian() -> None:
+    client = Client()
+    client.force_login(factories.member("Ольга", username="olga", organiser=True))
+
+    settings_page = page(client, reverse("members:settings"))
+    password = page(client, reverse("members:password_change"))
+    members = page(client, reverse("members:manage"))
+
+    assert_russian(
+        settings_page,
+        ["Ваши настройки", "Присылать итоги вечера", "Сменить пароль", "Участники клуба"],
+        ["Your settings", "the evening's summary", "Change your password", "The club's members"],
+    )
+    assert_russian(password, ["Сменить пароль"], ["Change the password"])
+    assert_russian(
+        members,
+        ["Пригласить участника", "Отправить приглашение", "Имя пользователя", "действует"],
+        ["Invite a member", "Send the invitation", ">Username<", ">active<"],
     )
 
 

@@ -213,13 +213,13 @@ def test_the_404_page_is_the_sites_own_in_russian_and_english(client: Client):
 def test_the_403_page_is_the_sites_own(client: Client):
     member = factories.member("Anna", username="anna")
     client.force_login(member)
-    other = factories.member("Boris", username="boris")
+    deals = reverse("scoring:deal_create", args=[factories.pulka().pk])
 
     signed_in = client.get("/tables/new/poker/")
     russian = Client()
     russian.force_login(member)
     russian_page = russian.get("/tables/new/poker/").content.decode()
-    visitor = Client(headers={"accept-language": "en"}).post(f"/members/{other.username}/")
+    visitor = Client(headers={"accept-language": "en"}).post(deals)
 
     assert signed_in.status_code == 403
     html = signed_in.content.decode()
@@ -228,7 +228,7 @@ def test_the_403_page_is_the_sites_own(client: Client):
     assert "<h1>Нет доступа</h1>" in russian_page
     assert visitor.status_code == 403
     assert "members who play at a table may score it" in visitor.content.decode()
-    sign_in = f'href="{reverse("members:login")}?next=/members/boris/"'
+    sign_in = f'href="{reverse("members:login")}?next={deals}"'
     assert sign_in in visitor.content.decode()
 
 

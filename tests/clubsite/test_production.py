@@ -37,6 +37,7 @@ PRODUCTION = {
     "DJANGO_DEBUG": "0",
     "DJANGO_SECRET_KEY": "prod-test-" + "s3cr3t-k3y-" * 6,  # 50+ characters, varied
     "DJANGO_ALLOWED_HOSTS": "club.example,127.0.0.1",
+    "DJANGO_EMAIL_HOST": "smtp.club.example",
 }
 SHOW_SETTINGS = """
 import json, django
@@ -91,6 +92,18 @@ def test_check_deploy_is_clean_with_production_variables() -> None:
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues" in result.stdout
+
+
+def test_check_deploy_warns_when_e_mail_would_go_to_the_console() -> None:
+    """Without a mail server the password links would be printed into the log."""
+    env = environment(**PRODUCTION)
+    del env["DJANGO_EMAIL_HOST"]
+
+    result = run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], env)
+
+    assert result.returncode != 0
+    assert "members.W001" in result.stderr
+    assert "E-mail is written to the console" in result.stderr
 
 
 def test_production_settings_are_secure() -> None:

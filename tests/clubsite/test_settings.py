@@ -190,3 +190,91 @@ def test_settings_import_without_sentry(monkeypatch: pytest.MonkeyPatch) -> None
 
     assert namespace["SENTRY_DSN"] == ""
     assert "sentry_sdk" not in namespace
+
+
+# -- e-mail and tasks ---------------------------------------------------------------------
+
+CONSOLE = "django.core.mail.backends.console.EmailBackend"
+SMTP = "django.core.mail.backends.smtp.EmailBackend"
+
+
+def test_without_a_mail_server_e_mail_goes_to_the_console(monkeypatch: pytest.MonkeyPatch) -> None:
+    namespace = load_settings(monkeypatch)
+
+    assert namespace["MAILERS"] == {"default": {"BACKEND": CONSOLE}}
+    assert namespace["DEFAULT_FROM_EMAIL"] == "club@localhost"
+    # Django 6.1 refuses the old EMAIL_* settings beside MAILERS.
+    assert not {"EMAIL_BACKEND", "EMAIL_HOST", "EMAIL_PORT"} & set(namespace)
+
+
+@pytest.mark.parametrize(
+    ("security", "port", "use_tls", "use_ssl"),
+    [
+        ("", 587, True, False),
+        ("starttls", 587, True, False),
+        ("SSL", 465, False, True),
+        ("none", 25, False, False),
+    ],
+)
+def test_a_mail_server_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, security: str, port: int, use_tls: bool, use_ssl: bool
+) -> None:
+    environ = {
+        "DJANGO_EMAIL_HOST": "smtp.club.example",
+        "DJANGO_EMAIL_USER": "club",
+        "DJANGO_EMAIL_PASSWORD": "s3cret",
+        "DJANGO_DEFAULT_FROM_EMAIL": "Клуб <club@club.example>",
+    }
+    if security:
+        environ["DJANGO_EMAIL_SECURITY"] = security
+
+    namespace = load_settings(monkeypatch, **environ)
+
+    assert namespace["MAILERS"]["default"] == {
+        "BACKEND": SMTP,
+        "OPTIONS": {
+            "host": "smtp.club.example",
+            "port": port,
+            "username": "club",
+            "password": "s3cret",
+            "use_tls": use_tls,
+            "use_ssl": use_ssl,
+            "timeout": 10,
+        },
+    }
+    assert namespace["DEFAULT_FROM_EMAIL"] == "Клуб <club@club.example>"
+
+
+def test_the_mail_servers_port_and_timeout_can_be_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    namespace = load_settings(
+        monkeypatch,
+        DJANGO_EMAIL_HOST="smtp.club.example",
+        DJANGO_EMAIL_PORT="2525",
+        DJANGO_EMAIL_TIMEOUT="3",
+    )
+
+    options = namespace["MAILERS"]["default"]["OPTIONS"]
+    assert (options["port"], options["timeout"]) == (2525, 3)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("DJANGO_EMAIL_SECURITY", "tls", "DJANGO_EMAIL_SECURITY must be starttls, ssl or none"),
+        ("DJANGO_EMAIL_PORT", "smtp", "DJANGO_EMAIL_PORT must be an integer"),
+    ],
+)
+def test_a_wrong_mail_setting_is_refused_at_start(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str, message: str
+) -> None:
+    with pytest.raises(ImproperlyConfigured, match=message):
+        load_settings(monkeypatch, DJANGO_EMAIL_HOST="smtp.club.example", **{name: value})
+
+
+def test_tasks_run_immediately_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    namespace = load_settings(monkeypatch)
+
+    assert namespace["TASKS"] == {
+        "default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}
+    }
+    assert namespace["PASSWORD_RESET_TIMEOUT"] == 3 * 24 * 60 * 60

@@ -840,7 +840,7 @@ def test_sign_in_form(
 @given(name=form_value(("Boris", "Анна", "  padded  ", "x" * 60, "x" * 61)))
 def test_display_name_form(client: Client, world: SimpleNamespace, name: Any) -> None:
     TRIED["display name"] += 1
-    url = reverse("members:detail", args=["anna"])
+    url = reverse("members:settings")
     with rolled_back():
         login(client, world.anna)
         before = db_snapshot()
