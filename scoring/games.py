@@ -100,6 +100,8 @@ class Game:
     deal_form_class: ClassVar[type[PreferansDealForm] | type[BostonDealForm]]
     tariff_rows: ClassVar[tuple[tuple[str, type[models.Model]], ...]] = ()
     """A tariff's own tables of rows (related name, model), kept with it in a backup."""
+    last_round: ClassVar[bool] = False
+    """Whether a table of this game plays a last round after its control time."""
 
     @property
     def sheet_template(self) -> str:
@@ -156,6 +158,16 @@ class Game:
     def is_complete(self, engine: Engine) -> bool:
         """Whether the game may be finished by the players themselves."""
         return True
+
+    def mark_control_time(self, engine: Engine) -> int:
+        """Mark the control time on ``engine`` now (preferans.md §13.12) and return the
+        mark: the deals played by then. ``RuleError`` in a game that has no last round."""
+        raise RuleError("this game has no control time", field="table")
+
+    def deals_left(self, engine: Engine) -> int | None:
+        """How many deals the last round has left at least (``None``: not in a last round,
+        or a game without one)."""
+        return None
 
     def close(self, engine: Engine) -> None:
         """Make a replayed game final (a finished table)."""
@@ -269,6 +281,7 @@ class Preferans(Game):
     price_label = _("price of a whist")
     deal_form_class = PreferansDealForm
     conditions = ("first_dealer", "pool_target", "control_time")
+    last_round = True
     result_columns = (
         ResultColumn("pool", _("pool"), "пуля"),
         ResultColumn("mountain", _("mountain"), "гора"),
@@ -282,6 +295,7 @@ class Preferans(Game):
             first_dealer=table.first_dealer,
             pool_target=table.pool_target,
             whist_price=table.price,
+            control_time_deal=table.control_time_deal,
         )
 
     def new_tariff(self, rules: Rules, **fields: Any) -> Tariff:
@@ -300,10 +314,20 @@ class Preferans(Game):
             "price": setup.whist_price,
             "first_dealer": setup.first_dealer,
             "pool_target": setup.pool_target,
+            "control_time_deal": setup.control_time_deal,
         }
 
     def is_complete(self, engine: Engine) -> bool:
         return engine.complete  # type: ignore[union-attr]
+
+    def mark_control_time(self, engine: Engine) -> int:
+        assert isinstance(engine, Pulka)  # noqa: S101 - a Preferans table's engine
+        engine.mark_control_time()
+        assert engine.control_time_deal is not None  # noqa: S101 - marked just now
+        return engine.control_time_deal
+
+    def deals_left(self, engine: Engine) -> int | None:
+        return engine.deals_left()  # type: ignore[union-attr]
 
     def close(self, engine: Engine) -> None:
         engine.close()  # type: ignore[union-attr]
@@ -327,15 +351,25 @@ class Preferans(Game):
     def sheet_context(
         self, table: Table, engine: Engine, players: tuple[str, ...], cache: Cache
     ) -> dict[str, Any]:
-        """The drawn sheet and who deals. Drawing lays out every chain (tens of milliseconds
-        for a long pulka) and a revision's sheet never changes, so it goes through
-        ``cache``: every viewer after the first gets it from there."""
+        """The drawn sheet, who deals and the last round (§13.12). Drawing lays out every
+        chain (tens of milliseconds for a long pulka) and a revision's sheet never changes,
+        so it goes through ``cache``: every viewer after the first gets it from there. The
+        key names all the drawing reads besides the revision's deals: the control time and
+        whether the table is finished (no dealer is marked then)."""
         assert isinstance(engine, Pulka)  # noqa: S101 - a Preferans table's engine
         control_time = table.control_time.strftime("%H:%M") if table.control_time else None
+        finished = not table.is_open
         svg = cache(
-            f"pulka-svg:{control_time}", lambda: pulka_svg(engine, control_time=control_time)
+            f"pulka-svg:{control_time}:{int(finished)}",
+            lambda: pulka_svg(engine, control_time=control_time, finished=finished),
         )
-        return {"svg": svg, "dealer": players[engine.dealer]}
+        return {
+            "svg": svg,
+            "dealer": players[engine.dealer],
+            "first_dealer": players[engine.first_dealer],
+            "last_round": engine.last_round,
+            "deals_left": engine.deals_left(),
+        }
 
     def entries(self, result: Any, players: tuple[str, ...]) -> list[Entry]:
         return [Entry(entry_text(e, players), e.rule, e.calc) for e in result.entries]

@@ -32,6 +32,17 @@ def can_write(user: Any, table: Table) -> bool:
     return table.is_open and can_score(user, table)
 
 
+def can_close_early(user: Any, table: Table) -> bool:
+    """Only organisers close a table in play that is not complete (with a reason): players
+    finish a complete one (``can_score``)."""
+    return table.is_open and is_organiser(user)
+
+
+def can_clear_control_time(user: Any, table: Table) -> bool:
+    """Only organisers clear a control-time mark (with a reason); scorers make it."""
+    return table.is_open and is_organiser(user)
+
+
 def can_reopen(user: Any, table: Table) -> bool:
     """Only organisers reopen a finished table."""
     return not table.is_open and is_organiser(user)

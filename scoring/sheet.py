@@ -1,8 +1,9 @@
 """The pulka drawn as the paper score sheet (пулька): an SVG and the running chains it shows.
 
 Presentation, not rules: everything here reads what the engine already wrote
-(``Pulka.deals``, ``Pulka.dealer``, ``Pulka.bombs``) and lays it out the way players keep
-the sheet on paper (preferans.md §1, §7, §8; the sheet of seed 001):
+(``Pulka.deals``, ``Pulka.first_dealer``, ``Pulka.dealer``, ``Pulka.bombs``, the last
+round) and lays it out the way players keep the sheet on paper (preferans.md §1, §7, §8,
+§13.12, §13.13; the sheet of seed 001):
 
 - a sector per player, labelled А Б В Г in seat order, meeting at a central circle;
   3 players: lines from the circle to the two bottom corners and up to the top edge,
@@ -10,8 +11,12 @@ the sheet on paper (preferans.md §1, §7, §8; the sheet of seed 001):
 - in each sector, from the sheet's edge inwards, the whists written on each opponent, the
   pool (пуля) and the mountain (гора), each as a **running chain**: a new running total is
   appended after a dot whenever a deal changes the column (``2.4.10``);
-- in the centre the pool target, the price of a whist and the control time, with an arrow
-  at the current dealer's sector; queued bombs are drawn beside the player's name.
+- in the centre the pool target, the price of a whist and the control time (seed fields
+  2–4), and «последний круг» once the control time has been reached (field 3, §13.12);
+- an arrow from the centre into the first dealer's sector (seed field 1, §13.13), and the
+  current dealer marked apart from it: a small pack of cards after his name (titled
+  «сдаёт») and his sector shaded; neither once the table is finished, when nobody deals;
+- queued bombs beside the player's name.
 
 The SVG carries no ``style`` attribute and no script (the site's Content Security Policy
 allows neither): geometry that the layout depends on (font sizes and families) is given
@@ -147,7 +152,7 @@ MAX_GROWTH_STEPS = 100
 BISECTIONS = 3
 RADIUS = 58.0
 ARROW_ROOM = 30.0
-"""The free ring round the circle that holds the dealer arrow; no writing goes there."""
+"""The free ring round the circle that holds the first dealer's arrow: no writing there."""
 
 SANS = "DejaVu Sans, Verdana, Arial, sans-serif"
 MONO = 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, "Liberation Mono", monospace'
@@ -164,6 +169,8 @@ BAND_PAD = 4.0
 SIDE_PAD = 6.0
 MIN_BAND_LENGTH = 40.0
 BOMB_WIDTH = {2: 36.0, 4: 44.0, 8: 36.0}
+DEALER_MARK_WIDTH = 20.0
+"""Room for the dealer's mark after his name: a small pack of cards and a gap."""
 NAME_MAX = 40
 """Characters of a name shown on the sheet (the full name is in the sector's title)."""
 
@@ -173,19 +180,32 @@ _NEEDS_ESCAPE = re.compile(f"[&<>\"'{_XML_INVALID_CHARS}]")
 """What ``_escape`` changes; most values (coordinates, class names) have none of it."""
 
 
-def pulka_svg(pulka: Pulka, *, control_time: str | None = None, title: str | None = None) -> str:
+def pulka_svg(
+    pulka: Pulka,
+    *,
+    control_time: str | None = None,
+    title: str | None = None,
+    finished: bool = False,
+) -> str:
     """The sheet as a standalone ``<svg>`` element (scales to its container's width).
 
     ``control_time`` is written in the centre when given (seed field 3); ``title`` names
-    the drawing for assistive technology (default: the players). All user text is escaped.
+    the drawing for assistive technology (default: the players); a ``finished`` table has
+    no dealer, so neither the arrow nor the dealer's mark is drawn. All user text is
+    escaped.
     """
     chains = pulka_chains(pulka)
     n = pulka.setup.size
-    bands = [_bands(player, pulka.bombs[player.seat]) for player in chains]
+    dealer = None if finished else pulka.dealer
+    bands = [
+        _bands(player, pulka.bombs[player.seat], dealer=player.seat == dealer) for player in chains
+    ]
     sheet, plan = _fit(n, bands)
     names = ", ".join(pulka.setup.players)
     label = title or f"Пулька: {names}"
-    dealer = pulka.dealer
+    attrs = {"data_first_dealer": str(pulka.first_dealer)}
+    if dealer is not None:
+        attrs["data_dealer"] = str(dealer)
     svg = _Svg()
     svg.open(
         "svg",
@@ -195,12 +215,12 @@ def pulka_svg(pulka: Pulka, *, control_time: str | None = None, title: str | Non
         role="img",
         aria_label=label,
         data_players=str(n),
-        data_dealer=str(dealer),
+        **attrs,
         font_family=SANS,
         preserveAspectRatio="xMidYMin meet",
     )
     svg.text_element("title", label)
-    svg.text_element("desc", _description(pulka, chains, control_time))
+    svg.text_element("desc", _description(pulka, chains, control_time, dealer))
     svg.empty(
         "rect",
         class_="sheet-paper",
@@ -217,7 +237,8 @@ def pulka_svg(pulka: Pulka, *, control_time: str | None = None, title: str | Non
         _draw_sector(svg, sheet, sector, chains[sector.seat], by_seat[sector.seat], dealer)
     _draw_frame(svg, sheet)
     _draw_centre(svg, sheet, pulka, control_time)
-    _draw_arrow(svg, sheet, dealer)
+    if not finished:
+        _draw_arrow(svg, sheet, pulka.first_dealer)
     svg.close("svg")
     return svg.getvalue()
 
@@ -246,14 +267,30 @@ def _fit(n: int, bands: Sequence[Sequence[_Band]]) -> tuple[_Sheet, list[_Placed
     return sheet, [_moved_out(placed) for placed in plan]
 
 
-def _description(pulka: Pulka, chains: Sequence[PlayerChains], control_time: str | None) -> str:
+def _description(
+    pulka: Pulka, chains: Sequence[PlayerChains], control_time: str | None, dealer: int | None
+) -> str:
+    """The sheet in words, for assistive technology: the centre, who dealt first and who
+    deals now (nobody at a finished table), the last round, each player's pool and
+    mountain."""
     setup = pulka.setup
+    first = pulka.first_dealer
     parts = [
         f"Пуля до {setup.pool_target}, вист {_price(setup.whist_price)}",
-        f"сдаёт {LETTERS[pulka.dealer]} ({setup.players[pulka.dealer]})",
+        f"первым сдавал {LETTERS[first]} ({setup.players[first]})",
     ]
+    if dealer is not None:
+        parts.append(f"сдаёт {LETTERS[dealer]} ({setup.players[dealer]})")
     if control_time:
         parts.append(f"контрольное время {control_time}")
+    left = pulka.deals_left()
+    if left is not None:
+        if left == 0:
+            parts.append("последний круг сыгран")
+        elif dealer is None:
+            parts.append("последний круг")
+        else:
+            parts.append(f"последний круг, осталось сдач: {left}")
     for p in chains:
         parts.append(
             f"{p.letter} {p.name}: пуля {format_amount(p.pool.total)}, "
@@ -669,6 +706,8 @@ class _CaptionLines:
     letter_x: float
     letter: str
     name: str
+    dealer_x: float | None
+    """Where the dealer's mark stands after the name (``None``: he does not deal)."""
     bombs: tuple[tuple[int, int, float], ...]
     """(line, multiplier, x) of each queued bomb, in the order they will be played."""
 
@@ -689,37 +728,45 @@ class _CaptionLines:
             font_size=_n(NAME_FONT),
         )
         svg.close("g")
+        if self.dealer_x is not None:
+            _draw_dealer_mark(svg, self.dealer_x, top + CAPTION_LINE / 2)
         for line, multiplier, x in self.bombs:
             _draw_bomb(svg, x, top + line * CAPTION_LINE + CAPTION_LINE / 2, multiplier)
 
 
 @dataclass(frozen=True, slots=True)
 class _CaptionBlock:
-    """The sector letter, the player's name and his queued bombs, in reading order."""
+    """The sector letter, the player's name, the dealer's mark if he deals and his queued
+    bombs, in reading order."""
 
     letter: str
     name: str
     """The name as shown where there is room for it: cleaned, at most ``NAME_MAX`` long."""
     name_width: float
     bombs: tuple[int, ...]
+    dealer: bool = False
 
     @classmethod
-    def of(cls, letter: str, name: str, bombs: Sequence[int]) -> _CaptionBlock:
+    def of(
+        cls, letter: str, name: str, bombs: Sequence[int], *, dealer: bool = False
+    ) -> _CaptionBlock:
         name = _clean(name)
         if len(name) > NAME_MAX:
             name = name[: NAME_MAX - 1] + "…"
-        return cls(letter, name, _text_width(name, NAME_FONT), tuple(bombs))
+        return cls(letter, name, _text_width(name, NAME_FONT), tuple(bombs), dealer)
 
     def layout(self, slots: Slots) -> _CaptionLines | None:
         first = slots(0)
         if first is None:
             return None
         x0, end = first
+        mark = DEALER_MARK_WIDTH if self.dealer else 0.0
         name, width = self.name, self.name_width
-        while name and width > end - x0 - LETTER_WIDTH:
+        while name and width > end - x0 - LETTER_WIDTH - mark:
             name = name[:-2] + "…" if len(name) > 1 else ""
             width = _text_width(name, NAME_FONT)
-        x = x0 + LETTER_WIDTH + width + 10
+        dealer_x = x0 + LETTER_WIDTH + width + 6 if self.dealer else None
+        x = x0 + LETTER_WIDTH + width + 10 if dealer_x is None else dealer_x + mark
         line = 0
         bombs: list[tuple[int, int, float]] = []
         for bomb in self.bombs:
@@ -732,7 +779,7 @@ class _CaptionBlock:
                 x, end = room
             bombs.append((line, bomb, x))
             x += width
-        return _CaptionLines(x0, self.letter, name, tuple(bombs))
+        return _CaptionLines(x0, self.letter, name, dealer_x, tuple(bombs))
 
 
 @dataclass(frozen=True, slots=True)
@@ -770,12 +817,12 @@ class _Placed:
     """The depth the writing needs, at most ``depth``."""
 
 
-def _bands(player: PlayerChains, bombs: Sequence[int]) -> list[_Band]:
+def _bands(player: PlayerChains, bombs: Sequence[int], *, dealer: bool) -> list[_Band]:
     whists = tuple(
         _ChainBlock.of(f"висты на {LETTERS[on]}", chain.links, "whists", on)
         for on, chain in player.whists
     )
-    caption = _CaptionBlock.of(player.letter, player.name, bombs)
+    caption = _CaptionBlock.of(player.letter, player.name, bombs, dealer=dealer)
     pool = _ChainBlock.of("пуля", player.pool.links, "pool")
     mountain = _ChainBlock.of("гора", player.mountain.links, "mountain")
     return [
@@ -834,7 +881,7 @@ def _draw_sector(
     sector: _Sector,
     player: PlayerChains,
     bands: Sequence[_Placed],
-    dealer: int,
+    dealer: int | None,
 ) -> None:
     classes = f"sector sector-{sector.seat}" + (" is-dealer" if sector.seat == dealer else "")
     svg.open(
@@ -888,6 +935,25 @@ def _line(
         y2=_n(y2),
         stroke="#000",
     )
+
+
+def _draw_dealer_mark(svg: _Svg, x: float, middle: float) -> None:
+    """The current dealer's mark after his name: a small pack of two cards, «сдаёт»."""
+    svg.open("g", class_="dealer-mark")
+    svg.text_element("title", "сдаёт")
+    for dx, dy in ((0.0, -7.0), (4.0, -5.0)):
+        svg.empty(
+            "rect",
+            class_="dealer-card",
+            x=_n(x + dx),
+            y=_n(middle + dy),
+            width="8",
+            height="12",
+            rx="1.5",
+            fill="#fff",
+            stroke="#000",
+        )
+    svg.close("g")
 
 
 def _draw_bomb(svg: _Svg, x: float, middle: float, multiplier: int) -> None:
@@ -984,6 +1050,8 @@ def _draw_centre(svg: _Svg, sheet: _Sheet, pulka: Pulka, control_time: str | Non
         if len(shown) > 12:
             shown = shown[:11] + "…"
         lines.append((f"до {shown}", "sheet-control", 11.0))
+    if pulka.last_round:  # the count of deals left is on the page, which changes with it
+        lines.append(("последний круг", "sheet-last-round", 9.5))
     gaps = [size * 1.2 for _, _, size in lines]
     y = cy - sum(gaps) / 2
     for (text, cls, size), gap in zip(lines, gaps, strict=True):
@@ -992,10 +1060,11 @@ def _draw_centre(svg: _Svg, sheet: _Sheet, pulka: Pulka, control_time: str | Non
     svg.close("g")
 
 
-def _draw_arrow(svg: _Svg, sheet: _Sheet, dealer: int) -> None:
-    """An arrow from the circle into the dealer's sector (seed field 1)."""
+def _draw_arrow(svg: _Svg, sheet: _Sheet, first_dealer: int) -> None:
+    """An arrow from the circle into the first dealer's sector (seed field 1, §13.13): who
+    dealt first, so who deals first in every circle."""
     cx, cy = sheet.centre
-    sector = sheet.sectors[dealer]
+    sector = sheet.sectors[first_dealer]
     mx, my = _centroid(sector.polygon)
     size = math.hypot(mx - cx, my - cy)
     dx, dy = (mx - cx) / size, (my - cy) / size
@@ -1008,11 +1077,11 @@ def _draw_arrow(svg: _Svg, sheet: _Sheet, dealer: int) -> None:
 
     svg.open(
         "g",
-        class_=f"dealer-arrow dealer-seat-{dealer}",
-        data_dealer=str(dealer),
-        data_letter=LETTERS[dealer],
+        class_=f"dealer-arrow dealer-seat-{first_dealer}",
+        data_first_dealer=str(first_dealer),
+        data_letter=LETTERS[first_dealer],
     )
-    svg.text_element("title", f"Сдаёт {LETTERS[dealer]}")
+    svg.text_element("title", f"Первым сдавал {LETTERS[first_dealer]}")
     (x1, y1), (x2, y2) = at(start), at(base)
     svg.empty("line", x1=_n(x1), y1=_n(y1), x2=_n(x2), y2=_n(y2), stroke="#000")
     svg.empty(

@@ -31,6 +31,12 @@ urlpatterns = [
     path("tables/<int:pk>/deals/<int:deal_pk>/delete/", tables.deal_delete, name="deal_delete"),
     path("tables/<int:pk>/finish/", tables.table_finish, name="table_finish"),
     path("tables/<int:pk>/reopen/", tables.table_reopen, name="table_reopen"),
+    path("tables/<int:pk>/control-time/", tables.control_time_mark, name="control_time_mark"),
+    path(
+        "tables/<int:pk>/control-time/clear/",
+        tables.control_time_clear,
+        name="control_time_clear",
+    ),
     # Standings (scoring/views/standings.py): seasons, leaderboards, CSV downloads
     path("seasons/", standings.season_list, name="season_list"),
     path("seasons/<int:pk>/<game:game>/", standings.season_standings, name="season_standings"),

@@ -109,3 +109,35 @@ def organiser(client: Any) -> Any:
     user = factories.member("Olga", organiser=True, is_staff=True, username="olga")
     client.force_login(user)
     return user
+
+
+# -- the clock ----------------------------------------------------------------------------------
+
+
+class Clock:
+    """The site's time as a test sets it: ``clock.at(...)`` moves it (a naive time is in the
+    club's time zone); until then it is the real time."""
+
+    def __init__(self, real: Any) -> None:
+        self._real = real
+        self._now: Any = None
+
+    def at(self, moment: Any) -> None:
+        from django.utils import timezone
+
+        self._now = moment if timezone.is_aware(moment) else timezone.make_aware(moment)
+
+    def __call__(self) -> Any:
+        return self._real() if self._now is None else self._now
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    """A controllable clock in place of ``django.utils.timezone.now`` for the test: what the
+    control time (``Table.clock_has_struck``), ``localdate`` and the ``auto_now`` fields
+    read. No timer runs: the test moves the time itself."""
+    from django.utils import timezone
+
+    clock = Clock(timezone.now)
+    monkeypatch.setattr(timezone, "now", clock)
+    return clock

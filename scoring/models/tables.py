@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.boston import SUITS
+from scoring.engine.preferans.pulka import MAX_CONTROL_TIME_DEAL
 from scoring.models.tariffs import BostonTariffVersion, PreferansTariffVersion
 
 EARLIEST_PLAYED_ON = datetime.date(2000, 1, 1)
@@ -57,6 +58,9 @@ SUIT_NAMES = {
     "hearts": _("hearts"),
 }
 """The Boston engine's suits in words (its value-card columns, lowest first)."""
+
+CLOCK_WINDOW = datetime.timedelta(hours=12)
+"""How long after its control time a table's deals are still marked by the clock."""
 
 
 class Table(models.Model):
@@ -100,6 +104,14 @@ class Table(models.Model):
     )
     first_dealer = models.PositiveSmallIntegerField(_("first dealer (seat)"), default=0)
     control_time = models.TimeField(_("control time"), null=True, blank=True)
+    # preferans.md §13.12: the deals played (adjustments not counted) when the control
+    # time was reached, marked by the clock or by the scorer; None while it has not been.
+    control_time_deal = models.PositiveIntegerField(
+        _("control time reached after deal"),
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(MAX_CONTROL_TIME_DEAL)],
+    )
     double_tour_from = models.PositiveIntegerField(
         _("double tours from deal"), null=True, blank=True
     )
@@ -171,6 +183,26 @@ class Table(models.Model):
     def is_open(self) -> bool:
         return self.status == self.OPEN
 
+    def control_moment(self) -> datetime.datetime | None:
+        """When the control time strikes (``None``: the table has none): ``control_time``
+        on ``played_on`` in the club's time zone, or on the day after when that is before
+        the table was opened (a control time of 01:00 for a table opened at 19:00 is after
+        midnight)."""
+        if self.control_time is None:
+            return None
+        moment = timezone.make_aware(datetime.datetime.combine(self.played_on, self.control_time))
+        if self.opened_at is not None and moment < self.opened_at:
+            moment += datetime.timedelta(days=1)
+        return moment
+
+    def clock_has_struck(self) -> bool:
+        """Whether a deal saved now is played after the control time: from the control
+        moment for ``CLOCK_WINDOW``. A deal saved later than that is not play at the table
+        that evening but a correction (a table reopened the next day, one left open), and
+        the clock leaves it alone."""
+        moment = self.control_moment()
+        return moment is not None and moment <= timezone.now() < moment + CLOCK_WINDOW
+
 
 class Seat(models.Model):
     """A member at a table; ``name`` is fixed when the table opens, because the deal log
@@ -236,6 +268,7 @@ class AuditEntry(models.Model):
 
     ADD, EDIT, DELETE, UNDO = "add", "edit", "delete", "undo"
     CLOSE, REOPEN, IMPORT, RETARIFF = "close", "reopen", "import", "retariff"
+    MARK, CLOCK, UNMARK = "mark", "clock", "unmark"
     ACTIONS = (
         (ADD, _("deal added")),
         (EDIT, _("deal edited")),
@@ -245,6 +278,9 @@ class AuditEntry(models.Model):
         (REOPEN, _("table reopened")),
         (IMPORT, _("record imported")),
         (RETARIFF, _("moved to a new tariff version")),
+        (MARK, _("control time marked: the last round")),
+        (CLOCK, _("control time passed: the last round")),
+        (UNMARK, _("control time mark cleared")),
     )
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="audit")
     deal = models.ForeignKey(

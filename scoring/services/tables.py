@@ -30,6 +30,9 @@ from scoring.models import AuditEntry, DealRecord, Seat, Table
 from scoring.models.tables import validate_played_on
 from scoring.services.ratings import ratings_after_finish, ratings_rebuild
 
+ADJUST = "adjust"
+"""The deal kind of an adjustment in every game's record: a correction, not a deal played."""
+
 
 def table_open(
     *,
@@ -41,6 +44,7 @@ def table_open(
     pool_target: int = 20,
     price: Decimal = Decimal(1),
     control_time: Any = None,
+    control_time_deal: int | None = None,
     double_tour_from: int | None = None,
     preference_suit: str | None = None,
     played_on: Any = None,
@@ -48,7 +52,7 @@ def table_open(
     """Open a table with ``members`` seated in clockwise order. A Boston table's
     ``preference_suit`` is the suit turned at the first deal; the open-a-table form asks for
     it, but it may be ``None`` (an imported record that has none scores its deals by the
-    class they give)."""
+    class they give). ``control_time_deal``: a record's, when it is imported."""
     if len({m.pk for m in members}) != len(members):
         raise RuleError("each member can take one seat only", field="players")
     names = seat_names_for(members)
@@ -60,6 +64,7 @@ def table_open(
             pool_target=pool_target,
             price=price,
             control_time=control_time,
+            control_time_deal=control_time_deal,
             double_tour_from=double_tour_from,
             preference_suit=preference_suit,
             opened_by=by,
@@ -127,6 +132,8 @@ def deal_create(
     ``seen`` is the caller's replay of the table: if the table has not changed since (same
     revision, checked under the row lock), a copy of it is advanced by the new deal rather
     than the table replayed again. The state returned is the table after the deal.
+
+    Once the table's control time has passed, the deal also marks it (``_clock_mark``).
     """
     with transaction.atomic():
         locked = _locked(table)
@@ -159,14 +166,90 @@ def deal_create(
         AuditEntry.objects.create(
             table=locked, deal=record, action=AuditEntry.ADD, actor=by, after=canonical
         )
+        mark = _clock_mark(locked, game, canonical)
+        if mark is not None:
+            Table.objects.filter(pk=locked.pk).update(control_time_deal=mark)
+            AuditEntry.objects.create(
+                table=locked, action=AuditEntry.CLOCK, actor=by, after={"control_time_deal": mark}
+            )
         _touch(locked)
         after = copy.copy(base.table)  # the caller's table (seats prefetched), one revision on
         after.revision = locked.revision + 1
+        if mark is not None:
+            after.control_time_deal = mark
         state = selectors.TableState(
             after, players, game, [*deal_ids, record.pk], [*base.records, record]
         )
         transaction.on_commit(partial(snapshots.remember, after, game, state.deal_ids))
         return SavedDeal(record, state)
+
+
+def _clock_mark(table: Table, game: Any, deal: dict[str, Any]) -> int | None:
+    """The control time the clock marks as ``deal`` is saved (``game``: the table after
+    it), or ``None``: only a deal played (an adjustment is not one, §13.12) once the
+    table's control time has passed (``Table.clock_has_struck``), at a table not marked
+    yet and not complete.
+
+    The mark counts the deal being saved as played when the time was reached: it was on
+    the table when the clock struck, and a deal once dealt is played out. So the circle it
+    belongs to is the one finished. Counting it after the mark instead gives the same
+    deals wherever the deal is, except when its dealer is the first dealer: then
+    ``finish_circle`` would make the pulka complete before that very deal, and refuse it.
+    """
+    if deal["kind"] == ADJUST or table.control_time_deal is not None:
+        return None
+    kind = games.of_table(table)
+    if not kind.last_round or kind.is_complete(game) or not table.clock_has_struck():
+        return None
+    return kind.mark_control_time(game)
+
+
+def control_time_mark(table: Table, *, by: Member | None) -> Table:
+    """The scorer marks the control time by hand (preferans.md §13.12): the deals on the
+    sheet now are those played when it was reached, so a deal being played when the clock
+    struck is entered first. The round is finished from here."""
+    with transaction.atomic():
+        locked = _locked(table)
+        _require_open(locked)
+        kind = games.of_table(locked)
+        if not kind.last_round:
+            raise RuleError("this game has no control time", field="table")
+        if locked.control_time_deal is not None:
+            raise RuleError("the control time is marked already", field="table")
+        game = selectors.replay(locked).game
+        if kind.is_complete(game):
+            raise RuleError("the pulka is complete already", field="table")
+        locked.control_time_deal = kind.mark_control_time(game)
+        locked.revision += 1
+        locked.save(update_fields=["control_time_deal", "revision"])
+        AuditEntry.objects.create(
+            table=locked,
+            action=AuditEntry.MARK,
+            actor=by,
+            after={"control_time_deal": locked.control_time_deal},
+        )
+        return locked
+
+
+def control_time_clear(table: Table, *, by: Member | None, reason: str) -> Table:
+    """An organiser clears a control-time mark made by mistake (the view checks who): the
+    table plays on as before it. If its control time has passed, the next deal saved
+    marks it again (``_clock_mark``). Without the mark no deal is refused that was not
+    before, so the deals need no new check."""
+    _require_reason(reason)
+    with transaction.atomic():
+        locked = _locked(table)
+        _require_open(locked)
+        if locked.control_time_deal is None:
+            raise RuleError("the control time is not marked", field="table")
+        before = {"control_time_deal": locked.control_time_deal}
+        locked.control_time_deal = None
+        locked.revision += 1
+        locked.save(update_fields=["control_time_deal", "revision"])
+        AuditEntry.objects.create(
+            table=locked, action=AuditEntry.UNMARK, actor=by, reason=reason, before=before
+        )
+        return locked
 
 
 def deal_preview(table: Table, data: Any) -> Any:

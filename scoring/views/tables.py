@@ -14,13 +14,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.views.decorators.http import condition, require_POST
+from django.views.decorators.http import condition, require_http_methods, require_POST
 from django_htmx.http import retarget
 
 from members.models import Member
@@ -32,7 +32,14 @@ from scoring.labels import deal_line, rule_label
 from scoring.live.fragments import cached
 from scoring.live.keys import revision_key, tariff_key
 from scoring.models import DealRecord, Table
-from scoring.permissions import can_reopen, can_score, can_write, is_organiser
+from scoring.permissions import (
+    can_clear_control_time,
+    can_close_early,
+    can_reopen,
+    can_score,
+    can_write,
+    is_organiser,
+)
 from scoring.selectors.tariffs import version_with_rules
 
 LIVE_POLL_SECONDS = 2
@@ -160,11 +167,17 @@ def _form_context(
 ) -> dict[str, Any]:
     """The deal form (a fresh one unless ``form`` is given), which needs the table replayed."""
     state = state or selectors.current(table, latest=0)
+    kind = games.of_table(table)
+    complete = kind.is_complete(state.game)
+    marked = table.control_time_deal is not None
     context = {
         "table": table,
         "can_score": True,
         "count": state.count,
-        "complete": games.of_table(table).is_complete(state.game),
+        "complete": complete,
+        "can_close_early": not complete and can_close_early(request.user, table),
+        "can_mark": kind.last_round and not marked and not complete,
+        "can_clear_mark": marked and can_clear_control_time(request.user, table),
         "redraw_url": reverse("scoring:deal_create", args=[table.pk]),
         "redraw_target": "#deal-form",
     }
@@ -340,11 +353,7 @@ def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
     table = _table(pk, with_tariff=False)
     _require(can_score(request.user, table))
     if not table.is_open:
-        return _refused(
-            request,
-            table,
-            RuleError(_("the table is finished; an organiser can reopen it"), field="table"),
-        )
+        return _refused(request, table, _finished_refusal())
     state = selectors.current(table, latest=LOG_SHOWN)
     if "change" in request.POST:  # the kind or declarer changed: redraw the form only
         form = _deal_form(state, initial=request.POST.dict())
@@ -530,15 +539,18 @@ def deal_delete(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
 # -- finishing ---------------------------------------------------------------------------------
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
-    """Seated members finish a complete pulka (or a Boston table); an organiser may close
-    any table early (the control time)."""
+    """Seated members finish a complete pulka (or a Boston table, which has no end of its
+    own) at once. Closing one that is not complete is an organiser's: a confirmation page
+    (GET) and a required reason for the history (POST)."""
     table = _table(pk)
     _require(can_score(request.user, table))
+    if not table.is_open:
+        return _refused(request, table, _finished_refusal())
     state = selectors.current(table, latest=0)
     complete = games.of_table(table).is_complete(state.game)
-    if not complete and not is_organiser(request.user):
+    if not complete and not can_close_early(request.user, table):
         return _refused(
             request,
             table,
@@ -547,14 +559,88 @@ def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
                 field="table",
             ),
         )
-    finish = FinishForm(request.POST)
-    if not finish.is_valid():  # a reason too long, or with a NUL character
-        return _refused(request, table, reason_refusal(finish, ""))
+    form = (FinishForm if complete else ReasonForm)(
+        request.POST if request.method == "POST" else None
+    )
+    refused = None
+    if request.method == "POST":
+        if form.is_valid():
+            reason = form.cleaned_data["reason"]
+            try:
+                services.table_finish(table, by=_member(request), reason=reason)
+            except RuleError as error:
+                return _refused(request, table, error)
+            return _after_write(request, table, _("Table finished."))
+        if complete:  # a reason too long, or with a NUL character
+            return _refused(request, table, reason_refusal(form, ""))
+        refused = reason_refusal(form, _("Say why the table is closed early.")).message
+    context = {"table": table, "complete": complete, "form": form, "refused": refused}
+    return render(request, "scoring/table_finish.html", context)
+
+
+def _finished_refusal() -> RuleError:
+    return RuleError(_("the table is finished; an organiser can reopen it"), field="table")
+
+
+# -- the control time (preferans.md §13.12) -----------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def control_time_mark(request: HttpRequest, pk: int) -> HttpResponse:
+    """A scorer marks the control time: a confirmation page that says what follows (GET),
+    then the mark (POST). The round is finished from the deals on the sheet now."""
+    table = _table(pk)
+    _require(can_score(request.user, table))
+    kind = games.of_table(table)
+    if not kind.last_round:
+        raise Http404
+    state = selectors.current(table, latest=0)
+    refusal = _mark_refusal(table, kind.is_complete(state.game))
+    if refusal is not None:
+        return _refused(request, table, refusal)
+    if request.method == "POST":
+        try:
+            services.control_time_mark(table, by=_member(request))
+        except RuleError as error:
+            return _refused(request, table, error)
+        return _after_write(request, table, _("Control time marked: the last round is on."))
+    marked = state.game.copy()
+    kind.mark_control_time(marked)
+    context = {"table": table, "deals_left": kind.deals_left(marked)}
+    return render(request, "scoring/table_control_time.html", context)
+
+
+def _mark_refusal(table: Table, complete: bool) -> RuleError | None:
+    """Why the control time cannot be marked now, if it cannot."""
+    if not table.is_open:
+        return _finished_refusal()
+    if table.control_time_deal is not None:
+        return RuleError(_("The control time is marked already."), field="table")
+    if complete:
+        return RuleError(_("The pulka is complete already."), field="table")
+    return None
+
+
+@require_POST
+def control_time_clear(request: HttpRequest, pk: int) -> HttpResponse:
+    """An organiser clears a control-time mark made by mistake, saying why."""
+    table = _table(pk)
+    _require(can_clear_control_time(request.user, table))
+    reason = ReasonForm(request.POST)
+    if not reason.is_valid():
+        missing = _("Say why the control-time mark is cleared.")
+        return _refused(request, table, reason_refusal(reason, missing))
+    if table.control_time_deal is None:
+        return _refused(
+            request, table, RuleError(_("The control time is not marked."), field="table")
+        )
     try:
-        services.table_finish(table, by=_member(request), reason=finish.cleaned_data["reason"])
+        services.control_time_clear(
+            table, by=_member(request), reason=reason.cleaned_data["reason"]
+        )
     except RuleError as error:
         return _refused(request, table, error)
-    return _after_write(request, table, _("Table finished."))
+    return _after_write(request, table, _("Control-time mark cleared."))
 
 
 @require_POST

@@ -191,10 +191,15 @@ def test_a_pulka_through_the_browser(new_page, browser_problems):
         ["0", "7", "-80.67", "-80.66"], timeout=LIVE_SECONDS * 1000
     )
 
-    # -- the pools are still open: Anna, as an organiser, closes the table at control time.
-    close = page.get_by_role("button", name="Close at the control time")
-    swapped_by(page, "#table-body", close.click)
-    expect(page.locator("#table-body .message.success")).to_have_text("Table finished.")
+    # -- the pools are still open: Anna, as an organiser, closes the table early, which
+    # takes a confirmation page and a reason.
+    page.get_by_role("link", name="Close the table early…").click()
+    expect(page.locator("h1")).to_contain_text("Close the table early")
+    page.locator('input[name="reason"]').fill("the club closes")
+    page.get_by_role("button", name="Close the table").click()
+    expect(page).to_have_url(table_url)
+    expect(page.locator(".messages")).to_contain_text("Table finished.")
+    expect(page.locator(".audit")).to_contain_text("«the club closes»")
     expect(page.locator("#table-body .table-head")).to_contain_text("finished")
     expect(page.locator("#deal-form")).to_have_count(0)
     expect(page.get_by_role("button", name="Undo last deal")).to_have_count(0)

@@ -45,7 +45,7 @@ from django.utils.http import urlsafe_base64_encode
 
 from members.models import Member
 from scoring import services
-from scoring.models import DealRecord, PreferansTariff, Season, Table
+from scoring.models import AuditEntry, DealRecord, PreferansTariff, Season, Table
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, PASSOUT
 from tests.fuzz_strategies import db_snapshot
@@ -96,9 +96,17 @@ MATRIX: list[tuple[str, str]] = [
     ("delete-deal",          "403     403     ok      ok      ok      403     ok"),
     ("undo",                 "403     403     ok      ok      ok      403     ok"),
     ("finish-complete",      "403     403     ok      ok      ok      403     ok"),
+    ("close-early-form",     "403     403     refused ok      ok      403     ok"),
     ("close-early",          "403     403     refused ok      ok      403     ok"),
+    ("close-early-no-reason", "403    403     refused refused refused 403     refused"),
     ("finish-boston",        "403     403     ok      ok      ok      403     ok"),
     ("reopen",               "403     403     403     ok      ok      403     ok"),
+    ("mark-control-time-form", "403   403     ok      ok      ok      403     ok"),
+    ("mark-control-time",    "403     403     ok      ok      ok      403     ok"),
+    ("mark-control-time-again", "403  403     refused refused refused 403     refused"),
+    ("mark-control-time-boston", "403 403     404     404     404     403     404"),
+    ("clear-control-time",   "403     403     403     ok      ok      403     ok"),
+    ("clear-control-time-no-reason", "403 403 403     refused refused 403     refused"),
     ("enter-deal-finished",  "403     403     refused refused refused 403     refused"),
     ("edit-deal-finished",   "403     403     403     403     403     403     403"),
     ("delete-deal-finished", "403     403     refused refused refused 403     refused"),
@@ -259,6 +267,8 @@ class Action:
     """For an allowed write: check the write happened."""
     refusal: str = ""
     """The message a ``refused`` cell shows."""
+    refusal_for: dict[str, str] = field(default_factory=dict)
+    """A role's own refusal message, where it differs from ``refusal``."""
     public_standings: bool = True
 
 
@@ -484,13 +494,36 @@ action(
     writes=True,
     done=_finished,
 )(_finish)
+EARLY = "only an organiser can close the pulka early"
+action(
+    "close-early-form",
+    "Close a pulka early, the confirmation page (pools still open) — `GET /tables/<id>/finish/`",
+    refusal=EARLY,
+)(lambda client, w: client.get(_url("scoring:table_finish", w.table.pk)))
+
+
+def _closed_early(w: World, response: HttpResponse) -> None:
+    _finished(w, response)
+    assert w.table.audit.get(action=AuditEntry.CLOSE).reason == "the club closes"
+
+
 action(
     "close-early",
-    "Close a pulka early (pools still open) — `POST /tables/<id>/finish/`",
+    "Close a pulka early (pools still open), with a reason — `POST /tables/<id>/finish/`",
     ok_status=302,
     writes=True,
-    done=_finished,
-    refusal="only an organiser can close the pulka early",
+    done=_closed_early,
+    refusal=EARLY,
+)(
+    lambda client, w: client.post(
+        _url("scoring:table_finish", w.table.pk), {"reason": "the club closes"}
+    )
+)
+action(
+    "close-early-no-reason",
+    "Close a pulka early without a reason — `POST /tables/<id>/finish/`",
+    refusal="Say why the table is closed early",
+    refusal_for={"seated": EARLY},
 )(_finish)
 
 
@@ -527,6 +560,74 @@ action(
     writes=True,
     done=_reopened,
 )(lambda client, w: client.post(_url("scoring:table_reopen", w.table.pk), {"reason": "a deal"}))
+
+# the control time (preferans.md §13.12)
+
+
+def _control_time_url(w: World) -> str:
+    return _url("scoring:control_time_mark", w.table.pk)
+
+
+def _marked(w: World, response: HttpResponse) -> None:
+    w.refresh()
+    assert w.table.control_time_deal == 1  # the one deal on the sheet
+    assert w.table.audit.filter(action=AuditEntry.MARK).count() == 1
+
+
+def _mark_first(w: World) -> None:
+    services.control_time_mark(w.table, by=w.anna)
+    w.refresh()
+
+
+action(
+    "mark-control-time-form",
+    "Mark the control time (the last round), the confirmation page — "
+    "`GET /tables/<id>/control-time/`",
+)(lambda client, w: client.get(_control_time_url(w)))
+action(
+    "mark-control-time",
+    "Mark the control time (the last round) — `POST /tables/<id>/control-time/`",
+    ok_status=302,
+    writes=True,
+    done=_marked,
+)(lambda client, w: client.post(_control_time_url(w)))
+action(
+    "mark-control-time-again",
+    "Mark the control time when it is marked already — `POST /tables/<id>/control-time/`",
+    prepare=_mark_first,
+    refusal="The control time is marked already",
+)(lambda client, w: client.post(_control_time_url(w)))
+action(
+    "mark-control-time-boston",
+    "Mark the control time at a Boston table (it has none) — `GET /tables/<id>/control-time/`",
+    prepare=_boston,
+)(lambda client, w: client.get(_control_time_url(w)))
+
+
+def _clear_control_time(client: Client, w: World, reason: str) -> HttpResponse:
+    return client.post(_url("scoring:control_time_clear", w.table.pk), {"reason": reason})
+
+
+def _cleared(w: World, response: HttpResponse) -> None:
+    w.refresh()
+    assert w.table.control_time_deal is None
+    assert w.table.audit.get(action=AuditEntry.UNMARK).reason == "pressed by mistake"
+
+
+action(
+    "clear-control-time",
+    "Clear the control-time mark, with a reason — `POST /tables/<id>/control-time/clear/`",
+    prepare=_mark_first,
+    ok_status=302,
+    writes=True,
+    done=_cleared,
+)(lambda client, w: _clear_control_time(client, w, "pressed by mistake"))
+action(
+    "clear-control-time-no-reason",
+    "Clear the control-time mark without a reason — `POST /tables/<id>/control-time/clear/`",
+    prepare=_mark_first,
+    refusal="Say why the control-time mark is cleared",
+)(lambda client, w: _clear_control_time(client, w, " "))
 
 FINISHED = "the table is finished"
 action(
@@ -1211,14 +1312,15 @@ def test_permission(client: Client, settings: Any, name: str, role: str, expecte
         assert response["Location"].startswith(reverse("admin:login") + "?next=")
     else:
         assert expected == "refused"
-        assert spec.refusal, f"{name}: say what the refusal reads"
+        refusal = spec.refusal_for.get(role, spec.refusal)
+        assert refusal, f"{name}: say what the refusal reads"
         assert response.status_code in (200, 302)
         page = (
             _follow_message(client, response)
             if response.status_code == 302
             else response.content.decode()
         )
-        assert spec.refusal in page
+        assert refusal in page
 
 
 def test_every_action_is_in_the_matrix_once() -> None:

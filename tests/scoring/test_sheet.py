@@ -336,23 +336,152 @@ def test_a_long_name_is_shortened_on_the_sheet_but_whole_in_the_title():
     assert sectors(root)[0].findtext(f"{SVG}title") == f"А — {name}"
 
 
-@pytest.mark.parametrize("players", [THREE, FOUR], ids=["3 players", "4 players"])
-@pytest.mark.parametrize("deals", [0, 1, 2, 3, 5])
-def test_the_arrow_points_into_the_current_dealers_sector(players, deals):
-    pulka = busy(players, deals)
-    root = parse(pulka_svg(pulka))
-    dealer = pulka.dealer
-    assert dealer == deals % len(players)
-    assert root.get("data-dealer") == str(dealer)
-    (arrow,) = with_class(root, "dealer-arrow")
-    assert arrow.get("data-dealer") == str(dealer)
-    assert f"dealer-seat-{dealer}" in classes(arrow)
+def misères(players: tuple[str, ...], deals: int, **setup: int) -> Pulka:
+    """A pulka after ``deals`` misères, each by the seat after the dealer (the deal passes
+    every time)."""
+    pulka = new(players, **setup)
+    for _ in range(deals):
+        pulka.play(Misere((pulka.dealer + 1) % len(players), 1))
+    return pulka
+
+
+def arrow_tip(arrow: ET.Element) -> Point:
     head = with_class(arrow, "dealer-arrowhead")[0].get("points", "")
-    tip = tuple(float(v) for v in head.split()[0].split(","))
+    x, y = head.split()[0].split(",")
+    return (float(x), float(y))
+
+
+def caption_move(sector: ET.Element) -> tuple[float, float, int]:
+    (caption,) = with_class(sector, "sheet-band-caption")
+    return transform(caption.get("transform", ""))
+
+
+# (players, first dealer, deals played, the dealer now): the deal passes clockwise after
+# each misère, so the dealer is (first + deals) mod players.
+DEALERS = [
+    pytest.param(THREE, 0, 0, 0, id="3p-first-A-no-deal"),
+    pytest.param(THREE, 0, 1, 1, id="3p-first-A-1-deal"),
+    pytest.param(THREE, 0, 3, 0, id="3p-first-A-3-deals-back-to-A"),
+    pytest.param(THREE, 2, 2, 1, id="3p-first-C-2-deals"),
+    pytest.param(FOUR, 0, 2, 2, id="4p-first-A-2-deals"),
+    pytest.param(FOUR, 1, 2, 3, id="4p-first-B-2-deals"),
+    pytest.param(FOUR, 3, 5, 0, id="4p-first-D-5-deals"),
+]
+
+
+@pytest.mark.parametrize(("players", "first", "deals", "dealer"), DEALERS)
+def test_the_arrow_points_into_the_first_dealers_sector(players, first, deals, dealer):
+    """Seed field 1, §13.13: the arrow shows who dealt first, however far the deal went."""
+    pulka = misères(players, deals, first_dealer=first)
+    assert (pulka.first_dealer, pulka.dealer) == (first, dealer)
+    root = parse(pulka_svg(pulka))
+    assert root.get("data-first-dealer") == str(first)
+    (arrow,) = with_class(root, "dealer-arrow")
+    assert arrow.get("data-first-dealer") == str(first)
+    assert f"dealer-seat-{first}" in classes(arrow)
+    assert arrow.findtext(f"{SVG}title") == f"Первым сдавал {'АБВГ'[first]}"
     found = sectors(root)
-    assert inside(tip, polygon(found[dealer]))
-    assert not any(inside(tip, polygon(found[s])) for s in found if s != dealer)
+    tip = arrow_tip(arrow)
+    assert inside(tip, polygon(found[first]))
+    assert not any(inside(tip, polygon(found[s])) for s in found if s != first)
+
+
+@pytest.mark.parametrize(("players", "first", "deals", "dealer"), DEALERS)
+def test_the_current_dealer_is_marked_apart_from_the_arrow(players, first, deals, dealer):
+    """§13.13: the current dealer has his own mark, «сдаёт», after his name, and his sector
+    is shaded (``is-dealer``); nobody else has either."""
+    root = parse(pulka_svg(misères(players, deals, first_dealer=first)))
+    assert root.get("data-dealer") == str(dealer)
+    found = sectors(root)
+    marks = {seat: with_class(e, "dealer-mark") for seat, e in found.items()}
+    assert [seat for seat, found_marks in marks.items() if found_marks] == [dealer]
+    (mark,) = marks[dealer]
+    assert mark.findtext(f"{SVG}title") == "сдаёт"
     assert [s for s, e in found.items() if "is-dealer" in classes(e)] == [dealer]
+
+
+@pytest.mark.parametrize("players", [THREE, FOUR], ids=["3 players", "4 players"])
+def test_the_dealers_mark_fits_after_a_long_name_inside_his_sector(players):
+    name = "Анастасия Константиновна Преферансова-Вистующая"
+    pulka = new((name, *players[1:]))
+    root = parse(pulka_svg(pulka))
+    sector = sectors(root)[0]
+    shown = with_class(sector, "sheet-name")[0].text or ""
+    assert shown.endswith("…")  # shortened to leave room for the mark
+    move = caption_move(sector)
+    for card in with_class(sector, "dealer-card"):
+        x, y = float(card.get("x", "")), float(card.get("y", ""))
+        w, h = float(card.get("width", "")), float(card.get("height", ""))
+        for corner in ((x, y), (x + w, y), (x + w, y + h), (x, y + h)):
+            assert inside(to_sheet(corner, move), polygon(sector))
+    name_x = float(with_class(sector, "sheet-name")[0].get("x", ""))
+    mark_x = min(float(card.get("x", "")) for card in with_class(sector, "dealer-card"))
+    assert mark_x >= name_x + sheet._text_width(shown, sheet.NAME_FONT)
+
+
+@pytest.mark.parametrize(("players", "first", "deals", "dealer"), DEALERS)
+def test_a_finished_table_has_neither_the_arrow_nor_a_dealer(players, first, deals, dealer):
+    root = parse(pulka_svg(misères(players, deals, first_dealer=first), finished=True))
+    assert not with_class(root, "dealer-arrow")
+    assert not with_class(root, "dealer-mark")
+    assert not any("is-dealer" in classes(e) for e in sectors(root).values())
+    assert root.get("data-dealer") is None
+    assert root.get("data-first-dealer") == str(first)
+    description = root.findtext(f"{SVG}desc") or ""
+    assert "сдаёт" not in description
+    assert f"первым сдавал {'АБВГ'[first]}" in description
+
+
+def test_the_description_names_the_first_dealer_the_dealer_and_the_last_round():
+    # Sochi, 3 players, first dealer Б. Deal 1: Б deals, В plays a misère and takes a
+    # trick (10 on his mountain). The control time after it: В deals now, then А, and the
+    # deal would pass back to Б, so 2 deals are left.
+    pulka = misères(THREE, 1, first_dealer=1, control_time_deal=1)
+    assert (pulka.dealer, pulka.deals_left()) == (2, 2)
+    description = parse(pulka_svg(pulka, control_time="23:00")).findtext(f"{SVG}desc")
+    assert description == (
+        "Пуля до 20, вист 1; первым сдавал Б (Boris); сдаёт В (Vera); "
+        "контрольное время 23:00; последний круг, осталось сдач: 2; "
+        "А Anna: пуля 0, гора 0; Б Boris: пуля 0, гора 0; В Vera: пуля 0, гора 10."
+    )
+
+
+def test_the_description_after_the_last_round():
+    pulka = misères(THREE, 3, control_time_deal=1)  # after deal 1: Б and В deal, back to А
+    assert pulka.complete
+    description = parse(pulka_svg(pulka)).findtext(f"{SVG}desc") or ""
+    assert "последний круг сыгран" in description
+    finished = parse(pulka_svg(pulka, finished=True)).findtext(f"{SVG}desc") or ""
+    assert "последний круг сыгран" in finished
+
+
+def centre_texts(root: ET.Element) -> list[ET.Element]:
+    return list(with_class(root, "sheet-centre")[0].iter(f"{SVG}text"))
+
+
+@pytest.mark.parametrize("control_time", ["23:30", None], ids=["with a time", "without"])
+def test_the_centre_says_last_round_once_the_control_time_is_reached(control_time):
+    before = parse(pulka_svg(misères(THREE, 1, control_time_deal=2), control_time=control_time))
+    assert "последний круг" not in [t.text for t in centre_texts(before)]
+    pulka = misères(THREE, 2, control_time_deal=2)
+    root = parse(pulka_svg(pulka, control_time=control_time))
+    texts = [t.text for t in centre_texts(root)]
+    assert texts == [
+        "пуля",
+        "20",
+        "вист 1",
+        *(["до 23:30"] if control_time else []),
+        "последний круг",
+    ]
+    # Every line of the centre fits inside its circle (generous widths, as the layout's).
+    circle = with_class(root, "sheet-circle")[0]
+    cx, cy = float(circle.get("cx", "")), float(circle.get("cy", ""))
+    for text in centre_texts(root):
+        size = float(text.get("font-size", ""))
+        half = sheet._text_width(text.text or "", size) / 2
+        for y in (float(text.get("y", "")) - 0.75 * size, float(text.get("y", "")) + 0.2 * size):
+            for x in (cx - half, cx + half):
+                assert math.dist((x, y), (cx, cy)) < sheet.RADIUS, text.text
 
 
 def bombs_by_seat(root: ET.Element) -> dict[int, list[str]]:

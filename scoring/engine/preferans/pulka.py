@@ -8,6 +8,7 @@ then writes it through the pool-closing rule of §8. ``score_pulka`` replays a r
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -181,9 +182,13 @@ class Pulka:
 
     def mark_control_time(self) -> None:
         """The control time is reached now (the scorer's button or the table's clock):
-        the round is finished from here (§13.12). Marking it again changes nothing."""
+        the round is finished from here (§13.12). Marking it again changes nothing.
+
+        The setup then says so too (``control_time_deal``), so the pulka is the one a
+        replay of its record gives."""
         if self.circles_left is None:
             self._reach_control_time()
+            self.setup = dataclasses.replace(self.setup, control_time_deal=self.played)
 
     def _reach_control_time(self) -> None:
         self.control_time_deal = self.played

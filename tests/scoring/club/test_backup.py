@@ -44,7 +44,8 @@ PRESETS = importlib.import_module("scoring.migrations.0002_preset_tariffs")
 
 def build_club() -> None:
     """The demo club, plus what the demo lacks: a second tariff version in use, a season,
-    corrected and deleted deals, a reopened table, a deactivated member with a permission."""
+    corrected and deleted deals, a reopened table whose control time was marked, a
+    deactivated member with a permission."""
     load_demo(stdout=io.StringIO())
     olga = Member.objects.get(username="olga")
     sochi = PreferansTariff.objects.get(name=SOCHI)
@@ -85,6 +86,9 @@ def build_club() -> None:
     services.table_finish(table, by=olga)
     services.table_reopen(table, by=olga, reason="a deal was missing")
     services.deal_create(table, game, by=olga)
+    # Three deals: the deal is back at the first dealer, so marking the control time
+    # completes the pulka at once (§13.12); the backup keeps the mark and its history.
+    services.control_time_mark(table, by=olga)
     services.table_finish(table, by=olga)
     egor = players[2]
     egor.is_active = False
@@ -135,7 +139,9 @@ def club_state() -> dict[Any, dict[str, Any]]:
                 table.first_dealer,
                 table.control_time,
                 table.preference_suit,
+                table.control_time_deal,
             ),
+            "digest": table.record_digest,
             "times": (table.opened_at, table.finished_at),
             "opened_by": getattr(table.opened_by, "username", None),
             "result": table.result,
@@ -277,6 +283,34 @@ def test_a_restored_club_scores_every_table_as_before(tmp_path: Path, client: An
     # The restored site works: a finished table's page shows its sheet.
     restored = Table.objects.filter(status=Table.FINISHED).first()
     assert client.get(reverse("scoring:table_detail", args=[restored.pk])).status_code == 200
+
+
+def _restore(tmp_path: Path, document: dict[str, Any]) -> None:
+    path = tmp_path / "club.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    status, _out, err = run_import(str(path))
+    assert (status, err) == (0, "")
+
+
+def test_the_control_time_mark_is_restored_and_an_older_backup_has_none(tmp_path: Path) -> None:
+    document = a_backup()
+    marked = [t for t in document["tables"] if t.get("control_time_deal") is not None]
+    assert [(t["control_time_deal"], t["status"]) for t in marked] == [(3, Table.FINISHED)]
+    assert [e["action"] for e in marked[0]["audit"]].count(AuditEntry.MARK) == 1
+
+    _restore(tmp_path, document)
+    table = Table.objects.get(pk=marked[0]["id"])
+    assert table.control_time_deal == 3
+    game = selectors.replay(table).game
+    assert (game.last_round, game.deals_left()) == (True, 0)  # the round was over
+    assert table.record_digest == marked[0]["record_digest"]
+
+    # A backup made before tables kept the mark has no such field: restored, unmarked.
+    empty_the_club()
+    for item in document["tables"]:
+        del item["control_time_deal"]
+    _restore(tmp_path, document)
+    assert not Table.objects.filter(control_time_deal__isnull=False).exists()
 
 
 def test_export_to_stdout_is_the_same_document(tmp_path: Path) -> None:
@@ -432,6 +466,14 @@ def test_a_malformed_document_exits_2_and_says_why(tmp_path: Path, text: str, me
         # Numbers out of any range, and ids that cannot be kept (issue 19).
         (lambda d: _set(d, ("tables", 0, "pool_target"), 10**30), "tables[0]: pool_target:"),
         (lambda d: _set(d, ("tables", 0, "price"), "1e999999"), "tables[0]: price:"),
+        (
+            lambda d: _set(d, ("tables", 0, "control_time_deal"), 100_001),
+            "tables[0]: control_time_deal: Ensure this value is less than or equal to 100000",
+        ),
+        (
+            lambda d: _set(d, ("tables", 0, "control_time_deal"), -1),
+            "tables[0]: control_time_deal:",
+        ),
         (lambda d: _set(d, ("tables", 0, "id"), 10**30), "tables[0].id: must be a whole number"),
         (lambda d: _set(d, ("tables", 0, "id"), "7"), "tables[0].id: must be a whole number"),
         (lambda d: _set(d, ("tables", 0, "id"), 0), "tables[0].id: must be a whole number"),

@@ -308,7 +308,7 @@ def test_finish_locks_the_table_and_an_organiser_reopens_it(client, table, anna)
     response = client.post(finish)  # pools still open: members may not close early
     assert Table.objects.get(pk=table.pk).is_open
     client.force_login(factories.member("Org", organiser=True))
-    response = client.post(finish)
+    response = client.post(finish, {"reason": "the club closes"})
     assert response.status_code == 302
     finished = Table.objects.get(pk=table.pk)
     assert finished.status == "finished"
