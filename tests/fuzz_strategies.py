@@ -27,6 +27,7 @@ def db_snapshot() -> dict[str, Any]:
         BostonPaymentRow,
         BostonTariff,
         BostonTariffVersion,
+        Club,
         DealRecord,
         PreferansTariff,
         PreferansTariffVersion,
@@ -55,6 +56,7 @@ def db_snapshot() -> dict[str, Any]:
         "members": rows(Member, "username", "display_name", "is_staff", "is_superuser"),
         "ratings": rows(Rating, "member_id", "game", "tables"),
         "rating_history": RatingHistory.objects.count(),
+        "club": list(Club.objects.values()),
     }
 
 

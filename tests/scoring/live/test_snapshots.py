@@ -109,17 +109,17 @@ def test_a_deal_is_deleted_from_its_own_page(client, table, anna):
     assert DealRecord.objects.get(pk=second.pk).deleted
 
 
-def test_a_page_of_an_unchanged_table_reads_only_the_table_and_seats(
+def test_a_page_of_an_unchanged_table_reads_only_the_table_seats_and_club_name(
     client, table, anna, django_assert_num_queries
 ):
     play(client, table, 5)
     url = reverse("scoring:table_detail", args=[table.pk])
     client.get(url)  # rendered once for this revision
-    with django_assert_num_queries(4):  # the table, its seats, the session and the member
+    with django_assert_num_queries(5):  # the table, its seats, the session, the member, the club
         client.get(url)
     client.logout()
     client.get(url)
-    with django_assert_num_queries(2):  # the table and its seats
+    with django_assert_num_queries(3):  # the table, its seats and the club's name
         client.get(url)
 
 
