@@ -45,6 +45,8 @@ SUIT_SYMBOLS = {"spades": "♠", "clubs": "♣", "diamonds": "♦", "hearts": "�
 # these whists written (writer, on whom, whists). Its balances come from the engine.
 EXAMPLE_MOUNTAINS = (12, 30, 6)
 EXAMPLE_WHISTS = ((0, 1, 40), (1, 2, 10), (2, 0, 16))
+SECTORS = "АБВГ"
+"""The players' sectors on the sheet, as the table page names them."""
 
 
 def rules(request: HttpRequest) -> HttpResponse:
@@ -91,7 +93,7 @@ class HalfWhist:
 
 @dataclass(frozen=True)
 class SettlementLine:
-    seat: int
+    sector: str
     mountain: int
     written: int
     received: int
@@ -111,12 +113,13 @@ class PreferansNumbers:
     """The levels whose obligation is one trick (8, 9, 10 by default): two whisters cannot
     split it, so ``duty_at_one`` says who answers for it."""
     half_whists: list[HalfWhist]
-    rates: dict[str, str]
     passout_whists: list[int]
     """Whist mode: the whists per trick at each step of the pass-out ladder."""
     help_mountain: str
     example: list[SettlementLine]
     example_average: str
+    example_whists: list[tuple[str, str, int]]
+    """The example's whists: (writer, on whom, whists) by sector."""
 
 
 def preferans_numbers(tariff: PreferansTariff) -> PreferansNumbers:
@@ -145,14 +148,11 @@ def preferans_numbers(tariff: PreferansTariff) -> PreferansNumbers:
             for level in LEVELS
             if level in half
         ],
-        rates={
-            name: number(getattr(rules, name))
-            for name in ("whist_rate", "remise_rate", "consolation_rate", "whister_penalty_rate")
-        },
         passout_whists=[rules.passout_whists * price for price in rules.passout_ladder],
         help_mountain=number(Fraction(rules.pool_weight, rules.mountain_weight)),
         example=settlement_example(rules),
         example_average=number(Fraction(sum(EXAMPLE_MOUNTAINS), len(EXAMPLE_MOUNTAINS))),
+        example_whists=[(SECTORS[i], SECTORS[j], whists) for i, j, whists in EXAMPLE_WHISTS],
     )
 
 
@@ -165,7 +165,7 @@ def settlement_example(rules: PreferansRules) -> list[SettlementLine]:
     balances = settle(rules, [20] * n, list(EXAMPLE_MOUNTAINS), whists)
     return [
         SettlementLine(
-            seat=i,
+            sector=SECTORS[i],
             mountain=EXAMPLE_MOUNTAINS[i],
             written=sum(whists[i]),
             received=sum(row[i] for row in whists),

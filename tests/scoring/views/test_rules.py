@@ -204,6 +204,15 @@ def test_the_settlement_example(language: str) -> None:
     assert rows["В"] == ["6", "16", "10", "106"]
 
 
+def test_the_settlement_example_says_its_figures() -> None:
+    russian, english = read(page("ru")).text, read(page("en")).text
+
+    assert "Горы: А — 12, Б — 30, В — 6; средняя — 16." in russian
+    assert "Висты: А написал на Б 40, Б написал на В 10, В написал на А 16." in russian
+    assert "Mountains: А 12, Б 30, В 6; the average is 16." in english
+    assert "Whists: А wrote 40 on Б, Б wrote 10 on В, В wrote 16 on А." in english
+
+
 @pytest.mark.parametrize("language", ["ru", "en"])
 def test_the_boston_numbers(language: str) -> None:
     html = read(page(language))
