@@ -133,6 +133,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 # Puts ``csp_nonce`` in the context; {% htmx_script %} reads it.
                 "django.template.context_processors.csp",
+                # ``club``: the club's name and introduction (an organiser edits them).
+                "scoring.context_processors.club",
             ],
         },
     },

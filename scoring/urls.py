@@ -1,14 +1,14 @@
 from django.urls import path, register_converter
 
 from scoring import views
-from scoring.views import standings, tables, tariffs
+from scoring.views import rules, standings, tables, tariffs
 
 app_name = "scoring"
 register_converter(standings.GameConverter, "game")
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("rules/", views.rules, name="rules"),
+    path("rules/", rules.rules, name="rules"),
     # Tariff pages (scoring/views/tariffs.py)
     path("tariffs/", tariffs.tariff_list, name="tariff_list"),
     path(

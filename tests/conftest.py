@@ -5,23 +5,15 @@ The people and tables most tests start from are defined here once: ``club`` (fiv
 by name), ``table`` (an open pulka) with ``anna`` signed in at it, and ``organiser``.
 """
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
 from hypothesis import settings as hypothesis_settings
 
 from tests.hypothesis_profiles import chosen_profile
 
 # ``dev`` locally, ``ci`` under CI=true: tests/hypothesis_profiles.py.
 hypothesis_settings.load_profile(chosen_profile())
-
-
-@pytest.fixture
-def rules_path() -> Path:
-    """The rules document the site renders at /rules/."""
-    return Path(settings.BASE_DIR) / "docs" / "rules.md"
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ def db_snapshot() -> dict[str, Any]:
         BostonPaymentRow,
         BostonTariff,
         BostonTariffVersion,
+        Club,
         DealRecord,
         PreferansTariff,
         PreferansTariffVersion,
@@ -68,6 +69,7 @@ def db_snapshot() -> dict[str, Any]:
         ),
         "ratings": rows(Rating, "member_id", "game", "tables"),
         "rating_history": RatingHistory.objects.count(),
+        "club": list(Club.objects.values()),
     }
 
 

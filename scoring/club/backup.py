@@ -1,14 +1,15 @@
 """Backup and restore of the whole club as one JSON document (``export_club`` /
 ``import_club``).
 
-The document holds everything that cannot be recomputed: members (never their password
-hashes), groups, both kinds of tariff with every version, seasons, and every table with its
-seats, deal log and audit history. Ratings are left out: ``club_import`` rebuilds them from
-the finished tables, as ``rebuild_ratings`` does. Rows refer to each other by natural keys
-(usernames, tariff names and version numbers, deal sequences). Each row also carries its
-``id``, which the restore keeps: table 17 is table 17 again, so printed sheets and links
-still point at the same game (the database's id sequences are moved past them). An ``id``
-is optional; a row without one gets a new number.
+The document holds everything that cannot be recomputed: the club's name and introduction,
+members (never their password hashes), groups, both kinds of tariff with every version,
+seasons, and every table with its seats, deal log and audit history. Ratings are left out:
+``club_import`` rebuilds them from the finished tables, as ``rebuild_ratings`` does. Rows
+refer to each other by natural keys (usernames, tariff names and version numbers, deal
+sequences). Each row also carries its ``id``, which the restore keeps: table 17 is table 17
+again, so printed sheets and links still point at the same game (the database's id
+sequences are moved past them). An ``id`` is optional; a row without one gets a new number.
+A backup made before the club's texts were kept restores with the migration's texts.
 
 Restoring is for an empty club only (a fresh ``migrate``): the preset tariffs that the
 migrations create are replaced by the backup's, which keep their names and version
@@ -40,7 +41,7 @@ from scoring.engine.errors import RuleError
 from scoring.engine.record import BAD_TEXT, MAX_DEALS, bad_text
 from scoring.engine.stats import before_concessions
 from scoring.games import GAMES, Game
-from scoring.models import AuditEntry, DealRecord, Season, Seat, Table
+from scoring.models import AuditEntry, Club, DealRecord, Season, Seat, Table
 from scoring.models.tables import validate_played_on
 from scoring.services import ratings_rebuild
 
@@ -81,12 +82,18 @@ def club_export() -> dict[str, Any]:
             "format": FORMAT,
             "version": VERSION,
             "exported_at": timezone.now().isoformat(),
+            "club": _export_club(),
             "groups": _export_groups(),
             "members": _export_members(),
             "tariffs": {code: _export_tariffs(game, usernames) for code, game in GAMES.items()},
             "seasons": _export_seasons(),
             "tables": _export_tables(usernames),
         }
+
+
+def _export_club() -> dict[str, Any]:
+    """The club's own texts (the row is always the one, so no ``id``)."""
+    return {name: value for name, value in _fields(Club.load()).items() if name != "id"}
 
 
 def _export_groups() -> list[dict[str, Any]]:
@@ -293,6 +300,8 @@ class _Importer:
                 "pk", "content_type__app_label", "codename"
             )
         }
+        if "club" in document:  # a backup from before the club's texts were kept has none
+            self.club(document["club"])
         for i, item in enumerate(_list(document, "groups", "", default=[])):
             self.group(item, f"groups[{i}]", permissions)
         for i, item in enumerate(_list(document, "members", "")):
@@ -311,7 +320,20 @@ class _Importer:
         for game in GAMES:
             ratings_rebuild(game)
 
-    # -- members and groups
+    # -- the club, members and groups
+
+    def club(self, item: Any) -> None:
+        """The club's name and introduction, over the ones the migration gave."""
+        values = _values(Club, _object(item, "club"), "club")
+        values.pop("id", None)  # there is one club, whatever id a document names
+        club = Club.load()
+        for name, value in values.items():
+            setattr(club, name, value)
+        try:
+            club.clean_fields()
+        except ValidationError as error:
+            raise BackupError(f"club: {_messages(error)}") from None
+        club.save()
 
     def group(self, item: Any, path: str, permissions: dict[str, int]) -> None:
         item = _object(item, path)

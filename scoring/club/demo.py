@@ -1,4 +1,5 @@
-"""The demo club: members, finished pulkas and Boston tables, and one pulka in play.
+"""The demo club: its name, members, finished pulkas and Boston tables, and one pulka in
+play.
 
 ``manage.py load_demo`` (run by ``make run``) fills an empty club so a newcomer sees
 every page with something on it. Every deal goes through ``services.deal_create``, so the
@@ -31,7 +32,7 @@ from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
 from scoring.engine.preferans import Pulka
 from scoring.engine.preferans.rules import LEVELS
-from scoring.models import BostonTariff, PreferansTariff, Table
+from scoring.models import BostonTariff, Club, PreferansTariff, Table
 
 SEED = 2026
 ATTEMPTS = 200  # proposals per deal before giving up (the drawer is almost always right)
@@ -43,6 +44,22 @@ ROSTOV = "Ростов (Rostov)"
 CLASSIC = "Классика (Classic)"
 BOSTON_TARIFF = "Бостон: тариф платежей (payment tariff)"
 BOSTON_CARD = "Бостон: таблица стоимости (value card)"
+
+DEMO_CLUB = {
+    "name": "Клуб «Семь пик» (демо)",
+    "name_en": "Seven of Spades club (demo)",
+    "intro": (
+        "Демонстрационный клуб: участники, пульки и партии в бостон здесь придуманы, чтобы "
+        "на каждой странице сайта было что посмотреть.\n\n"
+        "Название и это приветствие клуб меняет сам: в админке, раздел «Клуб»."
+    ),
+    "intro_en": (
+        "A demonstration club: its members, pulkas and Boston tables are made up so that "
+        "every page of the site has something on it.\n\n"
+        "A club changes its name and this welcome itself: in the admin, under “Club”."
+    ),
+}
+"""The demo club's own name and welcome, so a newcomer sees where they come from."""
 
 ALREADY_LOADED = (
     "The club has members already (demo club already loaded): nothing changed.\n"
@@ -261,6 +278,7 @@ def load_demo(*, stdout: Writer) -> dict[str, str]:
         stdout.write(ALREADY_LOADED + "\n")
         return {}
     with transaction.atomic():
+        Club.objects.update_or_create(pk=Club.ONLY_PK, defaults=DEMO_CLUB)
         passwords, members = _create_people()
         organiser = members[ORGANISER.username]
         rng = random.Random(SEED)  # noqa: S311 - reproducible demo deals, not a secret

@@ -1,7 +1,9 @@
-"""Persistence: house tariffs and their versions, tables (pulkas and Boston tables) with
-their deals and audit history. Each tariff version adapts itself to the engine (``to_rules()``),
-a table through its game (``scoring.games``); the write paths live in ``scoring/services/``."""
+"""Persistence: the club's identity, house tariffs and their versions, tables (pulkas and
+Boston tables) with their deals and audit history. Each tariff version adapts itself to the
+engine (``to_rules()``), a table through its game (``scoring.games``); the write paths live
+in ``scoring/services/``."""
 
+from scoring.models.club import Club
 from scoring.models.seasons import Rating, RatingHistory, Season
 from scoring.models.tables import AuditEntry, DealRecord, Seat, Table
 from scoring.models.tariffs import (
@@ -19,6 +21,7 @@ __all__ = [
     "BostonPaymentRow",
     "BostonTariff",
     "BostonTariffVersion",
+    "Club",
     "DealRecord",
     "PreferansTariff",
     "PreferansTariffVersion",

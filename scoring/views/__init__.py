@@ -1,10 +1,7 @@
 """HTTP only: each view gathers what its page needs and renders it."""
 
-from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-
-from scoring.rules_doc import render_markdown_file
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -29,11 +26,3 @@ def home(request: HttpRequest) -> HttpResponse:
         season = Season.of_date(timezone.localdate())
         context |= {"season": season, "leaders": standings.leaders(season)}
     return render(request, "scoring/home.html", context)
-
-
-def rules(request: HttpRequest) -> HttpResponse:
-    try:
-        document = render_markdown_file(settings.BASE_DIR / "docs" / "rules.md")
-    except FileNotFoundError:
-        raise Http404("The rules document is missing.") from None
-    return render(request, "scoring/rules.html", {"document": document})

@@ -204,7 +204,7 @@ class PaymentTable:
     lost: tuple[PaymentRow, ...]
 
 
-def _payment(rules: BostonRules, contract: str, suit: str, tricks: int) -> int:
+def payment_amount(rules: BostonRules, contract: str, suit: str, tricks: int) -> int:
     """What each payer pays (simple tour), straight from the engine."""
     deal: Ask | Independence
     if contract == "independence":
@@ -221,7 +221,7 @@ def _payment_row(
 ) -> PaymentRow:
     cells = []
     for suit in SUIT_CLASSES:
-        value = _payment(rules, contract, suit, tricks)
+        value = payment_amount(rules, contract, suit, tricks)
         note = payment_note((contract, outcome, suit, tricks), value)
         where = f"{CONTRACT_LABELS[contract][0]}, {outcome}, {suit} suit, {tricks} tricks taken"
         cells.append(Cell(value, note, where if note else ""))
@@ -270,6 +270,24 @@ class CardRow:
     part: bool = False  # an honours or overtrick line under its contract
 
 
+def trick_row_labels(rules: BostonRules) -> list[tuple[str, str]]:
+    """The value card's trick contracts 5 … 12 in words, (English, Russian)."""
+    labels = []
+    for row in TRICK_ROWS:
+        if row == "5":
+            labels.append(
+                (
+                    f"5 tricks alone or {rules.together_required} together",
+                    f"5 взяток один или {rules.together_required} вдвоём",
+                )
+            )
+        elif row == "6":
+            labels.append(("6 tricks or independence", "шесть взяток или индепанданс"))
+        else:
+            labels.append((f"{row} tricks", f"{row} взяток"))
+    return labels
+
+
 def value_card(rules: BostonRules) -> tuple[list[tuple[str, str, str, int]], list[CardRow]]:
     """The value card: its suit columns (name, letter, symbol, multiplier) and rows; a
     cell is the row's unit × the column's multiplier (boston.md §2)."""
@@ -286,14 +304,9 @@ def value_card(rules: BostonRules) -> tuple[list[tuple[str, str, str, int]], lis
         return tuple(out)
 
     rows = []
-    for i, row in enumerate(TRICK_ROWS):
-        if row == "5":
-            label = f"5 tricks alone or {rules.together_required} together"
-            label_ru = f"5 взяток один или {rules.together_required} вдвоём"
-        elif row == "6":
-            label, label_ru = "6 tricks or independence", "шесть взяток или индепанданс"
-        else:
-            label, label_ru = f"{row} tricks", f"{row} взяток"
+    for i, (row, (label, label_ru)) in enumerate(
+        zip(TRICK_ROWS, trick_row_labels(rules), strict=True)
+    ):
         rows.append(CardRow(row, label, label_ru, cells(row, "contract", rules.contract_units[i])))
         units = {
             "three_honours": rules.three_honours_units[i],

@@ -247,6 +247,7 @@ def test_a_form_without_its_csrf_token_gets_the_sites_own_page():
     assert "Go back, reload the page and send the form again." in refused_en.content.decode()
 
 
+@pytest.mark.django_db  # the page names the club (scoring.models.Club)
 def test_a_bad_request_gets_the_sites_own_page(settings):
     settings.ALLOWED_HOSTS = ["club.example"]
 

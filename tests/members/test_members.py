@@ -281,8 +281,9 @@ def test_member_page_query_count_does_not_grow_with_tables(
     url = reverse("members:detail", args=["anna"])
 
     # The member with their groups (2), the seats with tables and tariffs (1), the rating
-    # history (1), the seasons (1), the head-to-head aggregate (1): scoring/selectors/profiles.py.
-    with django_assert_num_queries(6):
+    # history (1), the seasons (1), the head-to-head aggregate (1): scoring/selectors/profiles.py;
+    # the club's name (1).
+    with django_assert_num_queries(7):
         response = client.get(url)
 
     assert len(response.context["lines"]) == 3 * tables

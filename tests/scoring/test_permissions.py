@@ -45,7 +45,7 @@ from django.utils.http import urlsafe_base64_encode
 
 from members.models import Member
 from scoring import services
-from scoring.models import AuditEntry, DealRecord, PreferansTariff, Season, Table
+from scoring.models import AuditEntry, Club, DealRecord, PreferansTariff, Season, Table
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, PASSOUT
 from tests.fuzz_strategies import db_snapshot
@@ -152,7 +152,7 @@ MATRIX: list[tuple[str, str]] = [
     ("deactivate-oneself",   "login   403     403     refused refused 403     refused"),
     ("reactivate",           "login   403     403     ok      ok      403     ok"),
     ("clear-lockout",        "login   403     403     ok      ok      403     ok"),
-    # -- the admin: tariffs, seasons, members
+    # -- the admin: tariffs, seasons, members, the club's name
     ("admin-index",          "admin   admin   admin   admin   ok      ok      ok"),
     ("tariff-admin-list",    "admin   admin   admin   admin   ok      403     ok"),
     ("tariff-admin-page",    "admin   admin   admin   admin   ok      403     ok"),
@@ -170,6 +170,8 @@ MATRIX: list[tuple[str, str]] = [
     ("season-admin-edit",    "admin   admin   admin   admin   ok      403     ok"),
     ("season-admin-edit-past", "admin admin   admin   admin   403     403     403"),
     ("member-admin",         "admin   admin   admin   admin   403     403     ok"),
+    ("club-admin-page",      "admin   admin   admin   admin   ok      403     ok"),
+    ("club-admin-edit",      "admin   admin   admin   admin   ok      403     ok"),
 ]
 # fmt: on
 
@@ -1247,6 +1249,33 @@ action(
 action("member-admin", "Member admin — `GET /admin/members/member/`")(
     lambda client, w: client.get(_admin("members_member_changelist"))
 )
+action(
+    "club-admin-page", "Club admin, the name and introduction — `GET /admin/scoring/club/1/change/`"
+)(lambda client, w: client.get(_admin("scoring_club_change", 1)))
+
+
+def _read_club_form(w: World) -> None:
+    html = _superuser_client().get(_admin("scoring_club_change", 1)).content.decode()
+    w.extra["form"] = form_fields(html, "club_form")
+
+
+def _rename_club(client: Client, w: World) -> HttpResponse:
+    data = {**w.extra["form"], "name": "Клуб «Семь пик»", "_save": "Save"}
+    return client.post(_admin("scoring_club_change", 1), data)
+
+
+def _club_renamed(w: World, response: HttpResponse) -> None:
+    assert Club.objects.get().name == "Клуб «Семь пик»"
+
+
+action(
+    "club-admin-edit",
+    "Club admin, rename the club — `POST …/club/1/change/`",
+    prepare=_read_club_form,
+    ok_status=302,
+    writes=True,
+    done=_club_renamed,
+)(_rename_club)
 
 
 # -- the test --------------------------------------------------------------------------------

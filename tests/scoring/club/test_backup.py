@@ -22,12 +22,14 @@ from django.urls import reverse
 
 from members.models import ORGANISERS, Member
 from scoring import selectors, services
-from scoring.club.demo import SOCHI, load_demo
+from scoring.club.backup import club_import
+from scoring.club.demo import DEMO_CLUB, SOCHI, load_demo
 from scoring.management.commands.import_club import Command as ImportCommand
 from scoring.models import (
     AuditEntry,
     BostonTariff,
     BostonTariffVersion,
+    Club,
     DealRecord,
     PreferansTariff,
     PreferansTariffVersion,
@@ -40,6 +42,7 @@ from scoring.models import (
 pytestmark = pytest.mark.django_db
 
 PRESETS = importlib.import_module("scoring.migrations.0002_preset_tariffs")
+CLUB = importlib.import_module("scoring.migrations.0013_club")
 
 
 def build_club() -> None:
@@ -99,7 +102,8 @@ def build_club() -> None:
 
 
 def empty_the_club() -> None:
-    """What a freshly migrated database holds: the preset tariffs and the Organisers group."""
+    """What a freshly migrated database holds: the preset tariffs, the Organisers group and
+    the club's first texts."""
     Table.objects.all().delete()  # seats, deals, audit, rating history go with them
     Rating.objects.all().delete()
     Season.objects.all().delete()
@@ -110,6 +114,7 @@ def empty_the_club() -> None:
     PreferansTariff.objects.all().delete()
     BostonTariff.objects.all().delete()
     PRESETS.create_presets(apps, None)
+    Club.objects.filter(pk=1).update(**{k: v for k, v in CLUB.CLUB.items() if k != "id"})
 
 
 def natural_key(table: Table) -> tuple[Any, ...]:
@@ -233,6 +238,7 @@ def club_setup() -> dict[str, Any]:
             for r in Rating.objects.select_related("member")
         ),
         "rating history": RatingHistory.objects.count(),
+        "club": list(Club.objects.values()),
     }
 
 
@@ -499,6 +505,11 @@ def test_a_malformed_document_exits_2_and_says_why(tmp_path: Path, text: str, me
             lambda d: _set(d, ("tables", 0, "played_on"), "1999-12-31"),
             "tables[0].played_on: the date must be between 2000-01-01 and ",
         ),
+        # The club's texts go through the same checks as the admin's.
+        (lambda d: _set(d, ("club", "name"), "К" * 101), "club: name: Ensure this value"),
+        (lambda d: _set(d, ("club", "name"), ""), "club: name: This field cannot be blank."),
+        (lambda d: _set(d, ("club", "colour"), "red"), "club.colour: unknown field"),
+        (lambda d: _set(d, ("club",), "Клуб"), "club: must be a JSON object"),
         (  # more deals than a game record may have (issue 19), refused before any is stored
             lambda d: _set(d, ("tables", 0, "deals"), d["tables"][0]["deals"][:1] * 1_001),
             "tables[0].deals: 1,001 deals; a game has at most 1,000",
@@ -521,6 +532,28 @@ def test_a_broken_backup_exits_2_and_changes_nothing(
     assert sorted(PreferansTariff.objects.values_list("name", flat=True)) == sorted(
         PRESETS.PREFERANS
     )
+    assert Club.objects.get().name == CLUB.CLUB["name"]
+
+
+def test_the_clubs_name_and_introduction_are_restored() -> None:
+    document = a_backup()
+    assert document["club"] == DEMO_CLUB  # the demo names itself
+    assert Club.objects.get().name == CLUB.CLUB["name"]  # the emptied club
+
+    club_import(document)
+
+    club = Club.objects.get()
+    assert {name: getattr(club, name) for name in DEMO_CLUB} == DEMO_CLUB
+
+
+def test_a_backup_from_before_the_clubs_texts_keeps_the_first_ones() -> None:
+    document = a_backup()
+    del document["club"]
+
+    club_import(document)
+
+    assert Member.objects.count() == 8
+    assert Club.objects.get().name == CLUB.CLUB["name"]
 
 
 def test_import_reads_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -633,7 +666,12 @@ def site_pages(client: Any) -> dict[str, str]:
 
     cache.clear()  # rendered from the database, not from sheets cached before
     SNAPSHOTS.clear()
-    urls = [reverse("scoring:home"), reverse("scoring:table_list"), reverse("scoring:season_list")]
+    urls = [
+        reverse("scoring:home"),
+        reverse("scoring:rules"),
+        reverse("scoring:table_list"),
+        reverse("scoring:season_list"),
+    ]
     for pk in Table.objects.order_by("pk").values_list("pk", flat=True):
         for name in ("table_detail", "table_print", "table_export"):
             urls.append(reverse(f"scoring:{name}", args=[pk]))

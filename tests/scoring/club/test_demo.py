@@ -17,7 +17,15 @@ from members.models import ORGANISERS, Member
 from scoring import games, selectors
 from scoring.club.demo import BOSTON_CARD, BOSTON_TARIFF, load_demo
 from scoring.engine.boston import score_boston
-from scoring.models import AuditEntry, BostonTariff, DealRecord, PreferansTariff, Seat, Table
+from scoring.models import (
+    AuditEntry,
+    BostonTariff,
+    Club,
+    DealRecord,
+    PreferansTariff,
+    Seat,
+    Table,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -152,6 +160,16 @@ def test_demo_tables_look_like_club_evenings(demo: tuple[dict[str, str], str]) -
     assert bombs
 
 
+def test_the_demo_club_has_its_own_name(demo: tuple[dict[str, str], str]) -> None:
+    russian = Client().get("/").content.decode()
+    english = Client(headers={"accept-language": "en"}).get("/").content.decode()
+
+    assert "<h1>Клуб «Семь пик» (демо)</h1>" in russian
+    assert "Демонстрационный клуб" in russian
+    assert "<h1>Seven of Spades club (demo)</h1>" in english
+    assert "A demonstration club" in english
+
+
 def test_a_second_load_changes_nothing(demo: tuple[dict[str, str], str]) -> None:
     passwords, _ = demo
     before = snapshot()
@@ -185,6 +203,7 @@ def test_nothing_is_loaded_into_a_club_with_members() -> None:
 
     assert Member.objects.count() == 1
     assert not Table.objects.exists()
+    assert Club.objects.get().name == "Клуб преферанса и бостона"  # a real club keeps its name
 
 
 def test_the_boston_tables_have_a_preference_suit_and_their_old_numbers(

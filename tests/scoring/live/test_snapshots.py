@@ -109,19 +109,19 @@ def test_a_deal_is_deleted_from_its_own_page(client, table, anna):
     assert DealRecord.objects.get(pk=second.pk).deleted
 
 
-def test_a_page_of_an_unchanged_table_reads_only_the_table_and_seats(
+def test_a_page_of_an_unchanged_table_reads_only_the_table_seats_and_club_name(
     client, table, anna, django_assert_num_queries
 ):
     play(client, table, 5)
     url = reverse("scoring:table_detail", args=[table.pk])
     client.get(url)  # rendered once for this revision
-    # The table, its seats, the session, the member and the member's groups (whether she is
-    # an organiser, who is offered closing the table early).
-    with django_assert_num_queries(5):
+    # The table, its seats, the session, the member, the member's groups (whether she is
+    # an organiser, who is offered closing the table early) and the club.
+    with django_assert_num_queries(6):
         client.get(url)
     client.logout()
     client.get(url)
-    with django_assert_num_queries(2):  # the table and its seats
+    with django_assert_num_queries(3):  # the table, its seats and the club's name
         client.get(url)
 
 

@@ -298,8 +298,8 @@ def test_the_profile_costs_the_same_queries_whatever_the_history(
     url = reverse("members:detail", args=["anna"])
 
     # The member and their groups (2), their seats with tables and tariffs (1), the
-    # rating history (1), the seasons (1), the head-to-head aggregate (1).
-    with django_assert_num_queries(6):
+    # rating history (1), the seasons (1), the head-to-head aggregate (1), the club's name (1).
+    with django_assert_num_queries(7):
         response = client.get(url)
 
     assert len(response.context["lines"]) == tables + 1

@@ -32,13 +32,20 @@ def leaders(response: Any) -> dict[str, list[tuple[int, str]]]:
 
 
 def test_the_home_page_keeps_its_introduction(client: Client):
-    html = client.get(HOME).content.decode()
+    """The club's welcome (scoring.models.Club: the migration's texts) and what the site
+    does, in the page's language."""
+    english = client.get(HOME).content.decode()
+    russian = Client().get(HOME).content.decode()  # the site's own language
 
-    assert "пулька" in html
-    assert "Запись по раздачам." in html
-    assert "About this site" in html
-    assert "style=" not in html
-    assert "<style" not in html
+    assert "<h1>Preferans and Boston club</h1>" in english
+    assert "Our club&#x27;s site for scoring Preferans (the pulka) and Boston" in english
+    assert "Deal by deal." in english
+    assert "<h1>Клуб преферанса и бостона</h1>" in russian
+    assert "Сайт нашего клуба для подсчёта очков в преферанс (пулька) и бостон" in russian
+    assert "Запись по раздачам." in russian
+    for html in (english, russian):
+        assert "style=" not in html
+        assert "<style" not in html
 
 
 def test_tables_in_play_and_the_latest_finished(client: Client, club):
@@ -119,8 +126,8 @@ def test_the_home_page_costs_the_same_queries_whatever_the_tables(
         factories.pulka(seated)  # in play
 
     # Tables in play (1), the latest finished (1), their seats (1), the season (1), two
-    # boards of two queries each (4), the leaders' usernames (1).
-    with django_assert_num_queries(9):
+    # boards of two queries each (4), the leaders' usernames (1), the club's name (1).
+    with django_assert_num_queries(10):
         response = client.get(HOME)
 
     assert len(response.context["in_play"]) == tables

@@ -401,16 +401,16 @@ def test_leaderboard_pages_cost_the_same_queries_whatever_the_tables(
         finished_pulka(seated, seated[i % 3], SPRING[0] + datetime.timedelta(days=i))
 
     # The season with its tariffs (1), the grouped results and the ratings (2), the
-    # members' usernames for the profile links (1).
-    with django_assert_num_queries(4):
+    # members' usernames for the profile links (1); each page also the club's name (1).
+    with django_assert_num_queries(5):
         page = client.get(season_url(season), {"sort": "money"})
     with django_assert_num_queries(3):
         client.get(season_url(season, suffix=".csv"))
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         client.get(reverse("scoring:standings", args=[Table.PREFERANS]))
     with django_assert_num_queries(2):
         client.get(reverse("scoring:standings_csv", args=[Table.PREFERANS]))
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(2):
         client.get(reverse("scoring:season_list"))
 
     assert sum(line.games for line in page.context["ranked"] + page.context["below"]) == (

@@ -513,7 +513,8 @@ def test_list_pages_do_not_read_stored_results(client, club, url, django_assert_
     assert len(table_reads) == 2
     assert not [sql for sql in table_reads if '"scoring_table"."result"' in sql]
     if url == reverse("scoring:table_list"):
-        with django_assert_num_queries(4):  # in play and their seats, finished and theirs
+        # In play and their seats, finished and theirs, the club's name.
+        with django_assert_num_queries(5):
             client.get(url)
 
 

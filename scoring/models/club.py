@@ -1,0 +1,102 @@
+"""The club's identity: its name and the home page's introduction, in Russian and English.
+
+One row, edited by organisers in the admin (``scoring/admin/club.py``), so a club renames
+itself or rewrites its welcome without a redeploy. Every page reads it through the context
+processor ``scoring.context_processors.club``; no template names the club itself. The
+Russian texts are the site's own language; an empty English one falls back to them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+DEFAULT_NAME = "Клуб преферанса и бостона"
+DEFAULT_NAME_EN = "Preferans and Boston club"
+DEFAULT_INTRO = (
+    "Сайт нашего клуба для подсчёта очков в преферанс (пулька) и бостон — раздача за "
+    "раздачей, по клубным правилам."
+)
+DEFAULT_INTRO_EN = (
+    "Our club's site for scoring Preferans (the pulka) and Boston deal by deal: live score "
+    "sheets, season standings and the house tariffs."
+)
+ENGLISH = "en"
+
+
+@dataclass(frozen=True, slots=True)
+class ClubIdentity:
+    """What the pages show of the club, in one language."""
+
+    name: str
+    intro: str
+
+
+class Club(models.Model):
+    """The one row of the club's identity (its primary key is always 1)."""
+
+    ONLY_PK = 1
+
+    name = models.CharField(
+        _("name"),
+        max_length=100,
+        default=DEFAULT_NAME,
+        help_text=_("The club's name on every page, in Russian."),
+    )
+    name_en = models.CharField(
+        _("name in English"),
+        max_length=100,
+        blank=True,
+        default=DEFAULT_NAME_EN,
+        help_text=_("The name on the English pages; left empty, they show the Russian name."),
+    )
+    intro = models.TextField(
+        _("introduction"),
+        max_length=2000,
+        blank=True,
+        default=DEFAULT_INTRO,
+        help_text=_(
+            "The welcome under the name on the home page, in Russian. Plain text: an empty "
+            "line starts a new paragraph."
+        ),
+    )
+    intro_en = models.TextField(
+        _("introduction in English"),
+        max_length=2000,
+        blank=True,
+        default=DEFAULT_INTRO_EN,
+        help_text=_("The welcome on the English home page; left empty, it shows the Russian one."),
+    )
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("club")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.CheckConstraint(condition=Q(id=1), name="club_is_one_row"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.pk = self.ONLY_PK
+        super().save(*args, **kwargs)
+
+    @classmethod
+    def load(cls) -> Club:
+        """The club's row; an unsaved one with the default texts should it be missing (the
+        migration creates it, and the admin offers no delete)."""
+        return cls.objects.filter(pk=cls.ONLY_PK).first() or cls(pk=cls.ONLY_PK)
+
+    def identity(self, language: str | None) -> ClubIdentity:
+        """The name and introduction shown on pages in ``language`` (Russian unless it is
+        English and the English text is given)."""
+        english = language == ENGLISH
+        return ClubIdentity(
+            name=(english and self.name_en) or self.name,
+            intro=(english and self.intro_en) or self.intro,
+        )
