@@ -100,6 +100,9 @@ class Game:
     deal_form_class: ClassVar[type[PreferansDealForm] | type[BostonDealForm]]
     tariff_rows: ClassVar[tuple[tuple[str, type[models.Model]], ...]] = ()
     """A tariff's own tables of rows (related name, model), kept with it in a backup."""
+    draws_sheet: ClassVar[bool] = False
+    """Whether the sheet has a drawing (``sheet_svg``), which the table page shows and
+    ``/tables/<id>/sheet.png`` serves as a picture."""
 
     @property
     def sheet_template(self) -> str:
@@ -230,6 +233,10 @@ class Game:
         """What ``sheet_template`` shows, drawn through ``cache`` when it costs."""
         return {}
 
+    def sheet_svg(self, table: Table, engine: Engine, cache: Cache) -> str:
+        """The sheet drawn as an SVG, through ``cache`` (only if ``draws_sheet``)."""
+        raise NotImplementedError
+
     def entries(self, result: Any, players: tuple[str, ...]) -> list[Entry]:
         """What one deal wrote (an engine deal result), line by line."""
         raise NotImplementedError
@@ -264,6 +271,7 @@ class Preferans(Game):
     open_title = _("Open a pulka")
     price_label = _("price of a whist")
     deal_form_class = PreferansDealForm
+    draws_sheet = True
     conditions = ("first_dealer", "pool_target", "control_time")
     result_columns = (
         ResultColumn("pool", _("pool"), "пуля"),
@@ -323,15 +331,19 @@ class Preferans(Game):
     def sheet_context(
         self, table: Table, engine: Engine, players: tuple[str, ...], cache: Cache
     ) -> dict[str, Any]:
-        """The drawn sheet and who deals. Drawing lays out every chain (tens of milliseconds
-        for a long pulka) and a revision's sheet never changes, so it goes through
-        ``cache``: every viewer after the first gets it from there."""
+        """The drawn sheet and who deals."""
+        assert isinstance(engine, Pulka)  # noqa: S101 - a Preferans table's engine
+        return {"svg": self.sheet_svg(table, engine, cache), "dealer": players[engine.dealer]}
+
+    def sheet_svg(self, table: Table, engine: Engine, cache: Cache) -> str:
+        """The pulka drawn as the paper sheet. Drawing lays out every chain (tens of
+        milliseconds for a long pulka) and a revision's sheet never changes, so it goes
+        through ``cache``: every viewer after the first gets it from there."""
         assert isinstance(engine, Pulka)  # noqa: S101 - a Preferans table's engine
         control_time = table.control_time.strftime("%H:%M") if table.control_time else None
-        svg = cache(
+        return cache(
             f"pulka-svg:{control_time}", lambda: pulka_svg(engine, control_time=control_time)
         )
-        return {"svg": svg, "dealer": players[engine.dealer]}
 
     def entries(self, result: Any, players: tuple[str, ...]) -> list[Entry]:
         return [Entry(entry_text(e, players), e.rule, e.calc) for e in result.entries]
