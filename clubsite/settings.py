@@ -229,6 +229,10 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
 
+# The fonts the sheet's PNG picture is drawn with (scoring/share.py): Debian's
+# fonts-dejavu-core puts them here; `manage.py check` warns when they are missing.
+SHEET_FONT_DIR = Path(os.environ.get("DJANGO_SHEET_FONT_DIR") or "/usr/share/fonts/truetype/dejavu")
+
 # Content Security Policy (Django 6 built-in). Strict from day one: no inline script or
 # style, no eval. Scripts need to come from this site and carry the per-request nonce
 # that {% htmx_script %} adds.

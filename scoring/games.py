@@ -102,6 +102,9 @@ class Game:
     """A tariff's own tables of rows (related name, model), kept with it in a backup."""
     last_round: ClassVar[bool] = False
     """Whether a table of this game plays a last round after its control time."""
+    draws_sheet: ClassVar[bool] = False
+    """Whether the sheet has a drawing (``sheet_svg``), which the table page shows and
+    ``/tables/<id>/sheet.png`` serves as a picture."""
 
     @property
     def sheet_template(self) -> str:
@@ -242,6 +245,10 @@ class Game:
         """What ``sheet_template`` shows, drawn through ``cache`` when it costs."""
         return {}
 
+    def sheet_svg(self, table: Table, engine: Engine, cache: Cache) -> str:
+        """The sheet drawn as an SVG, through ``cache`` (only if ``draws_sheet``)."""
+        raise NotImplementedError
+
     def entries(self, result: Any, players: tuple[str, ...]) -> list[Entry]:
         """What one deal wrote (an engine deal result), line by line."""
         raise NotImplementedError
@@ -280,6 +287,7 @@ class Preferans(Game):
     open_title = _("Open a pulka")
     price_label = _("price of a whist")
     deal_form_class = PreferansDealForm
+    draws_sheet = True
     conditions = ("first_dealer", "pool_target", "control_time")
     last_round = True
     result_columns = (
@@ -351,25 +359,29 @@ class Preferans(Game):
     def sheet_context(
         self, table: Table, engine: Engine, players: tuple[str, ...], cache: Cache
     ) -> dict[str, Any]:
-        """The drawn sheet, who deals and the last round (§13.12). Drawing lays out every
-        chain (tens of milliseconds for a long pulka) and a revision's sheet never changes,
-        so it goes through ``cache``: every viewer after the first gets it from there. The
-        key names all the drawing reads besides the revision's deals: the control time and
-        whether the table is finished (no dealer is marked then)."""
+        """The drawn sheet, who deals and the last round (§13.12)."""
         assert isinstance(engine, Pulka)  # noqa: S101 - a Preferans table's engine
-        control_time = table.control_time.strftime("%H:%M") if table.control_time else None
-        finished = not table.is_open
-        svg = cache(
-            f"pulka-svg:{control_time}:{int(finished)}",
-            lambda: pulka_svg(engine, control_time=control_time, finished=finished),
-        )
         return {
-            "svg": svg,
+            "svg": self.sheet_svg(table, engine, cache),
             "dealer": players[engine.dealer],
             "first_dealer": players[engine.first_dealer],
             "last_round": engine.last_round,
             "deals_left": engine.deals_left(),
         }
+
+    def sheet_svg(self, table: Table, engine: Engine, cache: Cache) -> str:
+        """The pulka drawn as the paper sheet. Drawing lays out every chain (tens of
+        milliseconds for a long pulka) and a revision's sheet never changes, so it goes
+        through ``cache``: every viewer after the first gets it from there. The key names
+        all the drawing reads besides the revision's deals: the control time and whether
+        the table is finished (no dealer is marked then)."""
+        assert isinstance(engine, Pulka)  # noqa: S101 - a Preferans table's engine
+        control_time = table.control_time.strftime("%H:%M") if table.control_time else None
+        finished = not table.is_open
+        return cache(
+            f"pulka-svg:{control_time}:{int(finished)}",
+            lambda: pulka_svg(engine, control_time=control_time, finished=finished),
+        )
 
     def entries(self, result: Any, players: tuple[str, ...]) -> list[Entry]:
         return [Entry(entry_text(e, players), e.rule, e.calc) for e in result.entries]

@@ -24,6 +24,7 @@ urlpatterns = [
     path("tables/<int:pk>/", tables.table_detail, name="table_detail"),
     path("tables/<int:pk>/live/", tables.table_live, name="table_live"),
     path("tables/<int:pk>/print/", tables.table_print, name="table_print"),
+    path("tables/<int:pk>/sheet.png", tables.table_sheet_png, name="table_sheet_png"),
     path("tables/<int:pk>/export/", tables.table_export, name="table_export"),
     path("tables/<int:pk>/deals/", tables.deal_create, name="deal_create"),
     path("tables/<int:pk>/undo/", tables.deal_undo, name="deal_undo"),

@@ -1,5 +1,5 @@
-"""Rendered fragments (the sheet region, the drawing, the history, the empty deal form),
-made once per key and then read from Django's cache."""
+"""Rendered fragments (the sheet region, the drawing, the history, the empty deal form, the
+sheet's PNG picture, a QR code), made once per key and then read from Django's cache."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ logger = logging.getLogger(__name__)
 """Logs each fragment made (DEBUG): the load run counts them per revision."""
 
 
-def cached(key: str, make: Callable[[], str]) -> str:
-    """``make()``, made once and then read from the cache: the keys carry what the text is
-    made from (the table's revision, the form's shape), so it never goes stale. Rendered
-    HTML stays a SafeString through the cache.
+def cached[Made: (str, bytes)](key: str, make: Callable[[], Made]) -> Made:
+    """``make()``, made once and then read from the cache: the keys carry what the text (or
+    a picture's bytes) is made from (the table's revision, the form's shape), so it never
+    goes stale. Rendered HTML stays a SafeString through the cache.
 
     When a deal lands, every viewer's poll asks for the new sheet at about the same moment;
     the threads of a process that miss wait for the one making it rather than each making

@@ -21,3 +21,8 @@ def tariff_key(table: Table, kind: str) -> str:
     """The key of ``kind`` derived only from ``table``'s players and tariff version (the
     empty deal form of a shape), which outlives revisions."""
     return f"{kind}:{_table(table)}:{table.preferans_version_id or table.boston_version_id}"
+
+
+def url_key(kind: str, url: str) -> str:
+    """The key of ``kind`` derived from ``url`` alone (its QR code), whatever the table."""
+    return f"{kind}:{url}"

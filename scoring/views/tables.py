@@ -24,13 +24,13 @@ from django.views.decorators.http import condition, require_http_methods, requir
 from django_htmx.http import retarget
 
 from members.models import Member
-from scoring import games, selectors, services
+from scoring import games, selectors, services, share
 from scoring.engine.errors import RuleError
 from scoring.engine.record import MAX_RECORD_BYTES, load
 from scoring.forms import FinishForm, ImportForm, ReasonForm, reason_refusal, rule_error_to_form
 from scoring.labels import deal_line, rule_label
 from scoring.live.fragments import cached
-from scoring.live.keys import revision_key, tariff_key
+from scoring.live.keys import revision_key, tariff_key, url_key
 from scoring.models import DealRecord, Table
 from scoring.permissions import (
     can_clear_control_time,
@@ -153,10 +153,25 @@ def _context(
         "history": _history_html(request, table),
         "can_score": writable,
         "can_reopen": can_reopen(request.user, table),
-    }
+    } | _share_context(request, table)
     if writable:
         context |= _form_context(request, table, state, form=extra.pop("form", None))
     return context | extra
+
+
+def _share_context(request: HttpRequest, table: Table) -> dict[str, Any]:
+    """What the page offers for sharing the table: its public link, the link's QR code
+    (made once per address: segno takes milliseconds) and, when its game draws the sheet,
+    the sheet's picture (also the page's preview image in messengers)."""
+    url = request.build_absolute_uri(reverse("scoring:table_detail", args=[table.pk]))
+    context: dict[str, Any] = {
+        "share_url": url,
+        "share_qr": cached(url_key("qr-svg", url), lambda: share.qr_svg(url)),
+    }
+    if games.of_table(table).draws_sheet:
+        picture = reverse("scoring:table_sheet_png", args=[table.pk])
+        context["share_picture"] = request.build_absolute_uri(picture)
+    return context
 
 
 def _form_context(
@@ -243,10 +258,6 @@ def _sheet_context(table: Table, state: selectors.TableState, shown: int | None)
     deals (or all)."""
     game = games.of_table(table)
     document = state.document(with_deals=False)
-
-    def cache(key: str, render: Callable[[], str]) -> str:
-        return cached(revision_key(table, key), render)  # a revision's sheet never changes
-
     return {
         "table": table,
         "game": game,
@@ -255,7 +266,16 @@ def _sheet_context(table: Table, state: selectors.TableState, shown: int | None)
         "rows": _deal_rows(state, shown),
         "hidden_rows": max(0, state.count - shown) if shown else 0,
         "poll_seconds": LIVE_POLL_SECONDS,
-    } | game.sheet_context(table, state.game, state.players, cache)
+    } | game.sheet_context(table, state.game, state.players, _revision_cache(table))
+
+
+def _revision_cache(table: Table) -> games.Cache:
+    """The fragment cache for this revision of ``table``: a revision's sheet never changes."""
+
+    def cache(key: str, render: Callable[[], str]) -> str:
+        return cached(revision_key(table, key), render)
+
+    return cache
 
 
 def _result_rows(game: games.Game, document: dict[str, Any]) -> list[tuple[str, list[Any], Any]]:
@@ -333,6 +353,42 @@ def table_live(request: HttpRequest, pk: int) -> HttpResponse:
     editable = can_write(request.user, table)
     response = HttpResponse(_sheet_html(request, table, None, editable=editable))
     response["Cache-Control"] = "no-cache"
+    return response
+
+
+def _picture_etag(request: HttpRequest, pk: int) -> str | None:
+    """The sheet picture's version: the table's revision, as the live sheet's (the picture
+    is the same in every language)."""
+    revision = selectors.table_revision(pk)
+    return None if revision is None else f'"{pk}-{revision}-png"'
+
+
+@condition(etag_func=_picture_etag)
+def table_sheet_png(request: HttpRequest, pk: int) -> HttpResponse:
+    """The drawn sheet as a PNG picture, for messengers (the page's preview image) and for
+    forwarding; anyone may see it, as they may the table page.
+
+    A shared link brings every messenger's crawler, each asking again and again: the
+    picture is drawn once per revision and kept (``live.fragments``), and a crawler that
+    sends the ETag back gets a 304 for one query. ``no-cache``: whoever keeps it asks again
+    before showing it, so nobody is shown a sheet that has moved on.
+
+    A game without a drawn sheet (Boston: its sheet is the result table and the deal log)
+    has no picture: 404, with a page that says so."""
+    table = _table(pk, with_tariff=False)
+    game = games.of_table(table)
+    if not game.draws_sheet:
+        reason = _("This table's sheet has no drawing, so it has no picture: share its page.")
+        context = {"reason": reason, "table_url": reverse("scoring:table_detail", args=[table.pk])}
+        return render(request, "404.html", context, status=404)
+
+    def draw() -> bytes:
+        engine = selectors.current(table, latest=0).game
+        return share.sheet_png(game.sheet_svg(table, engine, _revision_cache(table)))
+
+    response = HttpResponse(cached(revision_key(table, "sheet-png"), draw), "image/png")
+    response["Cache-Control"] = "public, no-cache"
+    response["Content-Disposition"] = f'inline; filename="table-{table.pk}.png"'
     return response
 
 

@@ -82,6 +82,8 @@ MATRIX: list[tuple[str, str]] = [
     ("table",                "ok      ok      ok      ok      ok      ok      ok"),
     ("live-sheet",           "ok      ok      ok      ok      ok      ok      ok"),
     ("print",                "ok      ok      ok      ok      ok      ok      ok"),
+    ("sheet-png",            "ok      ok      ok      ok      ok      ok      ok"),
+    ("sheet-png-boston",     "404     404     404     404     404     404     404"),
     ("export",               "ok      ok      ok      ok      ok      ok      ok"),
     ("tariffs",              "ok      ok      ok      ok      ok      ok      ok"),
     ("tariff-preferans",     "ok      ok      ok      ok      ok      ok      ok"),
@@ -323,6 +325,9 @@ action("tables", "Tables list — `GET /tables/`")(_get("scoring:table_list"))
 action("table", "Table page — `GET /tables/<id>/`")(_get("scoring:table_detail", "table"))
 action("live-sheet", "Live sheet — `GET /tables/<id>/live/`")(_get("scoring:table_live", "table"))
 action("print", "Print — `GET /tables/<id>/print/`")(_get("scoring:table_print", "table"))
+action("sheet-png", "The sheet as a picture — `GET /tables/<id>/sheet.png`")(
+    _get("scoring:table_sheet_png", "table")
+)
 action("export", "Export (JSON) — `GET /tables/<id>/export/`")(
     _get("scoring:table_export", "table")
 )
@@ -534,6 +539,11 @@ def _boston(w: World) -> None:
     w.table = factories.boston_table([w.anna, w.boris, w.vera, gleb])
 
 
+action(
+    "sheet-png-boston",
+    "A Boston table's sheet as a picture (it has no drawing) — `GET /tables/<id>/sheet.png`",
+    prepare=_boston,
+)(_get("scoring:table_sheet_png", "table"))
 action(
     "finish-boston",
     "Finish a Boston table — `POST /tables/<id>/finish/`",
