@@ -175,7 +175,7 @@ def test_a_pulka_through_the_browser(new_page, browser_problems):
     # -- deal 3: Boris's misère, clean (no tricks).
     choose(page, "kind", "misere")
     choose(page, "declarer", "Boris")
-    expect(form.locator('fieldset.trick-pad')).to_have_count(1)  # the declarer's only
+    expect(form.locator("fieldset.trick-pad")).to_have_count(1)  # the declarer's only
     pick(form, "tricks:Boris", "0")
     save_deal(page)
     expect(result_row(page, "Boris")).to_have_text(["10", "5", "48.00", "48.00"])
