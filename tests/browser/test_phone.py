@@ -291,3 +291,27 @@ def test_a_deal_entered_from_the_keyboard(new_page):
     tab_to('button[type="submit"]:not([name])')
     swapped_by(page, "#sheet", lambda: page.keyboard.press("Enter"))
     expect(latest_deal(page)).to_contain_text("7♠")
+
+
+def test_a_boston_deal_in_taps(new_page):
+    players = [factories.member(n, username=n.lower()) for n in ("Anna", "Boris", "Vera", "Gleb")]
+    table = factories.boston_table(players, preference_suit="hearts")
+    page = new_page(**PHONE)
+    sign_in(page, "anna")
+    page.goto(f"/tables/{table.pk}/")
+    thumb = Thumb(page)
+    expect(thumb.form.locator('input[name="kind"][value="ask"]')).to_be_checked()
+    expect(thumb.form.locator(".deal-missing")).to_have_text(
+        "still to choose: declarer, tricks of the declaring side"
+    )
+    # Anna asks with Vera as partner, hearts trump (major at this table), 9 tricks.
+    thumb.choose("declarer", "Anna")
+    thumb.choose("partner", "Vera")
+    thumb.choose("trump", "hearts")
+    thumb.choose("tricks", "9")
+    expect(thumb.form.locator(".deal-missing")).to_be_hidden()
+    thumb.save()
+    assert thumb.deal() == 5
+    expect(latest_deal(page)).to_contain_text("Anna")
+    expect(page.locator("#sheet .deal-log > li")).to_have_count(1)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_WIDTH
