@@ -117,8 +117,8 @@ ROOT_URLCONF = "clubsite.urls"
 WSGI_APPLICATION = "clubsite.wsgi.application"
 ASGI_APPLICATION = "clubsite.asgi.application"
 
-# Widgets are drawn with the project's templates, so templates/django/forms can override
-# Django's (see the select there).
+# Widgets are drawn with the project's templates as well as Django's, so a widget can have
+# its own (scoring.forms.Segmented: templates/scoring/widgets/segmented.html).
 FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 TEMPLATES = [

@@ -61,6 +61,15 @@ def rule_error_to_form(form: forms.Form, error: RuleError) -> None:
     form.add_error(field if field in form.fields else None, error.message)
 
 
+class Segmented(forms.RadioSelect):
+    """A choice drawn as a row of buttons for a thumb: radio inputs styled as buttons
+    (static/css/site.css ``.segmented``), so it works without JavaScript and from a keyboard
+    (arrow keys move within the row). Its template writes the options itself rather than
+    including a template per option: the deal form has some eighty of them."""
+
+    template_name = "scoring/widgets/segmented.html"
+
+
 NOT_CONCEDED = _("conceding a contract is not allowed under this tariff")
 """The engine's refusal (``Pulka._check_concede``), in the member's language."""
 
@@ -95,7 +104,7 @@ class PreferansDealForm(forms.Form):
     KINDS = tuple(
         (kind, DEAL_KINDS[kind]) for kind in ("game", "misere", "passout", "concede", "adjust")
     )
-    kind = KindField(label=_("deal"), choices=KINDS, initial="game", refused={})
+    kind = KindField(label=_("deal"), choices=KINDS, initial="game", refused={}, widget=Segmented)
     fields_template = "scoring/preferans/_deal_fields.html"
 
     @staticmethod
@@ -118,9 +127,16 @@ class PreferansDealForm(forms.Form):
         self.active = [names[s] for s in pulka.active_seats()]
         self.dealer = names[pulka.dealer]
         self.everyone = list(names)
+        # The first hand (the player after the dealer) speaks first, so he declares more
+        # often than anyone: the form starts on him rather than on seat А.
+        self.first_hand = names[(pulka.dealer + 1) % pulka.setup.size]
         active_choices = [(n, n) for n in self.active]
         self.fields["declarer"] = forms.ChoiceField(
-            label=_("declarer"), choices=active_choices, required=False
+            label=_("declarer"),
+            choices=active_choices,
+            required=False,
+            initial=self.first_hand,
+            widget=Segmented,
         )
         levels = [n for n in LEVELS if n >= pulka.lowest_contract()]
         self.fields["level"] = forms.TypedChoiceField(
@@ -128,9 +144,10 @@ class PreferansDealForm(forms.Form):
             choices=[(n, str(n)) for n in levels],
             coerce=int,
             required=False,
+            widget=Segmented,
         )
         self.fields["suit"] = forms.ChoiceField(
-            label=_("suit"), choices=SUIT_CHOICES, required=False, initial="S"
+            label=_("suit"), choices=SUIT_CHOICES, required=False, initial="S", widget=Segmented
         )
         self.usual_undertricks = rules.concede_undertricks
         if rules.concede:
@@ -140,13 +157,14 @@ class PreferansDealForm(forms.Form):
                 coerce=int,
                 required=False,
                 initial=rules.concede_undertricks,
+                widget=Segmented,
             )
         for name in self.active:
             self.fields[f"answer:{name}"] = forms.ChoiceField(
-                label=name, choices=ANSWERS, required=False, initial="pass"
+                label=name, choices=ANSWERS, required=False, initial="pass", widget=Segmented
             )
             self.fields[f"tricks:{name}"] = forms.TypedChoiceField(
-                label=name, choices=TRICKS, coerce=int, required=False
+                label=name, choices=TRICKS, coerce=int, required=False, widget=Segmented
             )
         self.widow = pulka.setup.size == 4 and rules.dealer_takes_widow_tricks
         if self.widow:
@@ -156,6 +174,7 @@ class PreferansDealForm(forms.Form):
                 coerce=int,
                 required=False,
                 initial=0,
+                widget=Segmented,
             )
         if rules.dark_games:
             self.fields["dark"] = forms.BooleanField(label=_("dark (в тёмную)"), required=False)
@@ -175,10 +194,13 @@ class PreferansDealForm(forms.Form):
             )
         everyone = [(n, n) for n in self.everyone]
         self.fields["whist_writer"] = forms.ChoiceField(
-            label=_("whists written by"), choices=[("", "—"), *everyone], required=False
+            label=_("whists written by"),
+            choices=[("", "—"), *everyone],
+            required=False,
+            widget=Segmented,
         )
         self.fields["whist_on"] = forms.ChoiceField(
-            label=_("on"), choices=[("", "—"), *everyone], required=False
+            label=_("on"), choices=[("", "—"), *everyone], required=False, widget=Segmented
         )
         self.fields["whist_amount"] = forms.IntegerField(
             label=_("whists"), required=False, min_value=-100_000, max_value=100_000
@@ -192,10 +214,13 @@ class PreferansDealForm(forms.Form):
     def defenders(self) -> list[str]:
         """The answering players for the chosen declarer, in speaking order."""
         names = self.pulka.setup.players
-        declarer = self["declarer"].value()
-        if declarer not in self.active:
-            return self.active[1:]
+        declarer = self.declarer_value()
         return [names[s] for s in self.pulka.defenders(names.index(declarer))]
+
+    def declarer_value(self) -> str:
+        """The declarer being entered: the one chosen, else the first hand."""
+        declarer = self["declarer"].value()
+        return declarer if declarer in self.active else self.first_hand
 
     def answer_fields(self) -> list[forms.BoundField]:
         """The defenders' answers, in speaking order."""
@@ -204,8 +229,7 @@ class PreferansDealForm(forms.Form):
     def trick_fields(self) -> list[forms.BoundField]:
         """Tricks of the players who hold cards (a misère: the declarer's only)."""
         if self.kind_value() == "misere":
-            declarer = self["declarer"].value()
-            return [self[f"tricks:{declarer if declarer in self.active else self.active[0]}"]]
+            return [self[f"tricks:{self.declarer_value()}"]]
         return [self[f"tricks:{n}"] for n in self.active]
 
     def adjustment_fields(self) -> list[tuple[str, forms.BoundField, forms.BoundField]]:
@@ -289,25 +313,37 @@ class BostonDealForm(forms.Form):
         ("pass", _("pass round")),
         ("adjust", _("adjustment")),
     )
-    kind = forms.ChoiceField(label=_("deal"), choices=KINDS, initial="ask")
-    suit = forms.ChoiceField(label=_("suit"), choices=list(SUIT_CLASSES.items()), required=False)
+    kind = forms.ChoiceField(label=_("deal"), choices=KINDS, initial="ask", widget=Segmented)
+    suit = forms.ChoiceField(
+        label=_("suit"), choices=list(SUIT_CLASSES.items()), required=False, widget=Segmented
+    )
     tour = forms.ChoiceField(
         label=_("tour"),
         choices=(("simple", _("simple")), ("double", _("double"))),
         required=False,
+        initial="simple",
+        widget=Segmented,
     )
     tricks = forms.TypedChoiceField(
         label=_("tricks of the declaring side"),
         choices=BOSTON_TRICKS,
         coerce=int,
         required=False,
+        widget=Segmented,
     )
     contract = forms.ChoiceField(
-        label=_("contract"), choices=[(r, r) for r in CARD_ROWS], required=False
+        label=_("contract"), choices=[(r, r) for r in CARD_ROWS], required=False, widget=Segmented
     )
-    column = forms.ChoiceField(label=_("column"), choices=[(s, s) for s in SUITS], required=False)
+    column = forms.ChoiceField(
+        label=_("column"), choices=[(s, s) for s in SUITS], required=False, widget=Segmented
+    )
     honours = forms.TypedChoiceField(
-        label=_("honours"), choices=((0, "0"), (3, "3"), (4, "4")), coerce=int, required=False
+        label=_("honours"),
+        choices=((0, "0"), (3, "3"), (4, "4")),
+        coerce=int,
+        required=False,
+        initial=0,
+        widget=Segmented,
     )
     reason = forms.CharField(label=_("reason"), max_length=200, required=False)
     amount = forms.IntegerField(label=_("chips"), required=False, min_value=1, max_value=100_000)
@@ -337,20 +373,27 @@ class BostonDealForm(forms.Form):
         choices = [(n, n) for n in players]
         if preference_suit is not None:
             self.fields["trump"] = forms.ChoiceField(
-                label=_("trump"), choices=[("", "—"), *BOSTON_SUITS.items()], required=False
+                label=_("trump"),
+                choices=[("", "—"), *BOSTON_SUITS.items()],
+                required=False,
+                widget=Segmented,
             )
             suit = self.fields["suit"]
             assert isinstance(suit, forms.ChoiceField)  # noqa: S101 - declared above
             suit.label = _("or the suit")
             suit.choices = [("", "—"), *SUIT_CLASSES.items()]
         self.fields["declarer"] = forms.ChoiceField(
-            label=_("declarer"), choices=choices, required=False
+            label=_("declarer"), choices=choices, required=False, widget=Segmented
         )
         self.fields["partner"] = forms.ChoiceField(
-            label=_("partner"), choices=[("", "—"), *choices], required=False
+            label=_("partner"), choices=[("", "—"), *choices], required=False, widget=Segmented
         )
-        self.fields["payer"] = forms.ChoiceField(label=_("payer"), choices=choices, required=False)
-        self.fields["payee"] = forms.ChoiceField(label=_("payee"), choices=choices, required=False)
+        self.fields["payer"] = forms.ChoiceField(
+            label=_("payer"), choices=choices, required=False, widget=Segmented
+        )
+        self.fields["payee"] = forms.ChoiceField(
+            label=_("payee"), choices=choices, required=False, widget=Segmented
+        )
 
     def kind_value(self) -> str:
         kind = self["kind"].value()

@@ -43,6 +43,16 @@ CHROMIUM_ARGS = [
 ]
 
 
+PC: dict[str, Any] = {"viewport": {"width": 1280, "height": 900}}
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 3,
+    "is_mobile": True,
+    "has_touch": True,
+}
+"""A phone of issue 14's measurements (390×844 CSS px, touch)."""
+
+
 def _require_chromium() -> None:
     if CHROMIUM.exists():
         return
@@ -161,19 +171,18 @@ def browser_problems() -> BrowserProblems:
 @pytest.fixture
 def new_page(
     request: pytest.FixtureRequest, live_server: LiveServer, browser_problems: BrowserProblems
-) -> Iterator[Callable[[], Page]]:
+) -> Iterator[Callable[..., Page]]:
     """``new_page()`` opens a page in a fresh browser context (its own cookies: a separate
-    visitor) that asks the live server for English pages. Create the test's data first:
-    the first call starts the browser (see ``_Chromium``)."""
+    visitor) that asks the live server for English pages; ``new_page(**PHONE)`` on a phone.
+    Create the test's data first: the first call starts the browser (see ``_Chromium``)."""
     _require_chromium()
     chromium = _Chromium()
     contexts: list[BrowserContext] = []
 
-    def open_page() -> Page:
+    def open_page(**options: Any) -> Page:
+        # ``options`` go to Playwright's ``new_context``: a phone's viewport and touch, say.
         context = chromium.start().new_context(
-            base_url=live_server.url,
-            locale="en-US",
-            viewport={"width": 1280, "height": 900},
+            **({"base_url": live_server.url, "locale": "en-US"} | PC | options)
         )
         context.set_default_timeout(10_000)
         contexts.append(context)

@@ -69,11 +69,22 @@ def swapped_by(page: Page, selector: str, action: Callable[[], object]) -> None:
     expect_same_document(page)
 
 
+def button(form: Locator, field: str, value: str) -> Locator:
+    """One button of a choice of the deal form (a radio input drawn as a button)."""
+    return form.locator(f'input[name="{field}"][value="{value}"]')
+
+
+def pick(form: Locator, field: str, value: str) -> None:
+    button(form, field, value).check()
+
+
 def choose(page: Page, field: str, value: str) -> None:
-    """Pick the kind of deal or the declarer: htmx redraws the form for the choice."""
-    select = page.locator(f'#deal-form select[name="{field}"]')
-    swapped_by(page, "#deal-form", lambda: select.select_option(value))
-    expect(select).to_have_value(value)
+    """Pick the kind of deal or the declarer: htmx redraws the form for the choice (unless
+    it is the one already chosen)."""
+    choice = button(page.locator("#deal-form"), field, value)
+    if not choice.is_checked():
+        swapped_by(page, "#deal-form", choice.check)
+    expect(button(page.locator("#deal-form"), field, value)).to_be_checked()
 
 
 def save_deal(page: Page) -> None:
@@ -118,20 +129,25 @@ def test_a_pulka_through_the_browser(new_page, browser_problems):
     form = page.locator("#deal-form")
 
     # -- deal 1: Anna plays 6♠, Boris whists, Vera passes; 6 / 3 / 1 tricks.
-    expect(form.locator('select[name="kind"]')).to_have_value("game")
+    expect(button(form, "kind", "game")).to_be_checked()
+    # Anna deals first, so the form starts on the first hand, Boris.
+    expect(button(form, "declarer", "Boris")).to_be_checked()
     choose(page, "declarer", "Anna")
-    form.locator('select[name="level"]').select_option("6")
-    form.locator('select[name="suit"]').select_option("S")
-    form.locator('select[name="answer:Boris"]').select_option("whist")
-    form.locator('select[name="answer:Vera"]').select_option("pass")
-    form.locator('select[name="tricks:Anna"]').select_option("6")
-    form.locator('select[name="tricks:Boris"]').select_option("3")
-    form.locator('select[name="tricks:Vera"]').select_option("1")
+    pick(form, "level", "6")
+    pick(form, "suit", "S")
+    expect(form.locator("fieldset.tricks")).to_be_hidden()  # nobody whists yet
+    pick(form, "answer:Boris", "whist")
+    pick(form, "answer:Vera", "pass")
+    pick(form, "tricks:Anna", "6")
+    expect(form.locator(".deal-missing")).to_have_text("distribute the tricks: 6 of 10")
+    pick(form, "tricks:Boris", "3")
+    expect(button(form, "tricks:Vera", "1")).to_be_checked()  # the rest, derived
+    expect(form.locator(".deal-missing")).to_be_hidden()
     preview = form.get_by_role("button", name="Why these numbers?")
     swapped_by(page, "#deal-form", preview.click)
     expect(form.locator(".preview")).to_contain_text("Boris → Anna: whists 8")
     expect(page.locator("#sheet")).to_contain_text("No deals yet.")  # a preview saves nothing
-    expect(form.locator('select[name="tricks:Boris"]')).to_have_value("3")  # kept
+    expect(button(form, "tricks:Boris", "3")).to_be_checked()  # kept
     save_deal(page)
     expect(result_row(page, "Anna")).to_have_text(["2", "0", "5.33", "5.34"])
     expect(result_row(page, "Boris")).to_have_text(["0", "0", "1.33", "1.33"])
@@ -143,11 +159,11 @@ def test_a_pulka_through_the_browser(new_page, browser_problems):
 
     # -- deal 2: a pass-out, 5 / 5 / 0 (changing the kind redraws the form).
     choose(page, "kind", "passout")
-    expect(form.locator('select[name="answer:Boris"]')).to_have_count(0)
-    expect(form.locator('select[name="declarer"]')).to_have_count(0)
-    form.locator('select[name="tricks:Anna"]').select_option("5")
-    form.locator('select[name="tricks:Boris"]').select_option("5")
-    form.locator('select[name="tricks:Vera"]').select_option("0")
+    expect(form.locator('input[name="answer:Boris"]')).to_have_count(0)
+    expect(form.locator('input[name="declarer"]')).to_have_count(0)
+    pick(form, "tricks:Anna", "5")
+    pick(form, "tricks:Boris", "5")
+    expect(button(form, "tricks:Vera", "0")).to_be_checked()
     save_deal(page)
     expect(result_row(page, "Anna")).to_have_text(["2", "5", "-14.67", "-14.66"])
     expect(result_row(page, "Boris")).to_have_text(["0", "5", "-18.67", "-18.67"])
@@ -159,8 +175,8 @@ def test_a_pulka_through_the_browser(new_page, browser_problems):
     # -- deal 3: Boris's misère, clean (no tricks).
     choose(page, "kind", "misere")
     choose(page, "declarer", "Boris")
-    expect(form.locator('select[name^="tricks:"]')).to_have_count(1)  # the declarer's only
-    form.locator('select[name="tricks:Boris"]').select_option("0")
+    expect(form.locator("fieldset.trick-pad")).to_have_count(1)  # the declarer's only
+    pick(form, "tricks:Boris", "0")
     save_deal(page)
     expect(result_row(page, "Boris")).to_have_text(["10", "5", "48.00", "48.00"])
     expect(result_row(page, "Anna")).to_have_text(["2", "5", "-48.00", "-48.00"])
@@ -175,10 +191,11 @@ def test_a_pulka_through_the_browser(new_page, browser_problems):
     expect(page).to_have_url(re.compile(r"/deals/\d+/edit/$"))
     expect(page.locator("h1")).to_contain_text("Correct deal 1")
     correction = page.locator("form#deal-edit")
-    expect(correction.locator('select[name="declarer"]')).to_have_value("Anna")
-    expect(correction.locator('select[name="tricks:Anna"]')).to_have_value("6")
-    correction.locator('select[name="tricks:Anna"]').select_option("5")
-    correction.locator('select[name="tricks:Boris"]').select_option("4")
+    expect(button(correction, "declarer", "Anna")).to_be_checked()
+    expect(button(correction, "tricks:Anna", "6")).to_be_checked()
+    pick(correction, "tricks:Anna", "5")
+    pick(correction, "tricks:Boris", "4")
+    expect(button(correction, "tricks:Vera", "1")).to_be_checked()
     correction.locator('input[name="reason"]').fill("misread the tricks")
     correction.get_by_role("button", name="Save correction").click()
     expect(page).to_have_url(table_url)

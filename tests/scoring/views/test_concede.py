@@ -29,6 +29,7 @@ from scoring.selectors import profiles
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, post_deal
 from tests.html_forms import form_data
+from tests.scoring.views.buttons import choices, chosen
 
 pytestmark = pytest.mark.django_db
 
@@ -79,13 +80,6 @@ def words(text: str) -> str:
     return re.sub(r"<[^>]+>", "", text)
 
 
-def select(text: str, name: str) -> str:
-    """The options of the select called ``name``."""
-    match = re.search(rf'<select name="{re.escape(name)}"[^>]*>(.*?)</select>', text, re.S)
-    assert match, f"no select {name}"
-    return match[1]
-
-
 def saved_nothing(table):
     assert not DealRecord.objects.filter(table=table).exists()
     assert Table.objects.get(pk=table.pk).revision == table.revision
@@ -98,7 +92,7 @@ def test_the_form_offers_conceding_only_where_the_tariff_allows_it(client, pulka
     client.force_login(anna)  # seated at the Sochi ``table`` only
     assert 'value="concede"' not in page(client, table)
     client.force_login(pulka.seats.get(position=0).member)
-    assert '<option value="concede">conceded contract</option>' in page(client, pulka)
+    assert ("concede", "conceded contract") in choices(page(client, pulka), "kind")
 
 
 @pytest.mark.parametrize("usual", [3, 2])
@@ -110,17 +104,18 @@ def test_the_concession_fields_start_at_the_tariffs_usual_undertricks(client, us
     redrawn = post_deal(client, table, {"kind": "concede", "change": "1"}, **HTMX)
 
     text = redrawn.content.decode()
-    assert '<option value="concede" selected>' in text
-    undertricks = select(text, "undertricks")
-    assert re.findall(r'value="(\d+)"', undertricks) == [str(n) for n in range(1, 11)]
-    assert re.findall(r'value="(\d+)" selected', undertricks) == [str(usual)]
+    assert chosen(text, "kind") == ["concede"]
+    undertricks = choices(text, "undertricks")
+    assert [value for value, _ in undertricks] == [str(n) for n in range(1, 11)]
+    assert chosen(text, "undertricks") == [str(usual)]
     assert 'name="declarer"' in text and 'name="level"' in text and 'name="suit"' in text
     assert 'name="tricks:Vera"' not in text  # nothing is played
     assert 'name="answer:Boris"' not in text
     # Without JavaScript the "Show fields" button posts the same and gets the whole page.
     plain = post_deal(client, table, {"kind": "concede", "change": "1"}).content.decode()
     assert "<html" in plain
-    assert select(plain, "undertricks") == undertricks
+    assert choices(plain, "undertricks") == undertricks
+    assert chosen(plain, "undertricks") == [str(usual)]
     assert not DealRecord.objects.exists()
 
 
@@ -186,8 +181,8 @@ def test_the_exit_holds_for_a_concession_which_does_not_end_the_series(client, p
 
     assert post_deal(client, pulka, CONCEDE_FORM).status_code == 302
     # A concession does not end the pass-out series: the next contract is still 7 at least.
-    levels = select(page(client, pulka), "level")
-    assert re.findall(r'value="(\d+)"', levels) == ["7", "8", "9", "10"]
+    levels = choices(page(client, pulka), "level")
+    assert [value for value, _ in levels] == ["7", "8", "9", "10"]
     assert document(pulka)["players"]["Vera"]["mountain"] == 2 + 12
 
 
@@ -205,7 +200,7 @@ def test_the_log_says_the_concession_in_russian_and_english(client, pulka):
     assert "Vera: гора 12 (уход: недобор в гору: 3 × 4 = 12)" in text
     assert "Anna → Vera: висты 12 (консоляция при уходе: 3 × 4 = 12)" in text
     assert "Boris → Vera: висты 12 (консоляция при уходе: 3 × 4 = 12)" in text
-    assert '<option value="concede">уход</option>' in page(russian, pulka)
+    assert ("concede", "уход") in choices(page(russian, pulka), "kind")
     english = words(page(client, pulka))
     assert "Vera 7♠ — conceded, three down" in english
     assert "Vera: mountain 12 (contract conceded: 3 × 4 = 12)" in english
@@ -271,8 +266,7 @@ def test_a_game_is_corrected_into_a_concession_and_back(client, pulka):
     conceded = {"kind": "concede", "declarer": "Anna", "level": "6", "suit": "S"}
 
     redrawn = client.post(url, conceded | {"change": "1", "reason": "gave up"}, **HTMX)
-    undertricks = select(redrawn.content.decode(), "undertricks")
-    assert re.findall(r'value="(\d+)" selected', undertricks) == ["3"]  # the usual number
+    assert chosen(redrawn.content.decode(), "undertricks") == ["3"]  # the usual number
     response = client.post(url, conceded | {"undertricks": "2", "reason": "she gave it up"})
 
     assert response.status_code == 302
