@@ -42,8 +42,9 @@ logger = logging.getLogger(__name__)
 
 
 class RatingsNotUpdated(Exception):
-    """An update of a game's ratings failed at its last try (the worker logs it as an
-    error, with the cause's traceback)."""
+    """An update of a game's ratings failed at its last try, or under the immediate
+    backend at its only one; ``django.tasks`` logs it as an error, with the cause's
+    traceback."""
 
 
 def ratings_after_finish(table: Table) -> None:
@@ -53,8 +54,9 @@ def ratings_after_finish(table: Table) -> None:
 
 def ratings_after_reopen(table: Table) -> None:
     """A reopened table no longer counts until it finishes again: its rows leave the
-    rating history now (the members' charts), and the update its game is sent rebuilds
-    the ratings without it (the history no longer adds up to the ratings' table counts)."""
+    rating history now (the members' charts), and the update enqueued for its game
+    rebuilds the ratings without it (the history no longer adds up to the ratings' table
+    counts)."""
     with transaction.atomic():
         _one_writer_at_a_time(table.game)
         RatingHistory.objects.filter(table=table).delete()
