@@ -12,12 +12,15 @@ from scoring.engine.preferans.rules import PreferansRules
 from scoring.models import PreferansTariff
 
 BEFORE = [("scoring", "0006_table_record_digest")]
-AFTER = [("scoring", "0009_remove_passout_zero_bonus_yes_no")]
 
 
-def migrate(targets: list[tuple[str, str]]) -> MigrationExecutor:
+def migrate(targets: list[tuple[str, str]] | None = None) -> MigrationExecutor:
+    """Migrate the test database to ``targets``; by default to the app's newest migration
+    (0009 and any after it), so that the database is never left behind the models."""
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
+    if targets is None:
+        targets = executor.loader.graph.leaf_nodes("scoring")
     executor.migrate(targets)
     return executor
 
@@ -32,7 +35,7 @@ def test_a_stored_yes_no_bonus_becomes_price_or_none():
         old.objects.create(name="bonus yes", passout_zero_bonus=True, consolation_rate=2)
         old.objects.create(name="bonus no", passout_zero_bonus=False)
     finally:
-        migrate(AFTER)  # never leave the database behind the models
+        migrate()  # never leave the database behind the models
 
     yes = PreferansTariff.objects.get(name="bonus yes")
     no = PreferansTariff.objects.get(name="bonus no")
@@ -46,7 +49,7 @@ def test_a_stored_yes_no_bonus_becomes_price_or_none():
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_going_back_gives_the_yes_no_again():
-    migrate(AFTER)
+    migrate()
     PreferansTariff.objects.create(name="one point", passout_zero_bonus="one")
     PreferansTariff.objects.create(name="price", passout_zero_bonus="price")
 
@@ -57,4 +60,4 @@ def test_going_back_gives_the_yes_no_again():
         # «1 point» had no yes/no of its own: going back it is a no.
         assert old.objects.get(name="one point").passout_zero_bonus is False
     finally:
-        migrate(AFTER)
+        migrate()
