@@ -287,7 +287,7 @@ def test_an_update_that_fails_at_its_last_try_is_recorded_and_logged_as_an_error
 
 
 def test_under_the_immediate_backend_a_failed_update_is_logged_and_the_finish_stands(
-    client, table, anna, settings, monkeypatch
+    client, table, settings, monkeypatch
 ):
     """The default backend runs the update inside the finish; its failure is logged as an
     error and the finish goes through. The next update rates what the failed one left."""
@@ -398,7 +398,7 @@ def test_two_updates_at_once_take_turns(members):
 
 
 @POSTGRESQL
-def test_the_worker_command_rates_a_finish_in_its_own_process(members, tmp_path):
+def test_the_worker_command_rates_a_finish_in_its_own_process(members):
     """``manage.py db_worker`` as production runs it: another process, reading the
     environment's ``DJANGO_TASKS=database``, against the same PostgreSQL database."""
     table = finished_pulka(members, members[2], MARCH[0])
