@@ -52,10 +52,12 @@ run: venv
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 # The production setup on this machine, over plain http: DEBUG off, static files collected
-# for WhiteNoise, gunicorn with clubsite/gunicorn.conf.py, against PostgreSQL (the database
-# is created if missing). Any variable can be given: make serve-prod PORT=8765
-# DJANGO_SECRET_KEY=… DATABASE_URL=…; docs/deploy.md lists them. Secure cookies and the
-# HTTPS redirect are off here only because local http has no TLS.
+# for WhiteNoise, gunicorn with clubsite/gunicorn.conf.py and one task worker beside it
+# (`manage.py db_worker`, tasks in the database: DJANGO_TASKS=database), against
+# PostgreSQL (the database is created if missing). Any variable can be given: make
+# serve-prod PORT=8765 DJANGO_SECRET_KEY=… DATABASE_URL=…; docs/deploy.md lists them.
+# Secure cookies and the HTTPS redirect are off here only because local http has no TLS.
+# Stopping gunicorn (Ctrl+C) stops the worker too.
 serve-prod: venv
 	@set -e; \
 	export DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/clubsite}"; \
@@ -64,6 +66,7 @@ serve-prod: venv
 	export DJANGO_ALLOWED_HOSTS="$${DJANGO_ALLOWED_HOSTS:-127.0.0.1,localhost}"; \
 	export DJANGO_SECURE_SSL_REDIRECT="$${DJANGO_SECURE_SSL_REDIRECT:-0}"; \
 	export DJANGO_SECURE_COOKIES="$${DJANGO_SECURE_COOKIES:-0}"; \
+	export DJANGO_TASKS="$${DJANGO_TASKS:-database}"; \
 	database="$${DATABASE_URL##*/}"; database="$${database%%\?*}"; \
 	if ! psql "$$DATABASE_URL" -Atqc 'SELECT 1' >/dev/null 2>&1; then \
 		echo "Creating the PostgreSQL database $$database"; \
@@ -71,7 +74,9 @@ serve-prod: venv
 	fi; \
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0; \
 	$(BIN)/python manage.py migrate --noinput; \
-	exec $(BIN)/gunicorn --config clubsite/gunicorn.conf.py clubsite.wsgi
+	$(BIN)/python manage.py db_worker --no-reload & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \
+	$(BIN)/gunicorn --config clubsite/gunicorn.conf.py clubsite.wsgi
 
 # The suite runs on both cores (pytest-xdist, one database per worker).
 test: venv

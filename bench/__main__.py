@@ -4,6 +4,7 @@
     python -m bench engine          # the engine only
     python -m bench site --sizes 10000
     python -m bench site --sizes 10000 --members 800   # how the costs grow with members
+    python -m bench ratings         # a finish with and without rating inline; a rebuild
 
 The site benchmarks build their own club in a scratch PostgreSQL database
 (``clubsite_bench``, dropped and recreated each run), measure each endpoint in process
@@ -27,7 +28,9 @@ MEMBERS = 200
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench")
-    parser.add_argument("what", nargs="?", choices=["all", "engine", "site"], default="all")
+    parser.add_argument(
+        "what", nargs="?", choices=["all", "engine", "site", "ratings"], default="all"
+    )
     parser.add_argument(
         "--sizes",
         default=",".join(str(s) for s in SIZES),
@@ -35,6 +38,9 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--members", type=int, default=MEMBERS, help="members at every size")
     parser.add_argument("--seconds", type=int, default=10, help="wrk run per endpoint")
+    parser.add_argument(
+        "--database", default=DATABASE, help="the scratch PostgreSQL database (dropped first)"
+    )
     args = parser.parse_args(argv)
     if args.what in ("all", "engine"):
         engine.run()
@@ -43,12 +49,22 @@ def main(argv: list[str]) -> int:
 
         for size in (int(s) for s in args.sizes.split(",")):
             site.run(
-                DATABASE,
-                DATABASE_URL,
+                args.database,
+                DATABASE_URL.replace(DATABASE, args.database),
                 tables=size,
                 members=args.members,
                 live_deals=SIZES.get(size, 300),
                 seconds=args.seconds,
+            )
+    if args.what == "ratings":
+        from bench import ratings
+
+        for size in (int(s) for s in args.sizes.split(",")):
+            ratings.run(
+                args.database,
+                DATABASE_URL.replace(DATABASE, args.database),
+                tables=size,
+                members=args.members,
             )
     return 0
 

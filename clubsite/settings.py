@@ -74,6 +74,8 @@ INSTALLED_APPS = [
     "django.forms",
     "django_htmx",
     "axes",
+    # The database task queue's table and its `db_worker` command (TASKS below).
+    "django_tasks_db",
     "members",
     "scoring",
 ]
@@ -188,6 +190,20 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 500},
     }
 }
+
+# Background tasks (Django's tasks framework): work that need not hold up a request, the
+# ratings after a finish (scoring/services/ratings.py) among it. By default each task runs
+# at once, inside the call that enqueues it, so the quick start, `make run` and the tests
+# need no worker. DJANGO_TASKS=database stores tasks in the database (django-tasks-db),
+# where `manage.py db_worker` runs them: production does that (docs/deploy.md).
+_tasks = os.environ.get("DJANGO_TASKS", "immediate").strip().lower() or "immediate"
+_TASK_BACKENDS = {
+    "immediate": "django.tasks.backends.immediate.ImmediateBackend",
+    "database": "django_tasks_db.DatabaseBackend",
+}
+if _tasks not in _TASK_BACKENDS:
+    raise ImproperlyConfigured(f"DJANGO_TASKS must be immediate or database, not {_tasks!r}.")
+TASKS = {"default": {"BACKEND": _TASK_BACKENDS[_tasks]}}
 
 # Passwords
 

@@ -4,7 +4,8 @@
 The document holds everything that cannot be recomputed: the club's name and introduction,
 members (never their password hashes), groups, both kinds of tariff with every version,
 seasons, and every table with its seats, deal log and audit history. Ratings are left out:
-``club_import`` rebuilds them from the finished tables, as ``rebuild_ratings`` does. Rows
+``club_import`` enqueues their update, which rates every finished table in date order (at
+once, or by the task worker under ``DJANGO_TASKS=database``). Rows
 refer to each other by natural keys (usernames, tariff names and version numbers, deal
 sequences). Each row also carries its ``id``, which the restore keeps: table 17 is table 17
 again, so printed sheets and links still point at the same game (the database's id
@@ -43,7 +44,7 @@ from scoring.engine.stats import before_concessions
 from scoring.games import GAMES, Game
 from scoring.models import AuditEntry, Club, DealRecord, Season, Seat, Table
 from scoring.models.tables import validate_played_on
-from scoring.services import ratings_rebuild
+from scoring.services import ratings_update_task
 
 FORMAT = "clubsite-backup"
 VERSION = 1
@@ -318,7 +319,7 @@ class _Importer:
         self.at = ""
         _reset_sequences(self.restored)
         for game in GAMES:
-            ratings_rebuild(game)
+            ratings_update_task.enqueue(game)  # none rated yet: rates every table
 
     # -- the club, members and groups
 

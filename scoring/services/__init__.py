@@ -1,7 +1,15 @@
 """The write paths, by topic: every change to tariffs, tables and ratings, each in one
 transaction. Call sites use ``services.<name>``; the topic modules hold the code."""
 
-from scoring.services.ratings import RATING_MODEL, ratings_after_finish, ratings_rebuild
+from scoring.services.ratings import (
+    RATING_MODEL,
+    RatingsNotUpdated,
+    ratings_after_finish,
+    ratings_after_reopen,
+    ratings_rebuild,
+    ratings_update,
+    ratings_update_task,
+)
 from scoring.services.tables import (
     MEMBERS_FIELD,
     AlreadyImported,
@@ -37,6 +45,7 @@ __all__ = [
     "MEMBERS_FIELD",
     "RATING_MODEL",
     "AlreadyImported",
+    "RatingsNotUpdated",
     "SeatResult",
     "TableChange",
     "control_time_clear",
@@ -47,7 +56,10 @@ __all__ = [
     "deal_preview",
     "deal_undo",
     "ratings_after_finish",
+    "ratings_after_reopen",
     "ratings_rebuild",
+    "ratings_update",
+    "ratings_update_task",
     "seat_names_for",
     "seat_results",
     "table_digest",

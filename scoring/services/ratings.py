@@ -1,50 +1,180 @@
-"""Ratings: each finished table moves its members' Plackett–Luce ratings by their places."""
+"""Ratings: each finished table moves its members' Plackett–Luce ratings by their places.
+
+Rating is background work (docs/architecture.md, "Background work"). A finish, a reopen
+and a restored backup do not rate anything themselves: each enqueues
+``ratings_update_task`` for its game inside its own transaction, and ``ratings_update``
+then brings that game's ratings up to date with its finished tables. With the default
+(immediate) task backend that runs at once, in the same transaction, exactly as the
+rating used to; with ``DJANGO_TASKS=database`` the task is a row written in that
+transaction, so it exists if and only if the finish committed, and ``manage.py db_worker``
+runs it a moment later.
+
+``ratings_update`` works out what to do from the database alone, never from what the
+task was told: the tables finished since the last update are rated in date order when
+they all come after every rated table (tonight's tables, the usual case), and otherwise
+the game is rebuilt from scratch (an imported past game, a reopened table). So an update
+that failed, or one that never ran, is made good by the next one, and two updates queued
+together end where one would: the second finds nothing left to do.
+"""
 
 from __future__ import annotations
 
-from django.db import transaction
-from django.db.models import Q
+import logging
+import zlib
+from datetime import timedelta
+
+from django.db import connection, transaction
+from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
+from django.tasks import task
+from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from scoring.models import Rating, RatingHistory, Table
+from scoring.models import Rating, RatingHistory, Seat, Table
 
 RATING_MODEL = PlackettLuce()
 
+RATING_RETRIES = (timedelta(minutes=1), timedelta(minutes=10))
+"""How long the worker waits before each further try of an update that failed: a try
+fails on a passing database trouble (a dropped connection, a statement timeout), which is
+likely gone a minute later. After the last, the task is recorded as failed."""
+
+logger = logging.getLogger(__name__)
+
+
+class RatingsNotUpdated(Exception):
+    """An update of a game's ratings failed at its last try, or under the immediate
+    backend at its only one; ``django.tasks`` logs it as an error, with the cause's
+    traceback."""
+
 
 def ratings_after_finish(table: Table) -> None:
-    """Rate a newly finished table; if it is not the latest finished table of its game
-    (an imported past game, a re-finished one), rebuild that game's ratings instead, so
-    the ratings are always those of the tables in date order."""
-    later = Table.objects.filter(game=table.game, status=Table.FINISHED).filter(
-        Q(played_on__gt=table.played_on) | Q(played_on=table.played_on, pk__gt=table.pk)
-    )
-    if later.exists() or RatingHistory.objects.filter(table=table).exists():
-        ratings_rebuild(table.game)
-        return
-    ratings = {r.member_id: r for r in Rating.objects.filter(game=table.game)}
-    history = _rate(table, ratings)
-    for entry in history:
-        ratings[entry.member_id].save()
-    RatingHistory.objects.bulk_create(history)
+    """Rate a finished table, now or by the worker: enqueue the update of its game."""
+    ratings_update_task.enqueue(table.game)
+
+
+def ratings_after_reopen(table: Table) -> None:
+    """A reopened table no longer counts until it finishes again: its rows leave the
+    rating history now (the members' charts), and the update enqueued for its game
+    rebuilds the ratings without it (the history no longer adds up to the ratings' table
+    counts)."""
+    with transaction.atomic():
+        _one_writer_at_a_time(table.game)
+        RatingHistory.objects.filter(table=table).delete()
+        ratings_update_task.enqueue(table.game)
+
+
+@task
+def ratings_update_task(game: str, attempt: int = 1) -> str:
+    """The worker's side of ``ratings_update``: a failed try is logged and tried again
+    later (``RATING_RETRIES``), and never reaches whoever enqueued it. The immediate
+    backend cannot run a task later, so there a failure is only logged (the request goes
+    on, and the next update makes it good)."""
+    try:
+        ratings_update(game)
+    except Exception as error:
+        if attempt > len(RATING_RETRIES) or not ratings_update_task.get_backend().supports_defer:
+            raise RatingsNotUpdated(
+                f"The {game} ratings were not brought up to date (try {attempt}); the next "
+                "update will bring them, or `manage.py rebuild_ratings` now."
+            ) from error
+        delay = RATING_RETRIES[attempt - 1]
+        retry = ratings_update_task.using(run_after=timezone.now() + delay).enqueue(
+            game, attempt=attempt + 1
+        )
+        logger.warning(
+            "The %s ratings were not brought up to date (try %d); trying again in %s as task %s",
+            game,
+            attempt,
+            delay,
+            retry.id,
+            exc_info=True,
+        )
+        return f"failed; tried again as task {retry.id}"
+    return "up to date"
+
+
+def ratings_update(game: str) -> None:
+    """Bring a game's ratings up to date with its finished tables (see the module's
+    docstring); running it again changes nothing."""
+    with transaction.atomic():
+        _one_writer_at_a_time(game)
+        rated = Exists(RatingHistory.objects.filter(table=OuterRef("pk")))
+        unrated = _rateable(game).filter(~rated)
+        if _out_of_step(game, unrated.first()):
+            _rebuild(game)
+        else:
+            _rate_in_order(game, unrated)
 
 
 def ratings_rebuild(game: str) -> None:
     """Recompute a game's ratings from scratch over its finished tables in date order."""
     with transaction.atomic():
-        Rating.objects.filter(game=game).delete()
-        RatingHistory.objects.filter(game=game).delete()
-        ratings: dict[int, Rating] = {}
-        history: list[RatingHistory] = []
-        tables = (
-            Table.objects.filter(game=game, status=Table.FINISHED)
-            .order_by("played_on", "pk")
-            .defer("result")  # the final result document: large, and not what rates
-            .prefetch_related("seats")
-        )
-        for table in tables.iterator(chunk_size=500):
-            history += _rate(table, ratings)
-        Rating.objects.bulk_create(ratings.values())
-        RatingHistory.objects.bulk_create(history, batch_size=1000)
+        _one_writer_at_a_time(game)
+        _rebuild(game)
+
+
+def _one_writer_at_a_time(game: str) -> None:
+    """Rating writes of one game take turns, until the transaction ends: each reads the
+    ratings and tables the one before it committed. PostgreSQL: a transaction-level
+    advisory lock for the game. SQLite: every write transaction begins by taking the
+    database's write lock (``transaction_mode`` IMMEDIATE, clubsite/settings.py)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            key = zlib.crc32(f"scoring.ratings:{game}".encode())
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
+def _rateable(game: str) -> QuerySet[Table]:
+    """The finished tables that rate their members (every seat has a place), in date
+    order: the order ratings are built in."""
+    unplaced = Seat.objects.filter(table=OuterRef("pk"), place__isnull=True)
+    return (
+        Table.objects.filter(game=game, status=Table.FINISHED)
+        .filter(~Exists(unplaced))
+        .order_by("played_on", "pk")
+    )
+
+
+def _out_of_step(game: str, first_unrated: Table | None) -> bool:
+    """Whether rating the unrated tables on top of today's ratings would not give what a
+    rebuild gives: a rated table was reopened or deleted (its history rows went with it,
+    so they no longer add up to the members' counts of rated tables), or an unrated table
+    comes before a rated one."""
+    counted = Rating.objects.filter(game=game).aggregate(total=Sum("tables"))["total"] or 0
+    if RatingHistory.objects.filter(game=game).count() != counted:
+        return True
+    if first_unrated is None:
+        return False
+    later = Q(played_on__gt=first_unrated.played_on) | Q(
+        played_on=first_unrated.played_on, pk__gt=first_unrated.pk
+    )
+    rated = Exists(RatingHistory.objects.filter(table=OuterRef("pk")))
+    return Table.objects.filter(later, rated, game=game, status=Table.FINISHED).exists()
+
+
+def _rebuild(game: str) -> None:
+    """Forget the game's ratings and rate every finished table again, in one transaction
+    (the caller's): readers see the old ratings until it commits and the new ones after,
+    never a part of either (docs/architecture.md, "Background work")."""
+    Rating.objects.filter(game=game).delete()
+    RatingHistory.objects.filter(game=game).delete()
+    _rate_in_order(game, _rateable(game))
+
+
+def _rate_in_order(game: str, tables: QuerySet[Table]) -> None:
+    """Rate ``tables`` (in date order, all after every rated table) on top of the game's
+    ratings, and store the ratings and history rows that result."""
+    ratings = {r.member_id: r for r in Rating.objects.filter(game=game)}
+    history: list[RatingHistory] = []
+    # The final result document is large, and not what rates.
+    for table in tables.defer("result").prefetch_related("seats").iterator(chunk_size=500):
+        history += _rate(table, ratings)
+    moved = [ratings[m] for m in dict.fromkeys(row.member_id for row in history)]
+    new = [rating for rating in moved if rating.pk is None]
+    changed = [rating for rating in moved if rating.pk is not None]
+    Rating.objects.bulk_create(new)
+    Rating.objects.bulk_update(changed, ["mu", "sigma", "ordinal", "tables"])
+    RatingHistory.objects.bulk_create(history, batch_size=1000)
 
 
 def _rate(table: Table, ratings: dict[int, Rating]) -> list[RatingHistory]:

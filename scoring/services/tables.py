@@ -28,7 +28,7 @@ from scoring.engine.standings import table_places
 from scoring.live import snapshots
 from scoring.models import AuditEntry, DealRecord, Seat, Table
 from scoring.models.tables import validate_played_on
-from scoring.services.ratings import ratings_after_finish, ratings_rebuild
+from scoring.services.ratings import ratings_after_finish, ratings_after_reopen
 
 ADJUST = "adjust"
 """The deal kind of an adjustment in every game's record: a correction, not a deal played."""
@@ -365,7 +365,7 @@ def table_reopen(table: Table, *, by: Member | None, reason: str) -> Table:
         table.save(update_fields=["status", "result", "finished_at", "revision"])
         table.seats.update(result=None, money=None, place=None, won=False, stats={})
         AuditEntry.objects.create(table=table, action=AuditEntry.REOPEN, actor=by, reason=reason)
-        ratings_rebuild(table.game)  # the table no longer counts until it finishes again
+        ratings_after_reopen(table)  # the table no longer counts until it finishes again
         return table
 
 

@@ -184,6 +184,23 @@ def test_logs_are_plain_text_unless_json_is_asked_for(monkeypatch: pytest.Monkey
         load_settings(monkeypatch, DJANGO_LOG_FORMAT="xml")
 
 
+def test_tasks_run_at_once_unless_the_database_queue_is_asked_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    quick_start = load_settings(monkeypatch)
+    production = load_settings(monkeypatch, **PRODUCTION, DJANGO_TASKS="database")
+
+    assert quick_start["TASKS"] == {
+        "default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}
+    }
+    assert production["TASKS"] == {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    assert "django_tasks_db" in quick_start["INSTALLED_APPS"]  # its table exists either way
+    with pytest.raises(
+        ImproperlyConfigured, match="DJANGO_TASKS must be immediate or database, not 'celery'"
+    ):
+        load_settings(monkeypatch, DJANGO_TASKS="Celery")
+
+
 def test_settings_import_without_sentry(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SENTRY_DSN", raising=False)
     namespace = load_settings(monkeypatch, **PRODUCTION)

@@ -37,7 +37,7 @@ class Command(BaseCommand):
             f"({_n(counts['versions'], 'version')}; {summary.replaced_tariffs} preset tariffs "
             f"replaced), {_n(counts['seasons'], 'season')} and {_n(counts['tables'], 'table')} "
             f"({_n(counts['deals'], 'deal')}, {_n(counts['audit entries'], 'history entry')}); "
-            "ratings rebuilt."
+            "ratings rebuilt (under DJANGO_TASKS=database: once the task worker has run)."
         )
         if summary.unknown_permissions:
             self.stdout.write(
