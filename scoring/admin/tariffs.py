@@ -313,6 +313,9 @@ class TariffAdmin(SafeLookups, OrganisersOnly, admin.ModelAdmin):  # type: ignor
     list_display = ("name", "current_version", "changed_at", "changed_by")
     list_select_related = ("changed_by",)
     search_fields = ("name", "description")
+    # Named here as well as in the model's Meta: the annotation in get_queryset groups the
+    # rows, and a grouped query drops Meta's ordering (the autocomplete's pages were unordered).
+    ordering = ("name",)
     readonly_fields = ("changed_by", "changed_at", "version_history")
     actions = ("copy_tariff", "export_json")
     preview_template = "admin/scoring/tariff_change_preview.html"
