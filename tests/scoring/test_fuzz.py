@@ -19,10 +19,11 @@ each other (hypothesis replays a failing one exactly). The number of inputs trie
 the default run (which is derandomized, so it always tries the same inputs). Locally the
 default run tries a tenth of the inputs CI does (tests/hypothesis_profiles.py).
 
-The fuzz found ten bugs (all fixed since): each is pinned by a plain test below that
+The fuzz found eleven bugs (all fixed since): each is pinned by a plain test below that
 reproduces it exactly, named for what the site must do (``test_import_refuses_...``,
 ``test_the_deal_form_shows_every_error``, ``test_a_deal_kind_that_is_a_list_is_refused``,
-``test_a_tariffs_rows_cannot_be_added_by_the_management_form`` …). A new bug found here
+``test_a_tariffs_rows_cannot_be_added_by_the_management_form``,
+``test_tariff_import_refuses_a_nul_or_a_lone_surrogate_anywhere`` …). A new bug found here
 gets such a test, marked ``xfail(strict=True)`` until it is fixed.
 """
 
@@ -44,12 +45,13 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring import services
 from scoring.engine.errors import RuleError
-from scoring.engine.record import load, score_record
+from scoring.engine.record import BAD_TEXT, load, score_record
 from scoring.models import BostonTariff, PreferansTariff, Season, Table
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX
@@ -862,36 +864,101 @@ def test_tariff_import(
         assert shows_error(response.content.decode()), f"no message for {upload[:200]!r}"
 
 
-@pytest.mark.parametrize("field", ["name", "description"])
-def test_tariff_import_refuses_a_nul_character(organiser_client: Client, field: str) -> None:
-    """Found by the fuzz: a 500 on PostgreSQL ("text fields cannot contain NUL")."""
+def sochi_export() -> dict[str, Any]:
     document = services.tariff_export(PreferansTariff.objects.get(name="Сочи (Sochi)"))
-    document |= {"name": "Новый", field: "a\x00b"}
-    upload = SimpleUploadedFile("t.json", json.dumps(document).encode(), "application/json")
-    before = db_snapshot()
-    response = organiser_client.post(
+    return json.loads(json.dumps(document)) | {"name": "Новый"}
+
+
+def post_tariff_file(client: Client, content: bytes) -> Any:
+    upload = SimpleUploadedFile("t.json", content, "application/json")
+    return client.post(
         reverse("admin:scoring_preferanstariff_import"), {"file": upload, "name": ""}
     )
+
+
+def with_rules(**changes: Any) -> Any:
+    return lambda document: document | {"rules": document["rules"] | changes}
+
+
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        (lambda d: d | {"name": "a\x00b"}, "name"),
+        (lambda d: d | {"description": "a\x00b"}, "description"),
+        # Found by the fuzz once its JSON spelled lone surrogates: a 500 on both databases
+        # (UnicodeEncodeError), saving the tariff or sending a message that quoted one.
+        (lambda d: d | {"name": "A\ud800"}, "name"),
+        (lambda d: d | {"description": "x\udfffy"}, "description"),
+        (lambda d: d | {"game": "\ud800"}, "game"),
+        (with_rules(lone_whist="greedy\x00"), "rules.lone_whist"),
+        (with_rules(passout_ladder=[1, "\ud800"]), "rules.passout_ladder[1]"),
+        (with_rules(**{"contract_values\ud800": [2, 4]}), "'rules.contract_values\\ud800'"),
+    ],
+    ids=[
+        "nul-in-name",
+        "nul-in-description",
+        "surrogate-in-name",
+        "surrogate-in-description",
+        "surrogate-as-game",
+        "nul-in-a-setting",
+        "surrogate-in-a-list-setting",
+        "surrogate-in-a-settings-name",
+    ],
+)
+def test_tariff_import_refuses_a_nul_or_a_lone_surrogate_anywhere(
+    organiser_client: Client, change: Any, where: str
+) -> None:
+    """Found by the fuzz: a NUL was a 500 on PostgreSQL ("text fields cannot contain NUL"),
+    a lone surrogate on both databases. Refused with the shared message, naming where."""
+    before = db_snapshot()
+    response = post_tariff_file(organiser_client, json.dumps(change(sochi_export())).encode())
     assert response.status_code == 200
-    assert shows_error(response.content.decode())
+    assert f"{BAD_TEXT} (at {escape(where)})" in response.content.decode()
     assert db_snapshot() == before
+
+
+def test_tariff_import_names_the_other_games_page(organiser_client: Client) -> None:
+    """A Boston file on the Preferans import says where it belongs (an unknown game is
+    the service's "must be preferans or boston", without quoting what the file holds)."""
+    document = sochi_export() | {"game": "boston"}
+    response = post_tariff_file(organiser_client, json.dumps(document).encode())
+    assert (
+        "this is a boston tariff; import it on that game&#x27;s page." in response.content.decode()
+    )
+    response = post_tariff_file(organiser_client, json.dumps(document | {"game": "poker"}).encode())
+    assert "game: must be &quot;preferans&quot; or &quot;boston&quot;" in response.content.decode()
+
+
+NESTED_5000 = "[" * 5000 + "]" * 5000
+
+
+def in_a_setting(setting: str, text: str) -> str:
+    """Sochi's export with ``text`` (JSON no encoder writes) as the value of ``setting``."""
+    return json.dumps(with_rules(**{setting: "@"})(sochi_export())).replace('"@"', text)
 
 
 @pytest.mark.parametrize(
     "content",
-    [HUGE_INTEGER.encode(), b"[" * 5000 + b"]" * 5000],
-    ids=["integer-of-5000-digits", "nested-5000-deep"],
+    [
+        lambda: HUGE_INTEGER,
+        lambda: NESTED_5000,
+        lambda: in_a_setting("pool_weight", HUGE_INTEGER),
+        lambda: in_a_setting("passout_ladder", NESTED_5000),
+    ],
+    ids=[
+        "integer-of-5000-digits",
+        "nested-5000-deep",
+        "integer-of-5000-digits-in-a-setting",
+        "nested-5000-deep-in-a-setting",
+    ],
 )
-def test_tariff_import_refuses_unreadable_json(organiser_client: Client, content: bytes) -> None:
+def test_tariff_import_refuses_unreadable_json(organiser_client: Client, content: Any) -> None:
     """Found by the fuzz: only JSONDecodeError was caught, so a huge integer (ValueError)
-    or deep nesting (RecursionError) was a 500."""
+    or deep nesting (RecursionError) was a 500, at the top or deep inside the settings."""
     before = db_snapshot()
-    upload = SimpleUploadedFile("t.json", content, "application/json")
-    response = organiser_client.post(
-        reverse("admin:scoring_preferanstariff_import"), {"file": upload, "name": ""}
-    )
+    response = post_tariff_file(organiser_client, content().encode())
     assert response.status_code == 200
-    assert shows_error(response.content.decode())
+    assert "The file is not valid JSON" in response.content.decode()
     assert db_snapshot() == before
 
 
