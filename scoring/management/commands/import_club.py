@@ -78,8 +78,11 @@ class Command(BaseCommand):
 
 def _one_line(message: str) -> str:
     """The refusal as one line of standard error: PostgreSQL's messages add a ``DETAIL:``
-    line (a repeated id), and a key of the document may hold a line break."""
-    return " ".join(message.splitlines())
+    line (a repeated id), and a key of the document may hold a line break. Any other
+    character a terminal would act on (an escape sequence in a quoted value) is written
+    as its Python escape, ``\\x1b``."""
+    text = " ".join(message.splitlines())
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 
 def _n(count: int, noun: str) -> str:

@@ -590,6 +590,21 @@ def test_a_refusal_is_one_line(tmp_path: Path) -> None:
     assert Table.objects.count() == 0
 
 
+def test_a_refusal_quotes_no_control_characters(tmp_path: Path) -> None:
+    """A value the refusal quotes cannot drive the terminal (seen in the backup fuzz's
+    messages: tabs, escapes)."""
+    document = a_backup()
+    document["members"][0]["is_staff"] = "\x1b[2Jyes\tno"
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+
+    status, _out, err = run_import(str(path))
+
+    assert status == 2
+    assert "members[0].is_staff: “\\x1b[2Jyes\\tno” value must be either True or False" in err
+    assert "\x1b" not in err
+
+
 def test_import_reads_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
     text = json.dumps(a_backup())
     monkeypatch.setattr("sys.stdin", io.StringIO(text))
