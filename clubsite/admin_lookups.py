@@ -6,7 +6,8 @@ the plain list with ``?e=1``), but not all: a date hierarchy at year 9999
 Python's dates, and a filter the database refuses (a NUL character or an integer beyond
 bigint on PostgreSQL) fails when the page counts its rows. ``SafeLookups`` makes those the
 same redirect, and refuses regular-expression lookups (400), whose patterns the database
-compiles: a broken one is an error there (SQLite's reads like an outage, a 503). A search
+compiles: a broken one is an error there (SQLite's reads like an outage, a 503), and
+``__range`` lookups, which the admin cannot read from a query string. A search
 for text holding a NUL character finds nothing, without asking the database: no row holds
 one (the site refuses it everywhere, PostgreSQL cannot store it), and PostgreSQL refuses it
 in a query. The change list's search form already refuses such a ``?q=``; the admin's
@@ -28,7 +29,10 @@ from django.db import DataError, NotSupportedError, transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-UNSAFE_LOOKUPS = ("__regex", "__iregex")
+#: Lookups a query string may not name: a regular expression the database compiles, and a
+#: range, which the admin passes on as one string (its letters taken as the two bounds; a
+#: single letter was a 500, an IndexError building the query).
+UNSAFE_LOOKUPS = ("__regex", "__iregex", "__range")
 
 
 class SafeChangeList(ChangeList):
