@@ -162,7 +162,7 @@ DATE_FIELDS = (
 )
 
 
-SECTIONS = ("groups", "members", "tariffs", "seasons", "tables")
+SECTIONS = ("club", "groups", "members", "tariffs", "seasons", "tables")
 
 
 def _section(path: tuple[Any, ...]) -> str:
