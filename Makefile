@@ -7,9 +7,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 ARGS ?=
 
-# uv, pinned, in a venv of its own (.uv/), installed from PyPI with pip: it builds .venv
-# and keeps uv.lock. Bump it here; pyproject.toml's [tool.uv] required-version is the floor.
-UV_VERSION := 0.13.9
+# uv, pinned, in a venv of its own (.uv/), installed from PyPI with pip, hash-checked: it
+# builds .venv and keeps uv.lock. The release and its files' hashes are in
+# tools/uv-requirements.txt (bump it there); pyproject.toml's [tool.uv] required-version
+# is the floor.
+UV_REQUIREMENTS := tools/uv-requirements.txt
+UV_VERSION := $(shell sed -n 's/^uv==\([0-9.]*\).*/\1/p' $(UV_REQUIREMENTS))
 UV_HOME := .uv
 UV := $(UV_HOME)/bin/uv
 # The project's venv is .venv, on the Python above; uv never downloads an interpreter.
@@ -37,7 +40,8 @@ uv:
 	@if [ "$$($(UV) --version 2>/dev/null | cut -d' ' -f1,2)" != "uv $(UV_VERSION)" ]; then \
 		echo "Installing uv $(UV_VERSION) into $(UV_HOME)/"; \
 		rm -rf $(UV_HOME) && "$(PYTHON)" -m venv $(UV_HOME) \
-			&& $(UV_HOME)/bin/python -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)"; \
+			&& $(UV_HOME)/bin/python -m pip install --quiet --disable-pip-version-check \
+				--require-hashes --no-deps -r $(UV_REQUIREMENTS); \
 	fi
 
 # After editing the dependencies in pyproject.toml: re-resolve uv.lock, keeping every pin

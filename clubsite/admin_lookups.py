@@ -6,10 +6,17 @@ the plain list with ``?e=1``), but not all: a date hierarchy at year 9999
 Python's dates, and a filter the database refuses (a NUL character or an integer beyond
 bigint on PostgreSQL) fails when the page counts its rows. ``SafeLookups`` makes those the
 same redirect, and refuses regular-expression lookups (400), whose patterns the database
-compiles: a broken one is an error there (SQLite's reads like an outage, a 503).
+compiles: a broken one is an error there (SQLite's reads like an outage, a 503), and
+``__range`` lookups, which the admin cannot read from a query string. A search
+for text holding a NUL character finds nothing, without asking the database: no row holds
+one (the site refuses it everywhere, PostgreSQL cannot store it), and PostgreSQL refuses it
+in a query. The change list's search form already refuses such a ``?q=``; the admin's
+autocomplete (``/admin/autocomplete/?term=``) searches with the term as it came, which was a
+500 on PostgreSQL.
 
 Every model admin of the site mixes it in (members/admin.py re-registers Django's group
-admin with it).
+admin and django-axes' sign-in logs with it; tests/clubsite/test_hostile_input.py checks
+that none is left out).
 """
 
 from __future__ import annotations
@@ -19,9 +26,13 @@ from typing import Any
 from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.views.main import ChangeList
 from django.db import DataError, NotSupportedError, transaction
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
-UNSAFE_LOOKUPS = ("__regex", "__iregex")
+#: Lookups a query string may not name: a regular expression the database compiles, and a
+#: range, which the admin passes on as one string (its letters taken as the two bounds; a
+#: single letter was a 500, an IndexError building the query).
+UNSAFE_LOOKUPS = ("__regex", "__iregex", "__range")
 
 
 class SafeChangeList(ChangeList):
@@ -47,6 +58,13 @@ class SafeLookups:
 
     def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
         return SafeChangeList
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
+    ) -> tuple[QuerySet[Any], bool]:
+        if "\x00" in search_term:
+            return queryset.none(), False
+        return super().get_search_results(request, queryset, search_term)  # type: ignore[misc, no-any-return]
 
     def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
         if lookup.endswith(UNSAFE_LOOKUPS):

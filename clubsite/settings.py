@@ -368,11 +368,8 @@ else:
     MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "").strip() or "club@localhost"
 
-# Background work (Django 6 tasks): every e-mail is sent by the task members.tasks.send_email.
-# The built-in ImmediateBackend runs it at once, in the request that enqueued it (a failed
-# send is logged by django.tasks and the request goes on); a database-backed worker is a
-# change of BACKEND here.
-TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+# Every e-mail is sent by the task members.tasks.send_email (TASKS above: at once, or by
+# the worker); a failed send is logged by django.tasks and the request goes on.
 
 # A password link (reset or invitation) works once, for this many days.
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24 * 3

@@ -1,6 +1,10 @@
+from axes.admin import AccessAttemptAdmin, AccessFailureLogAdmin, AccessLogAdmin
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.contrib import admin
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group
+from django_tasks_db.admin import DBTaskResultAdmin
+from django_tasks_db.models import DBTaskResult
 
 from clubsite.admin_lookups import SafeLookups
 from members.models import Member
@@ -28,3 +32,35 @@ admin.site.unregister(Group)
 @admin.register(Group)
 class ClubGroupAdmin(SafeLookups, GroupAdmin):
     pass
+
+
+# django-axes' sign-in logs (attempts, and the access and failure logs), likewise: as axes
+# registers them, ``?attempt_time__year=9999`` was a 500 (its date hierarchy overflowed)
+# and ``?username__regex=(`` one on PostgreSQL. Only what axes registered is replaced
+# (AXES_ENABLE_ADMIN turns them all off; the failure log is optional).
+class ClubAccessAttemptAdmin(SafeLookups, AccessAttemptAdmin):  # type: ignore[misc] # axes is untyped
+    pass
+
+
+class ClubAccessLogAdmin(SafeLookups, AccessLogAdmin):  # type: ignore[misc] # axes is untyped
+    pass
+
+
+class ClubAccessFailureLogAdmin(SafeLookups, AccessFailureLogAdmin):  # type: ignore[misc] # axes is untyped
+    pass
+
+
+# django-tasks-db's task results (the rating and e-mail tasks), likewise.
+class ClubTaskResultAdmin(SafeLookups, DBTaskResultAdmin):
+    pass
+
+
+for _model, _model_admin in (
+    (DBTaskResult, ClubTaskResultAdmin),
+    (AccessAttempt, ClubAccessAttemptAdmin),
+    (AccessLog, ClubAccessLogAdmin),
+    (AccessFailureLog, ClubAccessFailureLogAdmin),
+):
+    if admin.site.is_registered(_model):
+        admin.site.unregister(_model)
+        admin.site.register(_model, _model_admin)

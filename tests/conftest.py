@@ -16,6 +16,32 @@ from tests.hypothesis_profiles import chosen_profile
 hypothesis_settings.load_profile(chosen_profile())
 
 
+# -- the fuzz's tally (tests/fuzz_harness.py), printed once at the end of the run ---------------
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A pytest-xdist worker hands its tally to the controller, which prints the sum."""
+    from tests import fuzz_harness
+
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["fuzz_harness"] = fuzz_harness.as_dict()
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: unknown without it
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    from tests import fuzz_harness
+
+    fuzz_harness.merge(getattr(node, "workeroutput", {}).get("fuzz_harness"))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    from tests import fuzz_harness
+
+    if (line := fuzz_harness.summary()) is not None:
+        terminalreporter.write_line(line)
+
+
 @pytest.fixture
 def client():
     """The test client, speaking English: assertions read the English messages (the site's

@@ -171,6 +171,9 @@ def mutated_form(
 
 # -- hostile JSON ---------------------------------------------------------------------------
 
+#: Text that JSON can spell (``\u0000``, ``\ud800``) but no database column holds.
+JSON_ONLY_TEXT = ("a\x00b", "\ud800", "x\udfffy")
+
 json_scalars = st.one_of(
     st.none(),
     st.booleans(),
@@ -178,6 +181,7 @@ json_scalars = st.one_of(
     st.integers(),
     st.floats(allow_nan=False, allow_infinity=False),
     st.sampled_from(HOSTILE_TEXT).map(wire),
+    st.sampled_from(JSON_ONLY_TEXT),
     st.text(max_size=20),
 )
 json_values = st.recursive(
@@ -190,15 +194,15 @@ json_values = st.recursive(
 )
 
 
-def _paths(document: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+def json_paths(document: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """Every place in a JSON document a value could be replaced (keys and indexes)."""
     found = [prefix]
     if isinstance(document, dict):
         for key, value in document.items():
-            found += _paths(value, (*prefix, key))
+            found += json_paths(value, (*prefix, key))
     elif isinstance(document, list):
         for index, value in enumerate(document):
-            found += _paths(value, (*prefix, index))
+            found += json_paths(value, (*prefix, index))
     return found
 
 
@@ -220,7 +224,7 @@ def mutated_json(
 ) -> st.SearchStrategy[Any]:
     """A valid JSON document with a few values replaced (or dropped): records that look
     right but carry a hostile value somewhere deep inside."""
-    paths = _paths(document)
+    paths = json_paths(document)
     step = st.tuples(st.sampled_from(paths), values, st.booleans())
 
     def apply(changes: list[tuple[tuple[Any, ...], Any, bool]]) -> Any:
@@ -235,12 +239,48 @@ def mutated_json(
     return st.lists(step, min_size=1, max_size=max_changes).map(apply)
 
 
+def spoiled_json(document: Any) -> st.SearchStrategy[Any]:
+    """``document`` with a NUL or half of a surrogate pair put into one of its strings or
+    keys: what JSON's ``\\u`` escapes smuggle into a file that otherwise reads right."""
+    paths = [path for path in json_paths(document) if path]
+    texts = [path for path in paths if isinstance(_value_at(document, path), str)]
+    keys = [path for path in paths if isinstance(path[-1], str)]
+    bad = st.sampled_from(JSON_ONLY_TEXT)
+
+    def apply(in_key: bool, path: tuple[Any, ...], text: str) -> Any:
+        result = copy.deepcopy(document)
+        parent = _value_at(result, path[:-1])
+        if in_key:
+            parent[path[-1] + text] = parent.pop(path[-1])
+        else:
+            value = parent[path[-1]]
+            parent[path[-1]] = value[: len(value) // 2] + text + value[len(value) // 2 :]
+        return result
+
+    return st.one_of(
+        st.tuples(st.just(False), st.sampled_from(texts), bad),
+        st.tuples(st.just(True), st.sampled_from(keys), bad),
+    ).map(lambda change: apply(*change))
+
+
+def _value_at(document: Any, path: tuple[Any, ...]) -> Any:
+    for step in path:
+        document = document[step]
+    return document
+
+
 def upload_bytes(document: Any) -> st.SearchStrategy[bytes]:
     """A file's content: random bytes, random JSON, or the document mutated."""
     return st.one_of(
         st.binary(max_size=200),
         json_values.map(lambda v: json.dumps(v).encode()),
-        mutated_json(document).map(lambda v: json.dumps(v, ensure_ascii=False).encode()),
+        # Escaped (ASCII), as json.dumps writes it: \u0000 and \ud800 arrive as text.
+        mutated_json(document).map(lambda v: json.dumps(v).encode()),
+        spoiled_json(document).map(lambda v: json.dumps(v).encode()),
+        # Unescaped, a lone surrogate is bytes that are not UTF-8: a file no editor writes.
+        mutated_json(document).map(
+            lambda v: json.dumps(v, ensure_ascii=False).encode("utf-8", "surrogatepass")
+        ),
         mutated_json(document).map(lambda v: json.dumps(v).encode()[:-2]),  # cut short
         st.just(b"\xef\xbb\xbf" + json.dumps(document).encode()),  # a byte-order mark
         st.just(b"[" * 5000 + b"]" * 5000),  # nested too deeply

@@ -40,6 +40,7 @@ from members.models import Member
 from scoring import services
 from scoring.engine.boston.rules import TRICK_ROWS, BostonRules
 from scoring.engine.errors import RuleError
+from scoring.games import GAMES
 from scoring.models import (
     BostonCardRow,
     BostonPaymentRow,
@@ -313,6 +314,9 @@ class TariffAdmin(SafeLookups, OrganisersOnly, admin.ModelAdmin):  # type: ignor
     list_display = ("name", "current_version", "changed_at", "changed_by")
     list_select_related = ("changed_by",)
     search_fields = ("name", "description")
+    # Named here as well as in the model's Meta: the annotation in get_queryset groups the
+    # rows, and a grouped query drops Meta's ordering (the autocomplete's pages were unordered).
+    ordering = ("name",)
     readonly_fields = ("changed_by", "changed_at", "version_history")
     actions = ("copy_tariff", "export_json")
     preview_template = "admin/scoring/tariff_change_preview.html"
@@ -686,10 +690,13 @@ class TariffAdmin(SafeLookups, OrganisersOnly, admin.ModelAdmin):  # type: ignor
         tariffs = []
         for n, document in enumerate(documents, start=1):
             where = f"tariff {n}: " if len(documents) > 1 else ""
-            if isinstance(document, dict) and document.get("game") not in (None, self.game):
+            # Only a game the site has is named back: any other value (a list, a lone
+            # surrogate …) is the service's to refuse, without quoting it.
+            game = document.get("game") if isinstance(document, dict) else None
+            if isinstance(game, str) and game in GAMES and game != self.game:
                 raise ValidationError(
                     gettext("%(where)sthis is a %(game)s tariff; import it on that game's page.")
-                    % {"where": where, "game": document.get("game")}
+                    % {"where": where, "game": game}
                 )
             try:
                 tariffs.append(services.tariff_import(document, by=_organiser(request)))

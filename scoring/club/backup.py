@@ -19,6 +19,10 @@ numbers, so every table points at the version it was played under.
 Nothing computed is trusted: each table's deals are replayed, and a finished table's
 stored result and seat results must be what the engine gives (a backup with forged money
 is refused); its duplicate-import digest is recomputed, and the ratings are rebuilt.
+Dates are checked as the import page checks them: a table's day, and every moment a row
+was written, between 2000-01-01 and a year from today (``validate_played_on``,
+``validate_recorded_at``). A season's first and last day are not: a season may be planned
+years ahead.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ from scoring.engine.record import BAD_TEXT, MAX_DEALS, bad_text
 from scoring.engine.stats import before_concessions
 from scoring.games import GAMES, Game
 from scoring.models import AuditEntry, Club, DealRecord, Season, Seat, Table
-from scoring.models.tables import validate_played_on
+from scoring.models.tables import validate_played_on, validate_recorded_at
 from scoring.services import ratings_update_task
 
 FORMAT = "clubsite-backup"
@@ -653,6 +657,13 @@ def _insert(obj: models.Model, path: str) -> None:
         obj.clean_fields(exclude=relations)
     except ValidationError as error:
         raise BackupError(f"{path}: {_messages(error)}") from None
+    for time_field in obj._meta.concrete_fields:
+        moment = time_field.value_from_object(obj)
+        if isinstance(time_field, models.DateTimeField) and moment is not None:
+            try:
+                validate_recorded_at(moment)
+            except ValidationError as error:
+                raise BackupError(f"{path}.{time_field.name}: {_messages(error)}") from None
     try:
         # ``raw`` as loaddata does: auto_now/auto_now_add fields keep the backup's times.
         # Always an insert: a repeated ``id`` is refused, never an update of the first row.

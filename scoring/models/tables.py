@@ -63,6 +63,24 @@ CLOCK_WINDOW = datetime.timedelta(hours=12)
 """How long after its control time a table's deals are still marked by the clock."""
 
 
+def validate_recorded_at(value: datetime.datetime) -> None:
+    """``ValidationError`` unless ``value`` falls on a day ``validate_played_on`` accepts,
+    in the club's time zone: the range for when an imported row was written (a backup's
+    ``opened_at``, ``created_at``, ``at``, ``date_joined`` …). A moment in year 9999 (or 1)
+    is no time the club met, and a page showing it in local time fails (issue 19)."""
+    zone = timezone.get_current_timezone()
+    earliest = datetime.datetime.combine(EARLIEST_PLAYED_ON, datetime.time.min, zone)
+    latest = datetime.datetime.combine(latest_played_on(), datetime.time.max, zone)
+    if timezone.is_naive(value):  # as Django will store it: in the club's time zone
+        value = value.replace(tzinfo=zone)
+    if not earliest <= value <= latest:
+        raise ValidationError(
+            _("the time must be between %(earliest)s and %(latest)s"),
+            code="recorded_at",
+            params={"earliest": earliest.date().isoformat(), "latest": latest.date().isoformat()},
+        )
+
+
 class Table(models.Model):
     """A game at the club: the seed sheet's centre fields plus the tariff version."""
 

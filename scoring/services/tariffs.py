@@ -14,6 +14,7 @@ from django.db.models import F
 from members.models import Member
 from scoring import games, selectors
 from scoring.engine.errors import RuleError
+from scoring.engine.record import BAD_TEXT, bad_text
 from scoring.models import AuditEntry, Table
 from scoring.models.tariffs import Tariff
 
@@ -121,14 +122,20 @@ def tariff_export(tariff: Tariff) -> dict[str, Any]:
 
 
 def tariff_import(data: Any, *, by: Member | None) -> Tariff:
-    """Create a tariff (and its first version) from ``tariff_export`` output."""
+    """Create a tariff (and its first version) from ``tariff_export`` output.
+
+    Text holding a NUL or half of a surrogate pair anywhere in ``data`` (JSON's ``\\u``
+    escapes spell both) is refused first: no column can store it, and a message that
+    quoted it could not be sent as a page."""
     if not isinstance(data, dict) or data.get("format") != "house-tariff/1":
         raise RuleError('must be a house tariff ("format": "house-tariff/1")', field="format")
+    if (where := bad_text(data)) is not None:
+        raise RuleError(f"{BAD_TEXT} (at {where[:80]})")
     name = data.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name) > 100 or "\x00" in name:
+    if not isinstance(name, str) or not name.strip() or len(name) > 100:
         raise RuleError("must be a name of 1–100 characters", field="name")
     description = data.get("description", "")
-    if not isinstance(description, str) or "\x00" in description:
+    if not isinstance(description, str):
         raise RuleError("must be text", field="description")
     rules_data = data.get("rules")
     if not isinstance(rules_data, dict):

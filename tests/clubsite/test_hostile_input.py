@@ -169,6 +169,21 @@ def test_the_admin_refuses_regular_expression_lookups(
 @pytest.mark.parametrize(
     "url",
     [
+        f"{SEASONS}?name__range=%20",
+        f"{SEASONS}?starts_on__range=2026-01-01",
+        "/admin/members/member/?username__range=a",
+        "/admin/axes/accessattempt/?username__range=%20",
+    ],
+)
+def test_the_admin_refuses_range_lookups(client: Client, superuser: Member, url: str) -> None:
+    """Found by the URL fuzz: a 500 (IndexError) on every change list; the admin passes a
+    range on as one string, so a query string cannot give one."""
+    assert client.get(url).status_code == 400
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
         f"{SEASONS}?q=%00",
         "/admin/members/member/?q=%00",
         "/admin/scoring/preferanstariff/?q=%00",
@@ -179,6 +194,70 @@ def test_the_admin_search_and_list_filters_ignore_hostile_values(
     client: Client, superuser: Member, url: str
 ) -> None:
     assert client.get(url).status_code == 200
+
+
+def test_every_admin_change_list_answers_any_query_string() -> None:
+    """Found by the URL fuzz: django-axes' sign-in logs were registered as axes ships
+    them, without ``SafeLookups`` (the 500s below). Every model admin has it now."""
+    from django.contrib import admin
+
+    from clubsite.admin_lookups import SafeLookups
+
+    left_out = [
+        model._meta.label
+        for model, model_admin in admin.site._registry.items()
+        if not isinstance(model_admin, SafeLookups)
+    ]
+    assert left_out == []
+    assert "axes.AccessAttempt" in {model._meta.label for model in admin.site._registry}
+
+
+SIGN_IN_LOGS = ("/admin/axes/accessattempt/", "/admin/axes/accesslog/")
+
+
+@pytest.mark.parametrize("url", SIGN_IN_LOGS)
+@pytest.mark.parametrize(
+    "query",
+    ["attempt_time__year=9999", "attempt_time__year=9999&attempt_time__month=12"],
+    ids=["year-9999", "december-9999"],
+)
+def test_the_sign_in_logs_date_filters_never_fail(
+    client: Client, superuser: Member, url: str, query: str
+) -> None:
+    """Found by the URL fuzz: a 500 (ValueError: year 10000 is out of range, or an
+    OverflowError) on both databases."""
+    client.post(reverse("members:login"), {"username": "root", "password": "wrong"})
+    response = client.get(f"{url}?{query}")
+    assert response.status_code == 302
+    assert response["Location"] == f"{url}?e=1"
+    assert client.get(f"{url}?attempt_time__year=2026").status_code == 200
+
+
+@pytest.mark.parametrize("url", SIGN_IN_LOGS)
+def test_the_sign_in_logs_refuse_regular_expression_lookups(
+    client: Client, superuser: Member, url: str
+) -> None:
+    """Found by the URL fuzz: ``?username__regex=(`` was a 500 on PostgreSQL."""
+    assert client.get(f"{url}?username__regex=(").status_code == 400
+
+
+AUTOCOMPLETE = "/admin/autocomplete/?app_label=scoring&model_name=season&field_name="
+
+
+@pytest.mark.parametrize("term", ["%00", "%D0%A1%D0%BE%D1%87%D0%B8%00"], ids=["nul", "sochi-nul"])
+def test_the_admin_autocomplete_finds_nothing_for_a_nul(
+    client: Client, superuser: Member, term: str
+) -> None:
+    """Found by the URL fuzz: a 500 on PostgreSQL, which refuses a NUL in a query; no
+    tariff's name holds one, so nothing matches."""
+    response = client.get(f"{AUTOCOMPLETE}preferans_tariff&term={term}")
+    assert response.status_code == 200
+    assert response.json()["results"] == []
+
+
+def test_the_admin_autocomplete_still_finds_a_tariff(client: Client, superuser: Member) -> None:
+    response = client.get(f"{AUTOCOMPLETE}preferans_tariff&term=%D0%A1%D0%BE%D1%87%D0%B8")
+    assert [result["text"] for result in response.json()["results"]] == ["Сочи (Sochi)"]
 
 
 # -- JSON records and backups ---------------------------------------------------------------

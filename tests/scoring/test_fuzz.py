@@ -2,24 +2,28 @@
 data (wrong types, huge numbers, unicode, unknown players, other tables' ids, deals after
 the table closed). For every input:
 
-* no 500 — the test client re-raises a view's exception, so one fails the example;
+* no 500 — the test client (``CountingClient``) counts a 5xx answer against its input,
+  then fails the example with the view's traceback; a command's crash counts as one;
 * no partial write — a snapshot of everything a request could write is compared before
   and after: a refusal changes nothing, a success makes exactly its one write;
 * a clear message — a refused request shows an error on the page it answers with (or on
   the page its redirect leads to).
 
 Each example runs in a savepoint that is rolled back, so the examples are independent of
-each other (hypothesis replays a failing one exactly). The number of inputs tried is
-printed at the end of the module: ``fuzz: N inputs tried (deal form (preferans): …)``.
+each other (hypothesis replays a failing one exactly). The number of inputs tried and of
+5xx answers is printed at the end of the run, with the other fuzz modules' (the URLs in
+``tests/clubsite/test_url_fuzz.py``, the backups in ``tests/scoring/club/test_backup_fuzz.py``):
+``fuzz: N inputs tried, 0 answered 5xx (deal form (preferans): …)`` (tests/fuzz_harness.py).
 
 ``FUZZ_EXAMPLES=1000 FUZZ_RANDOM=1 pytest tests/scoring/test_fuzz.py`` explores further than
 the default run (which is derandomized, so it always tries the same inputs). Locally the
 default run tries a tenth of the inputs CI does (tests/hypothesis_profiles.py).
 
-The fuzz found ten bugs (all fixed since): each is pinned by a plain test below that
+The fuzz found eleven bugs (all fixed since): each is pinned by a plain test below that
 reproduces it exactly, named for what the site must do (``test_import_refuses_...``,
 ``test_the_deal_form_shows_every_error``, ``test_a_deal_kind_that_is_a_list_is_refused``,
-``test_a_tariffs_rows_cannot_be_added_by_the_management_form`` …). A new bug found here
+``test_a_tariffs_rows_cannot_be_added_by_the_management_form``,
+``test_tariff_import_refuses_a_nul_or_a_lone_surrogate_anywhere`` …). A new bug found here
 gets such a test, marked ``xfail(strict=True)`` until it is fixed.
 """
 
@@ -27,13 +31,10 @@ from __future__ import annotations
 
 import io
 import json
-import logging
-import os
 import subprocess
 import sys
-from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager, redirect_stderr
+from contextlib import redirect_stderr
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -42,19 +43,27 @@ from urllib.parse import quote
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
-from django.db import transaction
 from django.test import Client
 from django.urls import reverse
-from hypothesis import HealthCheck, given, settings
+from django.utils.html import escape
+from hypothesis import given
 from hypothesis import strategies as st
 
-from members.models import Member
 from scoring import services
 from scoring.engine.errors import RuleError
-from scoring.engine.record import load, score_record
+from scoring.engine.record import BAD_TEXT, load, score_record
 from scoring.models import BostonTariff, PreferansTariff, Season, Table
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX
+from tests.fuzz_harness import (
+    CountingClient,
+    Crash,
+    fuzz,
+    fuzz_input,
+    login,
+    quiet_request_logs,
+    rolled_back,
+)
 from tests.fuzz_strategies import (
     HOSTILE_TEXT,
     counts,
@@ -68,69 +77,31 @@ from tests.fuzz_strategies import (
     wire,
 )
 from tests.html_forms import form_data as form_fields
-from tests.hypothesis_profiles import examples
 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "tests" / "scoring" / "engine" / "examples"
-SCALE = int(os.environ.get("FUZZ_EXAMPLES", "0"))
 
 
-def fuzz(n: int) -> Any:
-    """Hypothesis settings for one target: ``n`` inputs, scaled for the Hypothesis profile
-    (tests/hypothesis_profiles.py); ``FUZZ_EXAMPLES`` overrides both."""
-    return settings(
-        max_examples=SCALE or examples(n),
-        deadline=None,
-        derandomize=not os.environ.get("FUZZ_RANDOM"),
-        database=None,
-        suppress_health_check=[
-            HealthCheck.function_scoped_fixture,
-            HealthCheck.too_slow,
-            HealthCheck.data_too_large,
-            HealthCheck.filter_too_much,
-        ],
-    )
-
-
-# -- counting -------------------------------------------------------------------------------
-
-TRIED: Counter[str] = Counter()
+# -- counting (tests/fuzz_harness.py) -----------------------------------------------------------
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _inputs_tried(pytestconfig: pytest.Config) -> Iterator[None]:
-    """Print how many inputs each target was fed; meanwhile keep the logs of the hundreds
-    of 403s, 404s and failed sign-ins the fuzz provokes off the console (a view's exception
-    still fails its test: the test client raises it)."""
-    quiet = {"django.request": logging.CRITICAL, "axes": logging.ERROR}
-    levels = {name: logging.getLogger(name).level for name in quiet}
-    for name, level in quiet.items():
-        logging.getLogger(name).setLevel(level)
-    yield
-    for name, level in levels.items():
-        logging.getLogger(name).setLevel(level)
-    total = sum(TRIED.values())
-    parts = ", ".join(f"{target}: {n}" for target, n in TRIED.items())
-    line = f"fuzz: {total} inputs tried ({parts})"
-    reporter = pytestconfig.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line("")
-        reporter.write_line(line)
-    else:  # pragma: no cover - without the terminal plugin
-        print(line)
+def _quiet_logs() -> Iterator[None]:
+    """Keep the logs of the hundreds of 403s, 404s and failed sign-ins the fuzz provokes
+    off the console (a 5xx still fails its test, with the view's traceback)."""
+    with quiet_request_logs():
+        yield
+
+
+@pytest.fixture
+def client() -> Client:
+    """The test client, in English, counting 5xx answers (tests/fuzz_harness.py)."""
+    return CountingClient()
 
 
 # -- helpers --------------------------------------------------------------------------------
-
-
-@contextmanager
-def rolled_back() -> Iterator[None]:
-    """One example's writes, undone when it ends."""
-    with transaction.atomic():
-        yield
-        transaction.set_rollback(True)
 
 
 def shows_error(html: str) -> bool:
@@ -159,13 +130,6 @@ def new_rows(before: list[Any], after: list[Any]) -> list[Any]:
 
 def live_deals(snapshot: dict[str, Any], table: Table) -> int:
     return sum(1 for row in snapshot["deals"] if row[1] == table.pk and not row[3])
-
-
-def login(client: Client, member: Member | None) -> None:
-    if member is None:
-        client.logout()
-    else:
-        client.force_login(member)
 
 
 PREFERANS_FORMS = (
@@ -379,8 +343,7 @@ def check_deal_post(
 @given(post=deal_post_data(PREFERANS_FORMS, PREFERANS_KEYS), htmx=st.booleans())
 def test_preferans_deal_form(client: Client, world: SimpleNamespace, post: Any, htmx: bool) -> None:
     data, count = post
-    TRIED["deal form (preferans)"] += 1
-    with rolled_back():
+    with fuzz_input("deal form (preferans)"), rolled_back():
         login(client, world.anna)
         check_deal_post(client, world.pulka, data, htmx, count)
 
@@ -389,8 +352,7 @@ def test_preferans_deal_form(client: Client, world: SimpleNamespace, post: Any, 
 @given(post=deal_post_data(BOSTON_FORMS, BOSTON_KEYS), htmx=st.booleans())
 def test_boston_deal_form(client: Client, world: SimpleNamespace, post: Any, htmx: bool) -> None:
     data, count = post
-    TRIED["deal form (boston)"] += 1
-    with rolled_back():
+    with fuzz_input("deal form (boston)"), rolled_back():
         login(client, world.anna)
         check_deal_post(client, world.boston, data, htmx, count)
 
@@ -407,9 +369,8 @@ def test_deals_after_the_table_closed(
     """A finished table takes no deal, whoever sends it and whatever it holds (htmx: the
     plain form post's missing message is ``test_a_deal_posted_to_a_finished_table_...``)."""
     data, count = post
-    TRIED["deals after close"] += 1
     table = world.boston if boston else world.pulka
-    with rolled_back():
+    with fuzz_input("deals after close"), rolled_back():
         services.table_finish(table, by=world.anna)
         login(client, world.organiser if by_organiser else world.anna)
         before = db_snapshot()
@@ -525,7 +486,7 @@ def test_corrections(
     htmx: bool,
     deal: dict[str, Any],
 ) -> None:
-    TRIED[{"edit": "edit deal", "delete": "delete deal"}.get(endpoint, endpoint)] += 1
+    counted_as = {"edit": "edit deal", "delete": "delete deal"}.get(endpoint, endpoint)
     table = world.pulka
     actor = {"seated": world.anna, "organiser": world.organiser, "member": world.member}.get(who)
     pk = deal_id(world, target, number)
@@ -539,7 +500,7 @@ def test_corrections(
     data = {"reason": wire(reason)}
     if endpoint == "edit":
         data = {**deal, "reason": wire(reason)}
-    with rolled_back():
+    with fuzz_input(counted_as), rolled_back():
         if finished:
             services.table_finish(table, by=world.anna)
         login(client, actor)
@@ -549,7 +510,7 @@ def test_corrections(
 
         may = who in ("seated", "organiser")
         if endpoint == "reopen":
-            may = who == "organiser"
+            may = who == "organiser" and finished  # permissions.can_reopen
         if endpoint == "edit":
             may = may and not finished
         if not may:
@@ -642,7 +603,6 @@ def test_open_table_form(
     version: Any,
     fields: dict[str, Any],
 ) -> None:
-    TRIED["open table"] += 1
     members = {
         "anna": world.anna,
         "boris": world.boris,
@@ -671,7 +631,7 @@ def test_open_table_form(
             data[f"player_{i}"] = seat
     data |= fields
     data = {key: wire(value) for key, value in data.items()}
-    with rolled_back():
+    with fuzz_input("open table"), rolled_back():
         actor = world.organiser if by_organiser else world.anna
         login(client, actor)
         before = db_snapshot()
@@ -728,14 +688,13 @@ def test_import_upload(
 ) -> None:
     table = world.boston if boston else world.pulka
     upload = content.draw(upload_bytes(exported(table)))
-    TRIED["import"] += 1
     actor = {"player": world.anna, "organiser": world.organiser, "stranger": world.member}[who]
     data = {
         "record": SimpleUploadedFile("game.json", upload, "application/json"),
         "game": wire(game),
         "played_on": wire(played_on),
     }
-    with rolled_back():
+    with fuzz_input("import"), rolled_back():
         login(client, actor)
         before = db_snapshot()
         response = client.post(reverse("scoring:table_import"), data)
@@ -821,11 +780,10 @@ def test_sign_in_form(
     next_url: Any,
     drop: set[str],
 ) -> None:
-    TRIED["sign-in"] += 1
     data = {"username": wire(username), "password": wire(password), "next": wire(next_url)}
     for name in drop:
         data.pop(name)
-    with rolled_back():
+    with fuzz_input("sign-in"), rolled_back():
         client.logout()
         before = db_snapshot()
         response = client.post(reverse("members:login"), data)
@@ -839,9 +797,8 @@ def test_sign_in_form(
 @fuzz(50)
 @given(name=form_value(("Boris", "Анна", "  padded  ", "x" * 60, "x" * 61)))
 def test_display_name_form(client: Client, world: SimpleNamespace, name: Any) -> None:
-    TRIED["display name"] += 1
     url = reverse("members:settings")
-    with rolled_back():
+    with fuzz_input("display name"), rolled_back():
         login(client, world.anna)
         before = db_snapshot()
         response = client.post(url, {"display_name": wire(name)})
@@ -863,7 +820,7 @@ def test_display_name_form(client: Client, world: SimpleNamespace, name: Any) ->
 @pytest.fixture
 def organiser_client() -> Client:
     """An organiser with staff, in the admin; no table is in play."""
-    client = Client(headers={"accept-language": "en"})
+    client = CountingClient()
     client.force_login(
         factories.member("Oleg", organiser=True, is_staff=True, username="oleg-staff")
     )
@@ -879,10 +836,9 @@ def test_tariff_import(
     tariff = model.objects.order_by("pk").first()
     document = services.tariff_export(tariff) | {"name": "Новый"}
     upload = content.draw(upload_bytes(document))
-    TRIED["tariff import"] += 1
     url = reverse(f"admin:scoring_{model._meta.model_name}_import")
     data = {"file": SimpleUploadedFile("t.json", upload, "application/json"), "name": wire(name)}
-    with rolled_back():
+    with fuzz_input("tariff import"), rolled_back():
         before = db_snapshot()
         response = organiser_client.post(url, data)
         after = db_snapshot()
@@ -908,36 +864,101 @@ def test_tariff_import(
         assert shows_error(response.content.decode()), f"no message for {upload[:200]!r}"
 
 
-@pytest.mark.parametrize("field", ["name", "description"])
-def test_tariff_import_refuses_a_nul_character(organiser_client: Client, field: str) -> None:
-    """Found by the fuzz: a 500 on PostgreSQL ("text fields cannot contain NUL")."""
+def sochi_export() -> dict[str, Any]:
     document = services.tariff_export(PreferansTariff.objects.get(name="Сочи (Sochi)"))
-    document |= {"name": "Новый", field: "a\x00b"}
-    upload = SimpleUploadedFile("t.json", json.dumps(document).encode(), "application/json")
-    before = db_snapshot()
-    response = organiser_client.post(
+    return json.loads(json.dumps(document)) | {"name": "Новый"}
+
+
+def post_tariff_file(client: Client, content: bytes) -> Any:
+    upload = SimpleUploadedFile("t.json", content, "application/json")
+    return client.post(
         reverse("admin:scoring_preferanstariff_import"), {"file": upload, "name": ""}
     )
+
+
+def with_rules(**changes: Any) -> Any:
+    return lambda document: document | {"rules": document["rules"] | changes}
+
+
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        (lambda d: d | {"name": "a\x00b"}, "name"),
+        (lambda d: d | {"description": "a\x00b"}, "description"),
+        # Found by the fuzz once its JSON spelled lone surrogates: a 500 on both databases
+        # (UnicodeEncodeError), saving the tariff or sending a message that quoted one.
+        (lambda d: d | {"name": "A\ud800"}, "name"),
+        (lambda d: d | {"description": "x\udfffy"}, "description"),
+        (lambda d: d | {"game": "\ud800"}, "game"),
+        (with_rules(lone_whist="greedy\x00"), "rules.lone_whist"),
+        (with_rules(passout_ladder=[1, "\ud800"]), "rules.passout_ladder[1]"),
+        (with_rules(**{"contract_values\ud800": [2, 4]}), "'rules.contract_values\\ud800'"),
+    ],
+    ids=[
+        "nul-in-name",
+        "nul-in-description",
+        "surrogate-in-name",
+        "surrogate-in-description",
+        "surrogate-as-game",
+        "nul-in-a-setting",
+        "surrogate-in-a-list-setting",
+        "surrogate-in-a-settings-name",
+    ],
+)
+def test_tariff_import_refuses_a_nul_or_a_lone_surrogate_anywhere(
+    organiser_client: Client, change: Any, where: str
+) -> None:
+    """Found by the fuzz: a NUL was a 500 on PostgreSQL ("text fields cannot contain NUL"),
+    a lone surrogate on both databases. Refused with the shared message, naming where."""
+    before = db_snapshot()
+    response = post_tariff_file(organiser_client, json.dumps(change(sochi_export())).encode())
     assert response.status_code == 200
-    assert shows_error(response.content.decode())
+    assert f"{BAD_TEXT} (at {escape(where)})" in response.content.decode()
     assert db_snapshot() == before
+
+
+def test_tariff_import_names_the_other_games_page(organiser_client: Client) -> None:
+    """A Boston file on the Preferans import says where it belongs (an unknown game is
+    the service's "must be preferans or boston", without quoting what the file holds)."""
+    document = sochi_export() | {"game": "boston"}
+    response = post_tariff_file(organiser_client, json.dumps(document).encode())
+    assert (
+        "this is a boston tariff; import it on that game&#x27;s page." in response.content.decode()
+    )
+    response = post_tariff_file(organiser_client, json.dumps(document | {"game": "poker"}).encode())
+    assert "game: must be &quot;preferans&quot; or &quot;boston&quot;" in response.content.decode()
+
+
+NESTED_5000 = "[" * 5000 + "]" * 5000
+
+
+def in_a_setting(setting: str, text: str) -> str:
+    """Sochi's export with ``text`` (JSON no encoder writes) as the value of ``setting``."""
+    return json.dumps(with_rules(**{setting: "@"})(sochi_export())).replace('"@"', text)
 
 
 @pytest.mark.parametrize(
     "content",
-    [HUGE_INTEGER.encode(), b"[" * 5000 + b"]" * 5000],
-    ids=["integer-of-5000-digits", "nested-5000-deep"],
+    [
+        lambda: HUGE_INTEGER,
+        lambda: NESTED_5000,
+        lambda: in_a_setting("pool_weight", HUGE_INTEGER),
+        lambda: in_a_setting("passout_ladder", NESTED_5000),
+    ],
+    ids=[
+        "integer-of-5000-digits",
+        "nested-5000-deep",
+        "integer-of-5000-digits-in-a-setting",
+        "nested-5000-deep-in-a-setting",
+    ],
 )
-def test_tariff_import_refuses_unreadable_json(organiser_client: Client, content: bytes) -> None:
+def test_tariff_import_refuses_unreadable_json(organiser_client: Client, content: Any) -> None:
     """Found by the fuzz: only JSONDecodeError was caught, so a huge integer (ValueError)
-    or deep nesting (RecursionError) was a 500."""
+    or deep nesting (RecursionError) was a 500, at the top or deep inside the settings."""
     before = db_snapshot()
-    upload = SimpleUploadedFile("t.json", content, "application/json")
-    response = organiser_client.post(
-        reverse("admin:scoring_preferanstariff_import"), {"file": upload, "name": ""}
-    )
+    response = post_tariff_file(organiser_client, content().encode())
     assert response.status_code == 200
-    assert shows_error(response.content.decode())
+    assert "The file is not valid JSON" in response.content.decode()
     assert db_snapshot() == before
 
 
@@ -972,8 +993,7 @@ def test_tariff_change_form(
     tariff, url, base = tariff_forms[boston]
     keys = tuple(k for k in base if not k.endswith(("-id", "-tariff")))
     data = edits.draw(mutated_form(base, keys, max_changes=3))
-    TRIED["tariff edit"] += 1
-    with rolled_back():
+    with fuzz_input("tariff edit"), rolled_back():
         before = db_snapshot()
         response = organiser_client.post(url, {**data, "_save": "Save"})
         after = db_snapshot()
@@ -1022,8 +1042,7 @@ SEASON_FORM = {
 @fuzz(40)
 @given(data=mutated_form(SEASON_FORM, tuple(SEASON_FORM), max_changes=3))
 def test_season_form(organiser_client: Client, data: dict[str, Any]) -> None:
-    TRIED["season admin"] += 1
-    with rolled_back():
+    with fuzz_input("season admin"), rolled_back():
         before = db_snapshot()
         response = organiser_client.post(
             reverse("admin:scoring_season_add"), {**data, "_save": "Save"}
@@ -1062,16 +1081,16 @@ RECORD_TEXT = st.one_of(
 @given(text=RECORD_TEXT)
 def test_score_engine(text: str) -> None:
     """What ``manage.py score`` calls: a result document, or one clear RuleError."""
-    TRIED["score (engine)"] += 1
-    try:
-        result = score_record(load(text))
-    except RuleError as error:
-        message = str(error)
-        assert message.strip()
-        assert "\n" not in message
-        assert "Traceback" not in message
-        return
-    json.dumps(result, ensure_ascii=False)
+    with fuzz_input("score (engine)"):
+        try:
+            result = score_record(load(text))
+        except RuleError as error:
+            message = str(error)
+            assert message.strip()
+            assert "\n" not in message
+            assert "Traceback" not in message
+            return
+        json.dumps(result, ensure_ascii=False)
 
 
 @fuzz(80)
@@ -1079,12 +1098,11 @@ def test_score_engine(text: str) -> None:
 def test_score_command_in_process(text: str) -> None:
     """``manage.py score -`` itself, with standard input replaced: exit 2 and one line on
     standard error, or the result on standard output."""
-    TRIED["score (command)"] += 1
     out, err = io.StringIO(), io.StringIO()
     stdin = sys.stdin
     sys.stdin = io.StringIO(text)
     try:
-        with redirect_stderr(err):
+        with fuzz_input("score (command)"), redirect_stderr(err):
             call_command("score", "-", stdout=out)
     except SystemExit as exit_:
         assert exit_.code == 2
@@ -1167,17 +1185,19 @@ SUBPROCESS_INPUTS = {
 @pytest.mark.parametrize("name", SUBPROCESS_INPUTS)
 def test_score_command_subprocess(name: str) -> None:
     """A few real runs: the process exits 0 or 2, with no traceback."""
-    TRIED["score (subprocess)"] += 1
-    run = subprocess.run(
-        [sys.executable, "manage.py", "score", "-"],
-        cwd=ROOT,
-        input=SUBPROCESS_INPUTS[name],
-        capture_output=True,
-        check=False,
-        env={"PATH": "", "DATABASE_URL": "postgres://nobody@127.0.0.1:1/none"},
-        timeout=60,
-    )
-    stderr = run.stderr.decode("utf-8", "replace")
+    with fuzz_input("score (subprocess)"):
+        run = subprocess.run(
+            [sys.executable, "manage.py", "score", "-"],
+            cwd=ROOT,
+            input=SUBPROCESS_INPUTS[name],
+            capture_output=True,
+            check=False,
+            env={"PATH": "", "DATABASE_URL": "postgres://nobody@127.0.0.1:1/none"},
+            timeout=60,
+        )
+        stderr = run.stderr.decode("utf-8", "replace")
+        if "Traceback" in stderr:
+            raise Crash(stderr)
     assert run.returncode == 2, stderr
     assert "Traceback" not in stderr
     assert stderr.startswith("score: ")

@@ -30,7 +30,7 @@ class Command(BaseCommand):
         try:
             summary = club_import(document)
         except BackupError as error:
-            raise CommandError(f"{name}: {error}", returncode=BAD_INPUT) from None
+            raise CommandError(f"{name}: {_one_line(str(error))}", returncode=BAD_INPUT) from None
         counts = summary.counts
         self.stdout.write(
             f"Restored {_n(counts['members'], 'member')}, {_n(counts['tariffs'], 'tariff')} "
@@ -74,6 +74,15 @@ class Command(BaseCommand):
             raise CommandError(
                 f"{name} is not a backup: its JSON cannot be read ({error})", returncode=BAD_INPUT
             ) from None
+
+
+def _one_line(message: str) -> str:
+    """The refusal as one line of standard error: PostgreSQL's messages add a ``DETAIL:``
+    line (a repeated id), and a key of the document may hold a line break. Any other
+    character a terminal would act on (an escape sequence in a quoted value) is written
+    as its Python escape, ``\\x1b``."""
+    text = " ".join(message.splitlines())
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 
 def _n(count: int, noun: str) -> str:

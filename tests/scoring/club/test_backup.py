@@ -510,6 +510,23 @@ def test_a_malformed_document_exits_2_and_says_why(tmp_path: Path, text: str, me
         (lambda d: _set(d, ("club", "name"), ""), "club: name: This field cannot be blank."),
         (lambda d: _set(d, ("club", "colour"), "red"), "club.colour: unknown field"),
         (lambda d: _set(d, ("club",), "Клуб"), "club: must be a JSON object"),
+        # Moments a row was written, in the same range (found by the backup fuzz: a history
+        # entry or a tariff version of 9999-12-31 23:59 UTC restored, and then the table's
+        # page and the tariff list failed showing it in Moscow time, in year 10000).
+        (
+            lambda d: _set(d, ("tables", 0, "audit", 0, "at"), "9999-12-31T23:59:59+00:00"),
+            "tables[0].audit[0].at: the time must be between 2000-01-01 and ",
+        ),
+        (
+            lambda d: _set(
+                d, ("tariffs", "preferans", 0, "versions", 0, "created_at"), "9999-12-31T23:59"
+            ),
+            "tariffs.preferans[0].versions[0].created_at: the time must be between 2000-01-01",
+        ),
+        (
+            lambda d: _set(d, ("members", 0, "date_joined"), "0001-01-01T00:00:00+00:00"),
+            "members[0].date_joined: the time must be between 2000-01-01 and ",
+        ),
         (  # more deals than a game record may have (issue 19), refused before any is stored
             lambda d: _set(d, ("tables", 0, "deals"), d["tables"][0]["deals"][:1] * 1_001),
             "tables[0].deals: 1,001 deals; a game has at most 1,000",
@@ -554,6 +571,38 @@ def test_a_backup_from_before_the_clubs_texts_keeps_the_first_ones() -> None:
 
     assert Member.objects.count() == 8
     assert Club.objects.get().name == CLUB.CLUB["name"]
+
+
+def test_a_refusal_is_one_line(tmp_path: Path) -> None:
+    """Found by the backup fuzz: on PostgreSQL a repeated id's refusal went on with the
+    server's ``DETAIL:`` line; the shell gets one line, the detail kept on it."""
+    document = a_backup()
+    document["tables"][1]["id"] = document["tables"][0]["id"]
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+
+    status, out, err = run_import(str(path))
+
+    assert (status, out) == (2, "")
+    assert err.startswith(f"CommandError: {path}: tables[1]: the database refused it: ")
+    assert err.count("\n") == 1
+    assert err.endswith("\n")
+    assert Table.objects.count() == 0
+
+
+def test_a_refusal_quotes_no_control_characters(tmp_path: Path) -> None:
+    """A value the refusal quotes cannot drive the terminal (seen in the backup fuzz's
+    messages: tabs, escapes)."""
+    document = a_backup()
+    document["members"][0]["is_staff"] = "\x1b[2Jyes\tno"
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+
+    status, _out, err = run_import(str(path))
+
+    assert status == 2
+    assert "members[0].is_staff: “\\x1b[2Jyes\\tno” value must be either True or False" in err
+    assert "\x1b" not in err
 
 
 def test_import_reads_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -296,7 +296,9 @@ def test_under_the_immediate_backend_a_failed_update_is_logged_and_the_finish_st
     client.force_login(factories.member("Olga", organiser=True))  # closes it early
 
     with console_output() as log:
-        response = client.post(reverse("scoring:table_finish", args=[table.pk]))
+        response = client.post(
+            reverse("scoring:table_finish", args=[table.pk]), {"reason": "the club closes"}
+        )
 
     assert response.status_code == 302
     assert Table.objects.get(pk=table.pk).status == Table.FINISHED
