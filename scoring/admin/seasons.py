@@ -57,7 +57,7 @@ class SeasonAdmin(SafeLookups, admin.ModelAdmin):  # type: ignore[type-arg]
                     "Members with fewer finished tables than the minimum are listed apart, "
                     "unranked. The ranking order is shown on the season's page in words."
                 ),
-                "fields": ("min_games", "ranking"),
+                "fields": ("min_games", "ranking", "table_money"),
             },
         ),
     )
