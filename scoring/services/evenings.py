@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from members.models import Member
 from scoring import games
@@ -32,9 +33,9 @@ def evening_create(
     *, organiser: Member, played_on: datetime.date, place: str, game: str, table_size: int
 ) -> Evening:
     if game not in games.GAMES:
-        raise RuleError("no such game", field="game")
+        raise RuleError(_("no such game"), field="game")
     if table_size not in (3, 4):
-        raise RuleError("a table has 3 or 4 players", field="table_size")
+        raise RuleError(_("a table has 3 or 4 players"), field="table_size")
     return Evening.objects.create(
         organiser=organiser, played_on=played_on, place=place, game=game, table_size=table_size
     )
@@ -47,12 +48,12 @@ def _locked(evening: Evening) -> Evening:
 def evening_check_in(*, evening: Evening, member: Member, by: Member) -> Attendance:
     """Check ``member`` in (a late arrival too). Twice is refused."""
     if not member.is_active:
-        raise RuleError("this member is not active", field="member")
+        raise RuleError(_("this member is not active"), field="member")
     try:
         with transaction.atomic():
             return Attendance.objects.create(evening=evening, member=member, checked_in_by=by)
     except IntegrityError:
-        raise RuleError("this member is checked in already", field="member") from None
+        raise RuleError(_("this member is checked in already"), field="member") from None
 
 
 def evening_check_out(*, evening: Evening, member: Member) -> None:
@@ -64,26 +65,26 @@ def evening_check_out(*, evening: Evening, member: Member) -> None:
             member.pk in _drafted(locked)
             or evening.links.filter(table__seats__member=member).exists()
         ):
-            raise RuleError("this member has a seat tonight already", field="member")
+            raise RuleError(_("this member has a seat tonight already"), field="member")
         if not Attendance.objects.filter(evening=locked, member=member).delete()[0]:
-            raise RuleError("this member is not checked in", field="member")
+            raise RuleError(_("this member is not checked in"), field="member")
 
 
 def evening_sits_out(*, evening: Evening, member: Member, sits_out: bool) -> None:
     """Mark a checked-in member as sitting out the next draw (or back in)."""
     if not Attendance.objects.filter(evening=evening, member=member).update(sits_out=sits_out):
-        raise RuleError("this member is not checked in", field="member")
+        raise RuleError(_("this member is not checked in"), field="member")
 
 
 def evening_apart(*, evening: Evening, first: Member, second: Member) -> ApartRequest:
     """Record that two checked-in members asked not to sit together."""
     if first.pk == second.pk:
-        raise RuleError("choose two different members", field="second")
+        raise RuleError(_("choose two different members"), field="second")
     here = set(evening.attendances.values_list("member_id", flat=True))
     if not {first.pk, second.pk} <= here:
-        raise RuleError("both members must be checked in", field="second")
+        raise RuleError(_("both members must be checked in"), field="second")
     low, high = sorted((first, second), key=lambda m: m.pk)
-    request, _ = ApartRequest.objects.get_or_create(evening=evening, first=low, second=high)
+    request, _created = ApartRequest.objects.get_or_create(evening=evening, first=low, second=high)
     return request
 
 
@@ -99,7 +100,9 @@ def evening_draw(*, evening: Evening, seed: int | None = None) -> Evening:
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
     if not 0 <= seed <= MAX_SEED:
-        raise RuleError(f"the seed is a number from 0 to {MAX_SEED}", field="seed")
+        raise RuleError(
+            _("the seed is a number from 0 to %(max)s") % {"max": MAX_SEED}, field="seed"
+        )
     with transaction.atomic():
         locked = _locked(evening)
         busy = selectors.busy_members(locked)
@@ -113,7 +116,7 @@ def evening_draw(*, evening: Evening, seed: int | None = None) -> Evening:
         apart = frozenset(
             frozenset((party_key(r.first_id), party_key(r.second_id))) for r in locked.apart.all()
         )
-        result = draw(
+        result = _draw(
             DrawRequest(
                 players=players,
                 sizes=sizes,
@@ -133,6 +136,39 @@ def evening_draw(*, evening: Evening, seed: int | None = None) -> Evening:
         return locked
 
 
+def _sizes(evening: Evening, players: int) -> tuple[int, ...]:
+    """The draw's table sizes, or the engine's refusal in the member's language."""
+    try:
+        return table_sizes(players, game=evening.game, prefer=evening.table_size)
+    except RuleError:
+        if evening.game == Table.BOSTON:
+            message = _(
+                "Boston is played four to a table: %(n)s players cannot be seated; mark "
+                "someone as sitting out, or check someone in"
+            )
+        else:
+            message = _(
+                "%(n)s players cannot be seated at tables of 3 and 4; mark someone as "
+                "sitting out, or check someone in"
+            )
+        raise RuleError(message % {"n": players}, field="players") from None
+
+
+def _draw(request: DrawRequest) -> Any:
+    try:
+        return draw(request)
+    except RuleError as error:
+        if error.field != "apart":
+            raise
+        raise RuleError(
+            _(
+                "two members who asked not to sit together cannot be kept apart; change "
+                "the requests or the table size"
+            ),
+            field="apart",
+        ) from None
+
+
 def evening_swap(*, evening: Evening, first: int, second: int) -> Evening:
     """Swap two members of the draft (at different tables, or two seats of one table)."""
     with transaction.atomic():
@@ -142,7 +178,7 @@ def evening_swap(*, evening: Evening, first: int, second: int) -> Evening:
             pk: (t, i) for t, table in enumerate(draft) for i, pk in enumerate(table["players"])
         }
         if first not in where or second not in where:
-            raise RuleError("choose two members of the draw", field="second")
+            raise RuleError(_("choose two members of the draw"), field="second")
         (ta, ia), (tb, ib) = where[first], where[second]
         draft[ta]["players"][ia], draft[tb]["players"][ib] = second, first
         locked.draft = draft
@@ -159,7 +195,7 @@ def _version(evening: Evening) -> Any:
     )
     version = tariff.current_version if tariff is not None else None
     if version is None:
-        raise RuleError("the club has no published tariff for this game", field="game")
+        raise RuleError(_("the club has no published tariff for this game"), field="game")
     return version
 
 
@@ -168,10 +204,12 @@ def evening_open_tables(*, evening: Evening, by: Member) -> list[Table]:
     with transaction.atomic():
         locked = _locked(evening)
         if not locked.draft:
-            raise RuleError("draw the tables first", field="draft")
+            raise RuleError(_("draw the tables first"), field="draft")
         busy = selectors.busy_members(locked)
         if busy & _drafted(locked):
-            raise RuleError("someone in the draw is at a table in play; draw again", field="draft")
+            raise RuleError(
+                _("someone in the draw is at a table in play; draw again"), field="draft"
+            )
         version = _version(locked)
         members = Member.objects.in_bulk(_drafted(locked))
         last = locked.links.aggregate(last=Max("round"))["last"] or 0
@@ -198,8 +236,8 @@ def settlement_mark(
     """Mark one payment of the evening's current ledger as paid."""
     lines = selectors.ledger(evening).lines
     if not any((x.payer, x.payee, x.amount) == (payer, payee, amount) for x in lines):
-        raise RuleError("this payment is not in the evening's ledger", field="payment")
-    settlement, _ = Settlement.objects.get_or_create(
+        raise RuleError(_("this payment is not in the evening's ledger"), field="payment")
+    settlement, _created = Settlement.objects.get_or_create(
         evening=evening, payer=payer, payee=payee, amount=amount, defaults={"settled_by": by}
     )
     return settlement
