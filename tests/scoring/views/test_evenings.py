@@ -127,3 +127,20 @@ def test_the_ledger_page_and_csv(client: Client, organiser: Member) -> None:
     assert evening.settlements.get().amount == Decimal("33.34")
     page = client.get(reverse("scoring:evening_ledger", args=[evening.pk])).content.decode()
     assert "paid, marked" in page
+
+
+def test_the_members_page_shows_his_unpaid_balance_to_him_only(client: Client) -> None:
+    olga = factories.member("Olga", organiser=True)
+    evening = _evening(olga)
+    anna, boris, vera = (factories.member(n, username=n.lower()) for n in ("Anna", "Boris", "Vera"))
+    table = factories.finished_pulka([anna, boris, vera], anna, DAY)
+    EveningTable.objects.create(evening=evening, table=table, round=1)
+    for m in (anna, boris, vera):
+        Attendance.objects.create(evening=evening, member=m)
+    url = reverse("members:detail", args=["vera"])
+    client.force_login(vera)
+    assert "Club evenings: you still owe 33.34." in client.get(url).content.decode()
+    client.force_login(anna)
+    assert "Club evenings" not in client.get(url).content.decode()
+    mine = client.get(reverse("members:detail", args=["anna"])).content.decode()
+    assert "Club evenings: 66.67 still to be paid to you." in mine
