@@ -196,7 +196,11 @@ def evening_draw(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _organisers_evening(request, pk)
     form = DrawForm(request.POST)
     if not form.is_valid():
-        return _refuse(request, evening, RuleError(_("the seed is a number from 0 to 999999")))
+        return _refuse(
+            request,
+            evening,
+            RuleError(_("the seed is a number from 0 to %(max)s") % {"max": services.MAX_SEED}),
+        )
     try:
         services.evening_draw(evening=evening, seed=form.cleaned_data["seed"])
     except RuleError as error:
