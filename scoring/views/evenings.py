@@ -66,7 +66,7 @@ def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
     here = selectors.attendances(evening)
     tables = selectors.evening_tables(evening)
     context: dict[str, Any] = {"evening": evening, "tables": tables}
-    if request.htmx:
+    if request.htmx:  # type: ignore[attr-defined]
         return render(request, "scoring/evening_detail.html#evening-tables", context)
     names = {a.member_id: a.member.name for a in here}
     here_ids = set(names)
