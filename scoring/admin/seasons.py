@@ -57,7 +57,17 @@ class SeasonAdmin(SafeLookups, admin.ModelAdmin):  # type: ignore[type-arg]
                     "Members with fewer finished tables than the minimum are listed apart, "
                     "unranked. The ranking order is shown on the season's page in words."
                 ),
-                "fields": ("min_games", "ranking", "table_money"),
+                "fields": ("min_games", "ranking"),
+            },
+        ),
+        (
+            _("Club evenings"),
+            {
+                "description": _(
+                    "What each player of a club evening pays the club; the evening's list "
+                    "of who pays whom includes it."
+                ),
+                "fields": ("table_money",),
             },
         ),
     )

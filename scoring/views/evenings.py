@@ -95,6 +95,8 @@ def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
         ],
         "draw_form": DrawForm(),
         "pair_form": PairForm(choices=choices),
+        # The swap form's fields are prefixed: both forms are on the page, ids unique.
+        "swap_form": PairForm(choices=choices, prefix="swap"),
     }
     return render(request, "scoring/evening_detail.html", context)
 
@@ -168,8 +170,10 @@ def _organisers_evening(request: HttpRequest, pk: int) -> Evening:
     return evening
 
 
-def _pair(request: HttpRequest, evening: Evening) -> tuple[int, int] | None:
-    form = PairForm(request.POST, choices=list(_names(evening).items()))
+def _pair(
+    request: HttpRequest, evening: Evening, prefix: str | None = None
+) -> tuple[int, int] | None:
+    form = PairForm(request.POST, choices=list(_names(evening).items()), prefix=prefix)
     if not form.is_valid():
         return None
     return form.cleaned_data["first"], form.cleaned_data["second"]
@@ -212,7 +216,7 @@ def evening_draw(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def evening_swap(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _organisers_evening(request, pk)
-    pair = _pair(request, evening)
+    pair = _pair(request, evening, prefix="swap")
     try:
         if pair is None:
             raise RuleError(_("choose two members of the draw"))

@@ -1232,6 +1232,7 @@ SEASON_FORM = {
     "boston_tariff": "",
     "min_games": "3",
     "ranking": "wins, money",
+    "table_money": "0.00",
     "_save": "Save",
 }
 
@@ -1500,7 +1501,11 @@ action(
     ok_status=302,
     writes=True,
     done=_swapped,
-)(_evening_post("scoring:evening_swap", lambda w: {"first": w.anna.pk, "second": w.boris.pk}))
+)(
+    _evening_post(
+        "scoring:evening_swap", lambda w: {"swap-first": w.anna.pk, "swap-second": w.boris.pk}
+    )
+)
 action(
     "open-tables",
     "Open the drawn tables — `POST /evenings/<id>/open/`",
