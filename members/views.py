@@ -27,7 +27,7 @@ from members import selectors, services
 from members.forms import InviteForm, MemberSettingsForm, PasswordResetForm, SignInForm
 from members.models import Member
 from scoring import permissions
-from scoring.selectors import profiles
+from scoring.selectors import evenings, profiles
 
 
 def _safe_next(request: HttpRequest) -> str:
@@ -70,10 +70,14 @@ def member_detail(request: HttpRequest, username: str) -> HttpResponse:
     """A member's page: their tables, statistics, head-to-head and charts (all from the
     results stored when each table finished: a constant number of queries), and for the
     member themselves the links to their settings (and an organiser's to the members
-    page)."""
+    page); for the member and organisers, the balance of his club evenings' unpaid
+    payments (a few queries per evening he came to)."""
     member = get_object_or_404(Member.objects.prefetch_related("groups"), username=username)
     own_page = request.user.is_authenticated and request.user.pk == member.pk
     shown = profiles.profile(member, season=request.GET.get("season"))
+    # What the unpaid payments of his club evenings leave him owed or owing: for the member
+    # and the organisers, not for everyone (docs/evenings.md).
+    sees_balance = own_page or permissions.is_organiser(request.user)
     return render(
         request,
         "members/member_detail.html",
@@ -85,6 +89,7 @@ def member_detail(request: HttpRequest, username: str) -> HttpResponse:
             "manages_members": own_page and permissions.can_manage_members(member),
             "lines": shown.lines,
             "profile": shown,
+            "club_balance": evenings.club_balance(member) if sees_balance else None,
         },
     )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any
+from typing import Any, ClassVar
 
 from django import forms
 from django.db.models import OuterRef, Subquery
@@ -22,7 +22,7 @@ from scoring.engine.errors import RuleError
 from scoring.engine.preferans import Pulka
 from scoring.engine.preferans.rules import LEVELS
 from scoring.labels import BOSTON_SUITS, DEAL_KINDS, SUIT_CLASSES, suit_label
-from scoring.models import PreferansTariffVersion, Table
+from scoring.models import Evening, PreferansTariffVersion, Table
 from scoring.models.tables import validate_played_on
 
 TRICKS = [(n, str(n)) for n in range(11)]
@@ -573,3 +573,32 @@ class ImportForm(forms.Form):
     record = forms.FileField(label=_("game record (JSON)"))
     game = forms.ChoiceField(label=_("game"), choices=Table.GAMES)
     played_on = forms.DateField(label=_("date"), required=False, validators=[validate_played_on])
+
+
+class EveningForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A new club evening: date, place, game and the table size the draw prefers."""
+
+    class Meta:
+        model = Evening
+        fields = ("played_on", "place", "game", "table_size")
+        widgets: ClassVar[dict[str, Any]] = {"played_on": forms.DateInput(attrs={"type": "date"})}
+
+
+class DrawForm(forms.Form):
+    """Draw the next round: a seed to draw again as before, or empty for a fresh one."""
+
+    seed = forms.IntegerField(label=_("seed"), required=False, min_value=0, max_value=999_999)
+
+
+class PairForm(forms.Form):
+    """Two members of the evening: a "not together" request, or a swap in the draw."""
+
+    first = forms.TypedChoiceField(label=_("first"), coerce=int)
+    second = forms.TypedChoiceField(label=_("second"), coerce=int)
+
+    def __init__(self, *args: Any, choices: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("first", "second"):
+            field = self.fields[name]
+            assert isinstance(field, forms.TypedChoiceField)  # noqa: S101
+            field.choices = choices

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.http import HttpRequest
 
 from scoring.models import Table
+from scoring.models.evenings import party_key
 
 
 def is_organiser(user: Any) -> bool:
@@ -78,3 +79,22 @@ def can_change_membership(user: Any, member: Any) -> bool:
     if not can_manage_members(user) or member.pk == user.pk:
         return False
     return bool(user.is_superuser or not member.is_superuser)
+
+
+def can_run_evening(user: Any) -> bool:
+    """Organisers create club evenings, check anyone in, take "not together" requests,
+    draw the seating, edit it and open its tables."""
+    return is_organiser(user)
+
+
+def can_check_in(user: Any, member: Any) -> bool:
+    """An organiser checks anyone in (or out, or as sitting out); a member himself."""
+    return bool(user.is_authenticated and (is_organiser(user) or user.pk == member.pk))
+
+
+def can_settle(user: Any, payee: str) -> bool:
+    """A payment of the evening's ledger is marked as paid by an organiser, or by the
+    member who received it (``payee``: his party key; the club's money, organisers only)."""
+    if not user.is_authenticated:
+        return False
+    return is_organiser(user) or payee == party_key(user.pk)

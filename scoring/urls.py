@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from scoring import views
-from scoring.views import rules, standings, tables, tariffs
+from scoring.views import evenings, rules, standings, tables, tariffs
 
 app_name = "scoring"
 register_converter(standings.GameConverter, "game")
@@ -38,6 +38,20 @@ urlpatterns = [
         tables.control_time_clear,
         name="control_time_clear",
     ),
+    # Club evenings (scoring/views/evenings.py): check-in, the draw, the ledger
+    path("evenings/", evenings.evening_list, name="evening_list"),
+    path("evenings/new/", evenings.evening_create, name="evening_create"),
+    path("evenings/<int:pk>/", evenings.evening_detail, name="evening_detail"),
+    path("evenings/<int:pk>/check-in/", evenings.evening_check_in, name="evening_check_in"),
+    path("evenings/<int:pk>/check-out/", evenings.evening_check_out, name="evening_check_out"),
+    path("evenings/<int:pk>/sits-out/", evenings.evening_sits_out, name="evening_sits_out"),
+    path("evenings/<int:pk>/apart/", evenings.evening_apart, name="evening_apart"),
+    path("evenings/<int:pk>/draw/", evenings.evening_draw, name="evening_draw"),
+    path("evenings/<int:pk>/swap/", evenings.evening_swap, name="evening_swap"),
+    path("evenings/<int:pk>/open/", evenings.evening_open, name="evening_open"),
+    path("evenings/<int:pk>/ledger/", evenings.evening_ledger, name="evening_ledger"),
+    path("evenings/<int:pk>/ledger.csv", evenings.evening_ledger_csv, name="evening_ledger_csv"),
+    path("evenings/<int:pk>/settle/", evenings.settlement_mark, name="settlement_mark"),
     # Standings (scoring/views/standings.py): seasons, leaderboards, CSV downloads
     path("seasons/", standings.season_list, name="season_list"),
     path("seasons/<int:pk>/<game:game>/", standings.season_standings, name="season_standings"),

@@ -22,6 +22,8 @@ def db_snapshot() -> dict[str, Any]:
     sign-in attempts are left out: recording those is the point of a sign-in)."""
     from members.models import Member
     from scoring.models import (
+        ApartRequest,
+        Attendance,
         AuditEntry,
         BostonCardRow,
         BostonPaymentRow,
@@ -29,12 +31,15 @@ def db_snapshot() -> dict[str, Any]:
         BostonTariffVersion,
         Club,
         DealRecord,
+        Evening,
+        EveningTable,
         PreferansTariff,
         PreferansTariffVersion,
         Rating,
         RatingHistory,
         Season,
         Seat,
+        Settlement,
         Table,
     )
 
@@ -70,6 +75,11 @@ def db_snapshot() -> dict[str, Any]:
         "ratings": rows(Rating, "member_id", "game", "tables"),
         "rating_history": RatingHistory.objects.count(),
         "club": list(Club.objects.values()),
+        "evenings": rows(Evening, "played_on", "place", "game", "table_size", "seed", "draft"),
+        "attendances": rows(Attendance, "evening_id", "member_id", "sits_out"),
+        "apart": rows(ApartRequest, "evening_id", "first_id", "second_id"),
+        "evening_tables": rows(EveningTable, "evening_id", "table_id", "round"),
+        "settlements": rows(Settlement, "evening_id", "payer", "payee", "amount"),
     }
 
 

@@ -60,6 +60,16 @@ class SeasonAdmin(SafeLookups, admin.ModelAdmin):  # type: ignore[type-arg]
                 "fields": ("min_games", "ranking"),
             },
         ),
+        (
+            _("Club evenings"),
+            {
+                "description": _(
+                    "What each player of a club evening pays the club; the evening's list "
+                    "of who pays whom includes it."
+                ),
+                "fields": ("table_money",),
+            },
+        ),
     )
 
     def get_form(

@@ -4,6 +4,7 @@ engine (``to_rules()``), a table through its game (``scoring.games``); the write
 in ``scoring/services/``."""
 
 from scoring.models.club import Club
+from scoring.models.evenings import ApartRequest, Attendance, Evening, EveningTable, Settlement
 from scoring.models.seasons import Rating, RatingHistory, Season
 from scoring.models.tables import AuditEntry, DealRecord, Seat, Table
 from scoring.models.tariffs import (
@@ -16,6 +17,8 @@ from scoring.models.tariffs import (
 )
 
 __all__ = [
+    "ApartRequest",
+    "Attendance",
     "AuditEntry",
     "BostonCardRow",
     "BostonPaymentRow",
@@ -23,11 +26,14 @@ __all__ = [
     "BostonTariffVersion",
     "Club",
     "DealRecord",
+    "Evening",
+    "EveningTable",
     "PreferansTariff",
     "PreferansTariffVersion",
     "Rating",
     "RatingHistory",
     "Season",
     "Seat",
+    "Settlement",
     "Table",
 ]

@@ -7,11 +7,12 @@ the results stored on each seat when the table finished, so they never replay de
 from __future__ import annotations
 
 import datetime
+from decimal import Decimal
 from typing import ClassVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils.text import format_lazy
@@ -62,6 +63,14 @@ class Season(models.Model):
         default=5,
         validators=[MaxValueValidator(1000)],
         help_text=_("Members with fewer finished tables are listed apart, unranked."),
+    )
+    table_money = models.DecimalField(
+        _("table money per player and evening"),
+        max_digits=9,
+        decimal_places=2,
+        default=Decimal(0),
+        validators=[MinValueValidator(Decimal(0))],
+        help_text=_("Paid to the club by each player of a club evening; 0: none."),
     )
     ranking = models.CharField(
         _("ranking order"),

@@ -27,6 +27,7 @@ import json
 import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +46,18 @@ from django.utils.http import urlsafe_base64_encode
 
 from members.models import Member
 from scoring import services
-from scoring.models import AuditEntry, Club, DealRecord, PreferansTariff, Season, Table
+from scoring.models import (
+    Attendance,
+    AuditEntry,
+    Club,
+    DealRecord,
+    Evening,
+    EveningTable,
+    PreferansTariff,
+    Season,
+    Table,
+)
+from scoring.services import evenings as services_evenings
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, PASSOUT
 from tests.fuzz_strategies import db_snapshot
@@ -154,6 +166,23 @@ MATRIX: list[tuple[str, str]] = [
     ("deactivate-oneself",   "login   403     403     refused refused 403     refused"),
     ("reactivate",           "login   403     403     ok      ok      403     ok"),
     ("clear-lockout",        "login   403     403     ok      ok      403     ok"),
+    # -- club evenings ("seated": checked in at the evening)
+    ("evenings",             "ok      ok      ok      ok      ok      ok      ok"),
+    ("evening",              "ok      ok      ok      ok      ok      ok      ok"),
+    ("evening-create",       "login   403     403     ok      ok      403     ok"),
+    ("check-in-self",        "login   ok      refused ok      ok      ok      ok"),
+    ("check-in-other",       "login   403     403     ok      ok      403     ok"),
+    ("check-out",            "login   403     ok      ok      ok      403     ok"),
+    ("sits-out",             "login   403     ok      ok      ok      403     ok"),
+    ("not-together",         "login   403     403     ok      ok      403     ok"),
+    ("draw",                 "login   403     403     ok      ok      403     ok"),
+    ("draw-five",            "login   403     403     refused refused 403     refused"),
+    ("swap",                 "login   403     403     ok      ok      403     ok"),
+    ("open-tables",          "login   403     403     ok      ok      403     ok"),
+    ("open-tables-undrawn",  "login   403     403     refused refused 403     refused"),
+    ("ledger",               "ok      ok      ok      ok      ok      ok      ok"),
+    ("ledger-csv",           "ok      ok      ok      ok      ok      ok      ok"),
+    ("mark-paid",            "login   403     ok      ok      ok      403     ok"),
     # -- the admin: tariffs, seasons, members, the club's name
     ("admin-index",          "admin   admin   admin   admin   ok      ok      ok"),
     ("tariff-admin-list",    "admin   admin   admin   admin   ok      403     ok"),
@@ -1203,6 +1232,7 @@ SEASON_FORM = {
     "boston_tariff": "",
     "min_games": "3",
     "ranking": "wins, money",
+    "table_money": "0.00",
     "_save": "Save",
 }
 
@@ -1286,6 +1316,241 @@ action(
     writes=True,
     done=_club_renamed,
 )(_rename_club)
+
+
+# club evenings
+
+
+def _evening(w: World) -> None:
+    """An evening run by Irina, an organiser, with Anna, Boris and Vera checked in."""
+    irina = factories.member("Irina", organiser=True, username="irina")
+    evening = Evening.objects.create(organiser=irina, played_on=w.table.played_on)
+    for m in (w.anna, w.boris, w.vera):
+        Attendance.objects.create(evening=evening, member=m)
+    w.extra["evening"] = evening
+
+
+def _evening_url(name: str) -> Callable[[World], str]:
+    return lambda w: _url(name, w.extra["evening"].pk)
+
+
+def _evening_post(name: str, data: Callable[[World], dict[str, Any]]) -> Send:
+    return lambda client, w: client.post(_evening_url(name)(w), data(w))
+
+
+def _evening_get(name: str) -> Send:
+    return lambda client, w: client.get(_evening_url(name)(w))
+
+
+def _evenings_created(w: World, response: HttpResponse) -> None:
+    evening = Evening.objects.get()
+    assert response["Location"] == _url("scoring:evening_detail", evening.pk)
+    assert evening.organiser == w.actor
+
+
+def _here(*names: str) -> Callable[[World, HttpResponse], None]:
+    def done(w: World, response: HttpResponse) -> None:
+        here = w.extra["evening"].attendances.values_list("member__display_name", flat=True)
+        assert sorted(here) == sorted(names)
+
+    return done
+
+
+def _gleb(w: World) -> None:
+    _evening(w)
+    w.extra["gleb"] = factories.member("Gleb", username="gleb")
+
+
+def _self(w: World) -> dict[str, Any]:
+    return {"member": w.actor.pk if w.actor else w.anna.pk}
+
+
+def _checked_in_self(w: World, response: HttpResponse) -> None:
+    assert w.extra["evening"].attendances.filter(member=w.actor).exists()
+
+
+def _drawn(w: World) -> None:
+    _evening(w)
+    w.extra["draft"] = services_evenings.evening_draw(evening=w.extra["evening"], seed=7).draft
+
+
+def _five(w: World) -> None:
+    _evening(w)
+    for name in ("Gleb", "Dina"):
+        Attendance.objects.create(evening=w.extra["evening"], member=factories.member(name))
+
+
+def _draft_of(w: World) -> list[Any]:
+    return Evening.objects.get(pk=w.extra["evening"].pk).draft or []
+
+
+def _draft_made(w: World, response: HttpResponse) -> None:
+    assert len(_draft_of(w)) == 1
+    assert Evening.objects.get(pk=w.extra["evening"].pk).seed == 7
+
+
+def _swapped(w: World, response: HttpResponse) -> None:
+    (table,) = w.extra["draft"]
+    players = list(table["players"])
+    i, j = players.index(w.anna.pk), players.index(w.boris.pk)
+    players[i], players[j] = players[j], players[i]
+    assert _draft_of(w) == [{"players": players, "first_dealer": table["first_dealer"]}]
+
+
+def _opened(w: World, response: HttpResponse) -> None:
+    table = EveningTable.objects.get(evening=w.extra["evening"]).table
+    assert set(table.seats.values_list("member", flat=True)) == {w.anna.pk, w.boris.pk, w.vera.pk}
+    assert table.opened_by == w.actor
+
+
+def _ledger_evening(w: World) -> None:
+    """Anna wins a short pulka of the evening: Vera pays her 33.34, Boris 33.33."""
+    _evening(w)
+    table = factories.finished_pulka([w.anna, w.boris, w.vera], w.anna, w.table.played_on)
+    EveningTable.objects.create(evening=w.extra["evening"], table=table, round=1)
+
+
+def _paid(w: World, response: HttpResponse) -> None:
+    settled = w.extra["evening"].settlements.get()
+    assert (settled.payer, settled.amount, settled.settled_by) == (
+        f"m{w.vera.pk}",
+        Decimal("33.34"),
+        w.actor,
+    )
+
+
+def _csv(w: World, response: HttpResponse) -> None:
+    assert b"payer,payee,amount" in response.content
+
+
+action("evenings", "Club evenings — `GET /evenings/`")(_get("scoring:evening_list"))
+action("evening", "An evening — `GET /evenings/<id>/`", prepare=_evening)(
+    _evening_get("scoring:evening_detail")
+)
+action(
+    "evening-create",
+    "Create an evening — `POST /evenings/new/`",
+    ok_status=302,
+    writes=True,
+    done=_evenings_created,
+)(
+    lambda client, w: client.post(
+        _url("scoring:evening_create"),
+        {"played_on": "2026-11-20", "place": "Hall", "game": "preferans", "table_size": "4"},
+    )
+)
+action(
+    "check-in-self",
+    "Check oneself in — `POST /evenings/<id>/check-in/`",
+    prepare=_evening,
+    ok_status=302,
+    writes=True,
+    done=_checked_in_self,
+    refusal="this member is checked in already",
+)(_evening_post("scoring:evening_check_in", _self))
+action(
+    "check-in-other",
+    "Check another member in — `POST /evenings/<id>/check-in/`",
+    prepare=_gleb,
+    ok_status=302,
+    writes=True,
+    done=_here("Anna", "Boris", "Vera", "Gleb"),
+)(_evening_post("scoring:evening_check_in", lambda w: {"member": w.extra["gleb"].pk}))
+action(
+    "check-out",
+    "Undo Anna's check-in — `POST /evenings/<id>/check-out/`",
+    prepare=_evening,
+    ok_status=302,
+    writes=True,
+    done=_here("Boris", "Vera"),
+)(_evening_post("scoring:evening_check_out", lambda w: {"member": w.anna.pk}))
+action(
+    "sits-out",
+    "Mark Anna as sitting out — `POST /evenings/<id>/sits-out/`",
+    prepare=_evening,
+    ok_status=302,
+    writes=True,
+    done=lambda w, r: assert_sits_out(w),
+)(_evening_post("scoring:evening_sits_out", lambda w: {"member": w.anna.pk, "sits_out": "1"}))
+action(
+    "not-together",
+    "Keep Boris and Vera apart — `POST /evenings/<id>/apart/`",
+    prepare=_evening,
+    ok_status=302,
+    writes=True,
+    done=lambda w, r: assert_apart(w),
+)(_evening_post("scoring:evening_apart", lambda w: {"first": w.boris.pk, "second": w.vera.pk}))
+action(
+    "draw",
+    "Draw the tables — `POST /evenings/<id>/draw/`",
+    prepare=_evening,
+    ok_status=302,
+    writes=True,
+    done=_draft_made,
+)(_evening_post("scoring:evening_draw", lambda w: {"seed": "7"}))
+action(
+    "draw-five",
+    "Draw with five players checked in (no seating) — `POST /evenings/<id>/draw/`",
+    prepare=_five,
+    refusal="5 players cannot be seated",
+)(_evening_post("scoring:evening_draw", lambda w: {"seed": "7"}))
+action(
+    "swap",
+    "Swap Anna and Boris in the draw — `POST /evenings/<id>/swap/`",
+    prepare=_drawn,
+    ok_status=302,
+    writes=True,
+    done=_swapped,
+)(
+    _evening_post(
+        "scoring:evening_swap", lambda w: {"swap-first": w.anna.pk, "swap-second": w.boris.pk}
+    )
+)
+action(
+    "open-tables",
+    "Open the drawn tables — `POST /evenings/<id>/open/`",
+    prepare=_drawn,
+    ok_status=302,
+    writes=True,
+    done=_opened,
+)(_evening_post("scoring:evening_open", lambda w: {}))
+action(
+    "open-tables-undrawn",
+    "Open the tables before a draw — `POST /evenings/<id>/open/`",
+    prepare=_evening,
+    refusal="draw the tables first",
+)(_evening_post("scoring:evening_open", lambda w: {}))
+action("ledger", "The evening's ledger — `GET /evenings/<id>/ledger/`", prepare=_ledger_evening)(
+    _evening_get("scoring:evening_ledger")
+)
+action(
+    "ledger-csv",
+    "The ledger as CSV — `GET /evenings/<id>/ledger.csv`",
+    prepare=_ledger_evening,
+    done=_csv,
+)(_evening_get("scoring:evening_ledger_csv"))
+action(
+    "mark-paid",
+    "Mark Vera's payment to Anna as paid — `POST /evenings/<id>/settle/` (Anna is paid)",
+    prepare=_ledger_evening,
+    ok_status=302,
+    writes=True,
+    done=_paid,
+)(
+    _evening_post(
+        "scoring:settlement_mark",
+        lambda w: {"payer": f"m{w.vera.pk}", "payee": f"m{w.anna.pk}", "amount": "33.34"},
+    )
+)
+
+
+def assert_sits_out(w: World) -> None:
+    assert w.extra["evening"].attendances.get(member=w.anna).sits_out
+
+
+def assert_apart(w: World) -> None:
+    low, high = sorted((w.boris.pk, w.vera.pk))
+    assert w.extra["evening"].apart.filter(first=low, second=high).exists()
 
 
 # -- the test --------------------------------------------------------------------------------

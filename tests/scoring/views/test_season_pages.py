@@ -457,6 +457,7 @@ def test_an_organiser_edits_a_current_season(client: Client, season_admin, organ
             "boston_tariff": "",
             "min_games": "3",
             "ranking": "wins, money",
+            "table_money": "1.50",
         },
     )
 
@@ -468,6 +469,7 @@ def test_an_organiser_edits_a_current_season(client: Client, season_admin, organ
     assert response.status_code == 302
     season.refresh_from_db()
     assert (season.min_games, season.order) == (3, ("wins", "money"))
+    assert season.table_money == Decimal("1.50")
 
 
 def test_a_bad_ranking_is_refused_in_the_admin(client: Client, season_admin, organiser):

@@ -1,0 +1,136 @@
+"""Club evenings: who came, the seating draw, the tables it opened, the settled payments.
+
+An evening's tables are ordinary tables (``Table``) linked to it by ``EveningTable``; its
+ledger is computed from their seats' money (``Seat.money``) each time it is shown, and
+only the payments marked as settled are stored (``Settlement``). Players are members for
+now; the ledger and the draw work on party keys (``party_key``) so a guest's seat can be
+added later without changing them (docs/evenings.md).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from django.conf import settings
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from scoring.models.tables import Table
+
+
+def party_key(member_id: int) -> str:
+    """A member's key in the draw and the ledger (a guest would get ``g<id>``)."""
+    return f"m{member_id}"
+
+
+class Evening(models.Model):
+    """One club evening: date, place, organiser, the game and table size it is drawn for,
+    and the draw waiting to be opened (``draft``: a list of tables, each
+    ``{"players": [member ids clockwise], "first_dealer": seat}``; ``None`` when none)."""
+
+    TABLE_SIZES = ((4, _("tables of 4 where possible")), (3, _("tables of 3 where possible")))
+
+    played_on = models.DateField(_("date"), default=timezone.localdate)
+    place = models.CharField(_("place"), max_length=200, blank=True)
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("organiser"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    game = models.CharField(_("game"), max_length=10, choices=Table.GAMES, default=Table.PREFERANS)
+    table_size = models.PositiveSmallIntegerField(_("table size"), choices=TABLE_SIZES, default=4)
+    seed = models.PositiveIntegerField(_("seed of the draw"), null=True, blank=True)
+    draft = models.JSONField(null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-played_on", "-id")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.CheckConstraint(condition=Q(table_size__in=(3, 4)), name="evening_table_size"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.played_on} {self.place}".strip()
+
+
+class Attendance(models.Model):
+    """A member checked in at an evening (a late arrival is checked in later, the same)."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="attendances")
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="attendances"
+    )
+    arrived_at = models.DateTimeField(auto_now_add=True)
+    checked_in_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    sits_out = models.BooleanField(_("sits out"), default=False)
+
+    class Meta:
+        ordering = ("evening", "arrived_at", "id")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=("evening", "member"), name="attendance_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.evening}: {self.member}"
+
+
+class ApartRequest(models.Model):
+    """Two members who asked not to sit at one table this evening (stored lower id first)."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="apart")
+    first = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=("evening", "first", "second"), name="apart_once"),
+            models.CheckConstraint(condition=Q(first__lt=F("second")), name="apart_ordered"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.evening}: {self.first_id} / {self.second_id}"
+
+
+class EveningTable(models.Model):
+    """A table the evening opened, and the round of the draw that seated it."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="links")
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="evening_link")
+    round = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+
+    class Meta:
+        ordering = ("evening", "round", "table")
+
+    def __str__(self) -> str:
+        return f"{self.evening}: {self.table} (round {self.round})"
+
+
+class Settlement(models.Model):
+    """A payment of the evening's ledger marked as paid: who marked it, and when. Payer
+    and payee are party keys (``party_key``, or ``club``)."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="settlements")
+    payer = models.CharField(max_length=20)
+    payee = models.CharField(max_length=20)
+    amount = models.DecimalField(max_digits=14, decimal_places=2)
+    settled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    settled_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("evening", "settled_at", "id")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(
+                fields=("evening", "payer", "payee", "amount"), name="settlement_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.evening}: {self.payer} → {self.payee} {self.amount}"

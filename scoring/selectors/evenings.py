@@ -1,0 +1,137 @@
+"""Evening reads: who is here, the season's meetings the draw weighs, and the ledger.
+
+The ledger is read from the money each seat was left when its table finished
+(``Seat.money``); tables still in play are not in it yet (the page says how many).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from decimal import Decimal
+from itertools import combinations
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from scoring.engine.draw import Pair
+from scoring.engine.ledger import CLUB, evening_ledger
+from scoring.models import Attendance, Evening, Season, Seat, Settlement, Table
+from scoring.models.evenings import party_key
+
+
+def attendances(evening: Evening) -> list[Attendance]:
+    """Who has checked in, in order of arrival, with their members."""
+    return list(evening.attendances.select_related("member"))
+
+
+def evening_tables(evening: Evening) -> list[Table]:
+    """The evening's tables, by round, with their seats and members."""
+    return list(
+        Table.objects.filter(evening_link__evening=evening)
+        .select_related("evening_link")
+        .prefetch_related("seats__member")
+        .order_by("evening_link__round", "pk")
+    )
+
+
+def busy_members(evening: Evening) -> set[int]:
+    """The members seated at one of the evening's tables still in play: not drawn again."""
+    return set(
+        Seat.objects.filter(
+            table__evening_link__evening=evening, table__status=Table.OPEN
+        ).values_list("member_id", flat=True)
+    )
+
+
+def season_tables(evening: Evening) -> Any:
+    """The tables of the evening's game this season (or, outside any season, this evening)."""
+    season = Season.of_date(evening.played_on)
+    tables = Table.objects.filter(game=evening.game)
+    if season is None:
+        return tables.filter(evening_link__evening=evening)
+    return tables.filter(played_on__gte=season.starts_on, played_on__lte=season.ends_on)
+
+
+def meetings(evening: Evening) -> tuple[dict[Pair, int], dict[str, int]]:
+    """For the draw: how often each pair of members has sat at one table this season, and
+    how often each member has dealt first (``party_key`` keys)."""
+    seats = Seat.objects.filter(table__in=season_tables(evening)).values_list(
+        "table_id", "member_id", "position", "table__first_dealer"
+    )
+    by_table: dict[int, list[str]] = {}
+    first_deals: Counter[str] = Counter()
+    for table_id, member_id, position, first_dealer in seats:
+        by_table.setdefault(table_id, []).append(party_key(member_id))
+        if position == first_dealer:
+            first_deals[party_key(member_id)] += 1
+    met: Counter[Pair] = Counter()
+    for players in by_table.values():
+        met.update(frozenset(pair) for pair in combinations(players, 2))
+    return dict(met), dict(first_deals)
+
+
+@dataclass(frozen=True)
+class LedgerLine:
+    """One payment of the evening: party keys, shown names, and whether it is settled."""
+
+    payer: str
+    payee: str
+    payer_name: str
+    payee_name: str
+    amount: Decimal
+    settled: Settlement | None
+
+
+@dataclass(frozen=True)
+class Ledger:
+    lines: list[LedgerLine]
+    table_money: Decimal
+    tables_in_play: int
+
+
+def _table_money(evening: Evening) -> Decimal:
+    season = Season.of_date(evening.played_on)
+    return season.table_money if season else Decimal(0)
+
+
+def ledger(evening: Evening) -> Ledger:
+    """The evening's ledger: its finished tables' money netted (engine ``evening_ledger``),
+    with the table money of the evening's season, each line marked if it is settled."""
+    money: dict[int, dict[str, Decimal]] = {}
+    names: dict[str, str] = {CLUB: _("the club")}
+    open_tables = 0
+    for table in evening_tables(evening):
+        if table.is_open:
+            open_tables += 1
+            continue
+        for seat in table.seats.all():
+            key = party_key(seat.member_id)
+            names[key] = seat.member.name
+            money.setdefault(table.pk, {})[key] = seat.money or Decimal(0)
+    table_money = _table_money(evening)
+    settled = {(s.payer, s.payee, s.amount): s for s in evening.settlements.all()}
+    lines = [
+        LedgerLine(
+            t.payer,
+            t.payee,
+            names[t.payer],
+            names[t.payee],
+            t.amount,
+            settled.get((t.payer, t.payee, t.amount)),
+        )
+        for t in evening_ledger(money.values(), table_money=table_money)
+    ]
+    return Ledger(lines, table_money, open_tables)
+
+
+def club_balance(member: Any) -> Decimal:
+    """What ``member`` is owed (positive) or owes (negative) over the unsettled payments
+    of every evening he checked in at."""
+    me = party_key(member.pk)
+    balance = Decimal(0)
+    for evening in Evening.objects.filter(attendances__member=member):
+        for line in ledger(evening).lines:
+            if line.settled is None:
+                balance += line.amount * ((line.payee == me) - (line.payer == me))
+    return balance

@@ -1,0 +1,284 @@
+"""Club evenings: the list, an evening's page (check-in, the draw, its tables live), the
+ledger (printable, and as CSV). HTTP only: each view asks ``scoring.permissions``, calls
+one service or selector, and answers a POST with a redirect (post/redirect/get), so every
+page works without JavaScript; the tables region refreshes itself with htmx.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from members.models import Member
+from scoring import spreadsheets
+from scoring.engine.errors import RuleError
+from scoring.forms import DrawForm, EveningForm, PairForm
+from scoring.models import Evening
+from scoring.permissions import can_check_in, can_run_evening, can_settle
+from scoring.selectors import evenings as selectors
+from scoring.services import evenings as services
+
+
+def _member(request: HttpRequest) -> Member:
+    user = request.user
+    assert isinstance(user, Member)  # noqa: S101 - login_required
+    return user
+
+
+def evening_list(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "scoring/evening_list.html",
+        {
+            "evenings": Evening.objects.select_related("organiser")[:100],
+            "form": EveningForm() if can_run_evening(request.user) else None,
+        },
+    )
+
+
+@login_required
+@require_POST
+def evening_create(request: HttpRequest) -> HttpResponse:
+    if not can_run_evening(request.user):
+        raise PermissionDenied
+    form = EveningForm(request.POST)
+    if form.is_valid():
+        evening = services.evening_create(organiser=_member(request), **form.cleaned_data)
+        return redirect("scoring:evening_detail", pk=evening.pk)
+    evenings = Evening.objects.select_related("organiser")[:100]
+    return render(request, "scoring/evening_list.html", {"evenings": evenings, "form": form})
+
+
+def _names(evening: Evening) -> dict[int, str]:
+    return {a.member_id: a.member.name for a in selectors.attendances(evening)}
+
+
+def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    evening = get_object_or_404(Evening.objects.select_related("organiser"), pk=pk)
+    here = selectors.attendances(evening)
+    tables = selectors.evening_tables(evening)
+    context: dict[str, Any] = {"evening": evening, "tables": tables}
+    if request.htmx:  # type: ignore[attr-defined]
+        return render(request, "scoring/evening_detail.html#evening-tables", context)
+    names = {a.member_id: a.member.name for a in here}
+    here_ids = set(names)
+    runs = can_run_evening(request.user)
+    absent = (
+        Member.objects.filter(is_active=True).exclude(pk__in=here_ids).order_by("display_name")
+        if runs
+        else []
+    )
+    choices = sorted(names.items(), key=lambda item: item[1])
+    context |= {
+        "here": here,
+        "absent": absent,
+        "runs": runs,
+        "me_here": request.user.is_authenticated and request.user.pk in here_ids,
+        "can_check_in_self": can_check_in(request.user, request.user),
+        "draft": [
+            {
+                "players": [(pk, names.get(pk, "?")) for pk in t["players"]],
+                "first": t["first_dealer"],
+            }
+            for t in evening.draft or []
+        ],
+        "apart": [
+            (names.get(r.first_id, "?"), names.get(r.second_id, "?")) for r in evening.apart.all()
+        ],
+        "draw_form": DrawForm(),
+        "pair_form": PairForm(choices=choices),
+        # The swap form's fields are prefixed: both forms are on the page, ids unique.
+        "swap_form": PairForm(choices=choices, prefix="swap"),
+    }
+    return render(request, "scoring/evening_detail.html", context)
+
+
+def _back(evening: Evening) -> HttpResponse:
+    return redirect("scoring:evening_detail", pk=evening.pk)
+
+
+def _refuse(request: HttpRequest, evening: Evening, error: RuleError) -> HttpResponse:
+    messages.error(request, error.message)
+    return _back(evening)
+
+
+def _posted_member(request: HttpRequest) -> Member | None:
+    try:
+        return Member.objects.filter(pk=int(request.POST.get("member", ""))).first()
+    except ValueError:
+        return None
+
+
+@login_required
+@require_POST
+def evening_check_in(request: HttpRequest, pk: int) -> HttpResponse:
+    """An organiser checks anyone in; a member checks himself in."""
+    evening = get_object_or_404(Evening, pk=pk)
+    member = _posted_member(request)
+    if member is None or not can_check_in(request.user, member):
+        raise PermissionDenied
+    try:
+        services.evening_check_in(evening=evening, member=member, by=_member(request))
+    except RuleError as error:
+        return _refuse(request, evening, error)
+    return _back(evening)
+
+
+@login_required
+@require_POST
+def evening_check_out(request: HttpRequest, pk: int) -> HttpResponse:
+    evening = get_object_or_404(Evening, pk=pk)
+    member = _posted_member(request)
+    if member is None or not can_check_in(request.user, member):
+        raise PermissionDenied
+    try:
+        services.evening_check_out(evening=evening, member=member)
+    except RuleError as error:
+        return _refuse(request, evening, error)
+    return _back(evening)
+
+
+@login_required
+@require_POST
+def evening_sits_out(request: HttpRequest, pk: int) -> HttpResponse:
+    """An organiser, or the member himself, marks him as sitting out the next draw."""
+    evening = get_object_or_404(Evening, pk=pk)
+    member = _posted_member(request)
+    if member is None or not can_check_in(request.user, member):
+        raise PermissionDenied
+    try:
+        services.evening_sits_out(
+            evening=evening, member=member, sits_out=request.POST.get("sits_out") == "1"
+        )
+    except RuleError as error:
+        return _refuse(request, evening, error)
+    return _back(evening)
+
+
+def _organisers_evening(request: HttpRequest, pk: int) -> Evening:
+    evening = get_object_or_404(Evening, pk=pk)
+    if not can_run_evening(request.user):
+        raise PermissionDenied
+    return evening
+
+
+def _pair(
+    request: HttpRequest, evening: Evening, prefix: str | None = None
+) -> tuple[int, int] | None:
+    form = PairForm(request.POST, choices=list(_names(evening).items()), prefix=prefix)
+    if not form.is_valid():
+        return None
+    return form.cleaned_data["first"], form.cleaned_data["second"]
+
+
+@login_required
+@require_POST
+def evening_apart(request: HttpRequest, pk: int) -> HttpResponse:
+    evening = _organisers_evening(request, pk)
+    pair = _pair(request, evening)
+    if pair is None:
+        return _refuse(request, evening, RuleError(_("choose two members who are here")))
+    first, second = Member.objects.get(pk=pair[0]), Member.objects.get(pk=pair[1])
+    try:
+        services.evening_apart(evening=evening, first=first, second=second)
+    except RuleError as error:
+        return _refuse(request, evening, error)
+    return _back(evening)
+
+
+@login_required
+@require_POST
+def evening_draw(request: HttpRequest, pk: int) -> HttpResponse:
+    evening = _organisers_evening(request, pk)
+    form = DrawForm(request.POST)
+    if not form.is_valid():
+        return _refuse(
+            request,
+            evening,
+            RuleError(_("the seed is a number from 0 to %(max)s") % {"max": services.MAX_SEED}),
+        )
+    try:
+        services.evening_draw(evening=evening, seed=form.cleaned_data["seed"])
+    except RuleError as error:
+        return _refuse(request, evening, error)
+    return _back(evening)
+
+
+@login_required
+@require_POST
+def evening_swap(request: HttpRequest, pk: int) -> HttpResponse:
+    evening = _organisers_evening(request, pk)
+    pair = _pair(request, evening, prefix="swap")
+    try:
+        if pair is None:
+            raise RuleError(_("choose two members of the draw"))
+        services.evening_swap(evening=evening, first=pair[0], second=pair[1])
+    except RuleError as error:
+        return _refuse(request, evening, error)
+    return _back(evening)
+
+
+@login_required
+@require_POST
+def evening_open(request: HttpRequest, pk: int) -> HttpResponse:
+    evening = _organisers_evening(request, pk)
+    try:
+        services.evening_open_tables(evening=evening, by=_member(request))
+    except RuleError as error:
+        return _refuse(request, evening, error)
+    return _back(evening)
+
+
+def _ledger_context(request: HttpRequest, evening: Evening) -> dict[str, Any]:
+    ledger = selectors.ledger(evening)
+    return {
+        "evening": evening,
+        "ledger": ledger,
+        "settles": [can_settle(request.user, line.payee) for line in ledger.lines],
+    }
+
+
+def evening_ledger(request: HttpRequest, pk: int) -> HttpResponse:
+    """Who pays whom tonight: one list for all the evening's finished tables, printable."""
+    evening = get_object_or_404(Evening, pk=pk)
+    context = _ledger_context(request, evening)
+    context["rows"] = list(zip(context["ledger"].lines, context["settles"], strict=True))
+    return render(request, "scoring/evening_ledger.html", context)
+
+
+def evening_ledger_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    evening = get_object_or_404(Evening, pk=pk)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="evening-{evening.pk}-ledger.csv"'
+    writer = spreadsheets.writer(response)
+    writer.writerow(["payer", "payee", "amount"])
+    for line in selectors.ledger(evening).lines:
+        writer.writerow([line.payer_name, line.payee_name, line.amount])
+    return response
+
+
+@login_required
+@require_POST
+def settlement_mark(request: HttpRequest, pk: int) -> HttpResponse:
+    """Mark a payment as paid: an organiser, or the member who received it."""
+    evening = get_object_or_404(Evening, pk=pk)
+    payer, payee = request.POST.get("payer", ""), request.POST.get("payee", "")
+    if not can_settle(request.user, payee):
+        raise PermissionDenied
+    try:
+        amount = Decimal(request.POST.get("amount", ""))
+        services.settlement_mark(
+            evening=evening, payer=payer, payee=payee, amount=amount, by=_member(request)
+        )
+    except (InvalidOperation, RuleError) as error:
+        message = error if isinstance(error, RuleError) else RuleError(_("no such payment"))
+        messages.error(request, message.message)
+    return redirect("scoring:evening_ledger", pk=evening.pk)

@@ -1,0 +1,146 @@
+"""The evening pages (scoring/views/evenings.py): check-in by tap, the draw and its seed,
+opening the tables, the live tables region, the ledger page and its CSV."""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from members.models import Member
+from scoring.models import Attendance, Evening, EveningTable, Table
+from scoring.services import evenings as services
+from tests import factories
+from tests.factories import HTMX
+
+pytestmark = pytest.mark.django_db
+DAY = datetime.date(2026, 11, 20)
+
+
+def _evening(organiser: Member) -> Evening:
+    return services.evening_create(
+        organiser=organiser, played_on=DAY, place="Hall", game="preferans", table_size=4
+    )
+
+
+def test_an_organiser_creates_an_evening(client: Client, organiser: Member) -> None:
+    response = client.post(
+        reverse("scoring:evening_create"),
+        {"played_on": "2026-11-20", "place": "Hall", "game": "preferans", "table_size": "3"},
+    )
+    evening = Evening.objects.get()
+    assert response["Location"] == reverse("scoring:evening_detail", args=[evening.pk])
+    assert (evening.place, evening.table_size, evening.organiser) == ("Hall", 3, organiser)
+
+
+def test_a_bad_evening_form_answers_with_its_errors(client: Client, organiser: Member) -> None:
+    response = client.post(reverse("scoring:evening_create"), {"played_on": "x", "game": "chess"})
+    assert response.status_code == 200
+    assert "errorlist" in response.content.decode()
+    assert not Evening.objects.exists()
+
+
+def test_the_organiser_taps_people_in_draws_and_opens(client: Client, organiser: Member) -> None:
+    evening = _evening(organiser)
+    people = [factories.member(f"P{i}") for i in range(7)]
+    page = client.get(reverse("scoring:evening_detail", args=[evening.pk])).content.decode()
+    assert "P3" in page  # the tap list offers who is not here yet
+    for m in people:
+        client.post(reverse("scoring:evening_check_in", args=[evening.pk]), {"member": m.pk})
+    assert Attendance.objects.filter(evening=evening).count() == 7
+    client.post(reverse("scoring:evening_draw", args=[evening.pk]), {"seed": "4242"})
+    page = client.get(reverse("scoring:evening_detail", args=[evening.pk])).content.decode()
+    assert "<strong>4242</strong>" in page
+    assert page.count("deals first") == 2
+    response = client.post(reverse("scoring:evening_open", args=[evening.pk]))
+    assert response.status_code == 302
+    assert EveningTable.objects.filter(evening=evening).count() == 2
+    assert Table.objects.filter(status=Table.OPEN).count() == 2
+    live = client.get(reverse("scoring:evening_detail", args=[evening.pk]), **HTMX)
+    html = live.content.decode()
+    assert html.startswith('\n<section id="evening-tables"') or html.lstrip().startswith(
+        '<section id="evening-tables"'
+    )
+    assert html.count("/tables/") == 2
+    assert "<h1>" not in html
+
+
+def test_a_draw_that_cannot_seat_says_why(client: Client, organiser: Member) -> None:
+    evening = _evening(organiser)
+    for i in range(5):
+        Attendance.objects.create(evening=evening, member=factories.member(f"P{i}"))
+    response = client.post(reverse("scoring:evening_draw", args=[evening.pk]), {"seed": ""})
+    page = client.get(response["Location"]).content.decode()
+    assert "5 players cannot be seated" in page
+    evening.refresh_from_db()
+    assert evening.draft is None
+
+
+def test_a_member_checks_himself_in_but_not_another(client: Client) -> None:
+    evening = _evening(factories.member("Olga", organiser=True))
+    vera, gleb = factories.member("Vera"), factories.member("Gleb")
+    client.force_login(vera)
+    url = reverse("scoring:evening_check_in", args=[evening.pk])
+    assert client.post(url, {"member": gleb.pk}).status_code == 403
+    assert client.post(url, {"member": "x"}).status_code == 403
+    assert client.post(url, {"member": vera.pk}).status_code == 302
+    assert list(evening.attendances.values_list("member", flat=True)) == [vera.pk]
+    assert client.post(reverse("scoring:evening_draw", args=[evening.pk])).status_code == 403
+
+
+def test_the_evening_page_costs_a_fixed_number_of_queries(
+    client: Client, organiser: Member, django_assert_num_queries: object
+) -> None:
+    evening = _evening(organiser)
+    for i in range(7):
+        Attendance.objects.create(evening=evening, member=factories.member(f"P{i}"))
+    services.evening_draw(evening=evening, seed=1)
+    services.evening_open_tables(evening=evening, by=organiser)
+    url = reverse("scoring:evening_detail", args=[evening.pk])
+    client.get(url)
+    with django_assert_num_queries(12):  # type: ignore[operator]
+        client.get(url)
+
+
+def test_the_ledger_page_and_csv(client: Client, organiser: Member) -> None:
+    evening = _evening(organiser)
+    anna, boris, vera = (factories.member(n) for n in ("=Anna", "Boris", "Vera"))
+    table = factories.finished_pulka([anna, boris, vera], anna, DAY)
+    EveningTable.objects.create(evening=evening, table=table, round=1)
+    page = client.get(reverse("scoring:evening_ledger", args=[evening.pk])).content.decode()
+    assert "Vera → =Anna: <strong>33.34</strong>" in page
+    assert "Boris → =Anna: <strong>33.33</strong>" in page
+    csv = client.get(reverse("scoring:evening_ledger_csv", args=[evening.pk]))
+    assert csv["Content-Type"] == "text/csv; charset=utf-8"
+    assert csv.content.decode().splitlines() == [
+        "payer,payee,amount",
+        "Vera,'=Anna,33.34",
+        "Boris,'=Anna,33.33",
+    ]
+    client.post(
+        reverse("scoring:settlement_mark", args=[evening.pk]),
+        {"payer": f"m{vera.pk}", "payee": f"m{anna.pk}", "amount": "33.34"},
+    )
+    assert evening.settlements.get().amount == Decimal("33.34")
+    page = client.get(reverse("scoring:evening_ledger", args=[evening.pk])).content.decode()
+    assert "paid, marked" in page
+
+
+def test_the_members_page_shows_his_unpaid_balance_to_him_only(client: Client) -> None:
+    olga = factories.member("Olga", organiser=True)
+    evening = _evening(olga)
+    anna, boris, vera = (factories.member(n, username=n.lower()) for n in ("Anna", "Boris", "Vera"))
+    table = factories.finished_pulka([anna, boris, vera], anna, DAY)
+    EveningTable.objects.create(evening=evening, table=table, round=1)
+    for m in (anna, boris, vera):
+        Attendance.objects.create(evening=evening, member=m)
+    url = reverse("members:detail", args=["vera"])
+    client.force_login(vera)
+    assert "Club evenings: you still owe 33.34." in client.get(url).content.decode()
+    client.force_login(anna)
+    assert "Club evenings" not in client.get(url).content.decode()
+    mine = client.get(reverse("members:detail", args=["anna"])).content.decode()
+    assert "Club evenings: 66.67 still to be paid to you." in mine
