@@ -97,12 +97,13 @@ fmt: venv
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-# The Russian translation: refresh locale/ru/LC_MESSAGES/django.po from the sources, then
+# The Russian translation: refresh locale/ru/LC_MESSAGES/django.po from the sources (no
+# file:line comments: they churn with every edit and make branches conflict), then
 # compile django.mo (needs GNU gettext's msgfmt). Commit both files: a machine without
 # gettext still serves Russian from the committed .mo. tests/clubsite/test_i18n.py checks that every
 # message is translated and that the .mo matches the .po.
 messages: venv
-	$(BIN)/python manage.py makemessages -l ru --no-obsolete --ignore=.venv --ignore=bench --ignore=staticfiles
+	$(BIN)/python manage.py makemessages -l ru --no-obsolete --no-location --ignore=.venv --ignore=bench --ignore=staticfiles
 	$(BIN)/python manage.py compilemessages -l ru --ignore=.venv
 
 # Engine benchmarks (bench/): each figure printed beside its target.
