@@ -46,6 +46,7 @@ from scoring.engine.errors import RuleError
 from scoring.engine.record import BAD_TEXT, MAX_DEALS, bad_text
 from scoring.engine.stats import before_concessions
 from scoring.games import GAMES, Game
+from scoring.live import keys
 from scoring.models import AuditEntry, Club, DealRecord, Season, Seat, Table
 from scoring.models.tables import validate_played_on, validate_recorded_at
 from scoring.services import ratings_update_task
@@ -322,6 +323,9 @@ class _Importer:
             self.check_replay(table, f"tables[{i}]")
         self.at = ""
         _reset_sequences(self.restored)
+        # The tables come back at their old revisions: a cache may hold those revisions
+        # of the tables this database had before, drawn from other deals.
+        keys.renew_epoch()
         for game in GAMES:
             ratings_update_task.enqueue(game)  # none rated yet: rates every table
 

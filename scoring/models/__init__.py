@@ -4,6 +4,7 @@ engine (``to_rules()``), a table through its game (``scoring.games``); the write
 in ``scoring/services/``."""
 
 from scoring.models.club import Club
+from scoring.models.epoch import Epoch
 from scoring.models.evenings import ApartRequest, Attendance, Evening, EveningTable, Settlement
 from scoring.models.seasons import Rating, RatingHistory, Season
 from scoring.models.tables import AuditEntry, DealRecord, Seat, Table
@@ -26,6 +27,7 @@ __all__ = [
     "BostonTariffVersion",
     "Club",
     "DealRecord",
+    "Epoch",
     "Evening",
     "EveningTable",
     "PreferansTariff",

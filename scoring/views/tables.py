@@ -30,7 +30,7 @@ from scoring.engine.record import MAX_RECORD_BYTES, load
 from scoring.forms import FinishForm, ImportForm, ReasonForm, reason_refusal, rule_error_to_form
 from scoring.labels import deal_line, rule_label
 from scoring.live.fragments import cached
-from scoring.live.keys import revision_key, tariff_key, url_key
+from scoring.live.keys import revision_key, tariff_key, url_key, with_epoch
 from scoring.models import DealRecord, Table
 from scoring.permissions import (
     can_clear_control_time,
@@ -80,10 +80,11 @@ def listed_tables() -> QuerySet[Table]:
 
 
 def _table(pk: int, *, with_tariff: bool = True) -> Table:
-    """A table and its seats, and (``with_tariff``) the tariff version and tariff that the
+    """A table (with the database's epoch, for its cache keys) and its seats, and
+    (``with_tariff``) the tariff version and tariff that the
     page's header names: two queries. The live sheet and a saved deal do without the
     tariff, whose join costs more than the rest of the read."""
-    tables = Table.objects.only(*TABLE_FIELDS).prefetch_related("seats")
+    tables = with_epoch(Table.objects.only(*TABLE_FIELDS)).prefetch_related("seats")
     if with_tariff:
         tables = tables.select_related(*VERSIONS).only(*TABLE_FIELDS, *VERSION_FIELDS)
     return get_object_or_404(tables, pk=pk)
@@ -339,11 +340,11 @@ def _render_history(request: HttpRequest, entries: list[Any], *, more: bool) -> 
 
 def _etag(request: HttpRequest, pk: int) -> str | None:
     """The live sheet's version: one indexed lookup, so an idle viewer costs a 304."""
-    revision = selectors.table_revision(pk)
-    if revision is None:
+    version = selectors.table_version(pk)
+    if version is None:
         return None
     language = getattr(request, "LANGUAGE_CODE", "")
-    return f'"{pk}-{revision}-{language}"'
+    return f'"{pk}-{version}-{language}"'
 
 
 @condition(etag_func=_etag)
@@ -359,8 +360,8 @@ def table_live(request: HttpRequest, pk: int) -> HttpResponse:
 def _picture_etag(request: HttpRequest, pk: int) -> str | None:
     """The sheet picture's version: the table's revision, as the live sheet's (the picture
     is the same in every language)."""
-    revision = selectors.table_revision(pk)
-    return None if revision is None else f'"{pk}-{revision}-png"'
+    version = selectors.table_version(pk)
+    return None if version is None else f'"{pk}-{version}-png"'
 
 
 @condition(etag_func=_picture_etag)
