@@ -110,9 +110,13 @@ messages: venv
 bench: venv tools
 	$(BIN)/python -m bench
 
-# 50 viewers polling a live pulka for 60 s while deals are entered (gunicorn, PostgreSQL).
+# 50 viewers polling a live pulka for 60 s while deals are entered, through nginx to two
+# gunicorn instances sharing PostgreSQL and Redis (redis://127.0.0.1:6379/5, or
+# LOAD_REDIS_URL); fails on an error, a missed deal or a sheet rendered twice. Needs
+# Debian's nginx and a running Redis (.ci/run installs both). make load ARGS="--servers 1".
 load: venv tools
-	$(BIN)/python -m bench.live_load
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { echo "error: make load needs nginx (apt-get install nginx)" >&2; exit 1; }
+	$(BIN)/python -m bench.live_load $(ARGS)
 
 # The load tool the benchmarks drive gunicorn with.
 tools:
