@@ -56,11 +56,19 @@ def _forget_epoch(**kwargs: Any) -> None:
 
 
 @receiver(post_migrate)
-def _renew_after_migrate(sender: Any, using: str = "default", **kwargs: Any) -> None:
+def _renew_after_migrate(sender: Any, using: str = DEFAULT_DB_ALIAS, **kwargs: Any) -> None:
     """``migrate`` (a deploy, or after loading a database dump) and ``flush`` end here:
-    the code or the data may differ from what the caches hold."""
-    if getattr(sender, "name", None) == "scoring" and using == DEFAULT_DB_ALIAS:
-        renew_epoch()
+    the code or the data may differ from what the caches hold. Not when the migrations
+    run stop short of the epoch's table (``migrate scoring 0014``, or unapplying)."""
+    if getattr(sender, "name", None) != "scoring" or using != DEFAULT_DB_ALIAS:
+        return
+    state = kwargs.get("apps")
+    try:
+        if state is not None:
+            state.get_model("scoring", "Epoch")
+    except LookupError:
+        return
+    renew_epoch()
 
 
 EPOCH_FIELD = "live_epoch"
