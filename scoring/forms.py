@@ -21,7 +21,14 @@ from scoring.engine.boston import CARD_ROWS, SUITS, BostonTable
 from scoring.engine.errors import RuleError
 from scoring.engine.preferans import Pulka
 from scoring.engine.preferans.rules import LEVELS
-from scoring.labels import BOSTON_SUITS, DEAL_KINDS, SUIT_CLASSES, rule_error_text, suit_label
+from scoring.labels import (
+    BOSTON_SUITS,
+    CARD_CONTRACTS,
+    DEAL_KINDS,
+    SUIT_CLASSES,
+    rule_error_text,
+    suit_label,
+)
 from scoring.models import Evening, PreferansTariffVersion, Table
 from scoring.models.tables import validate_played_on
 
@@ -374,10 +381,16 @@ class BostonDealForm(ErrorSummary, forms.Form):
         widget=Segmented,
     )
     contract = forms.ChoiceField(
-        label=_("contract"), choices=[(r, r) for r in CARD_ROWS], required=False, widget=Segmented
+        label=_("contract"),
+        choices=[(r, CARD_CONTRACTS.get(r, r)) for r in CARD_ROWS],
+        required=False,
+        widget=Segmented,
     )
     column = forms.ChoiceField(
-        label=_("column"), choices=[(s, s) for s in SUITS], required=False, widget=Segmented
+        label=_("column"),
+        choices=[(s, suit_label(s)) for s in SUITS],
+        required=False,
+        widget=Segmented,
     )
     honours = forms.TypedChoiceField(
         label=_("honours"),

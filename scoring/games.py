@@ -54,8 +54,6 @@ class ResultColumn(NamedTuple):
 
     key: str
     heading: Promise
-    printed: str
-    """The heading on the printed sheet, which keeps the paper sheet's own words."""
 
 
 class Entry(NamedTuple):
@@ -291,9 +289,9 @@ class Preferans(Game):
     conditions = ("first_dealer", "pool_target", "control_time")
     last_round = True
     result_columns = (
-        ResultColumn("pool", _("pool"), "пуля"),
-        ResultColumn("mountain", _("mountain"), "гора"),
-        ResultColumn("balance", _("balance, whists"), "висты"),
+        ResultColumn("pool", _("pool")),
+        ResultColumn("mountain", _("mountain")),
+        ResultColumn("balance", _("balance, whists")),
     )
 
     def setup(self, table: Table, players: tuple[str, ...]) -> PulkaSetup:
@@ -417,7 +415,7 @@ class Boston(Game):
     price_label = _("price of a chip")
     deal_form_class = BostonDealForm
     conditions = ("preference_suit",)
-    result_columns = (ResultColumn("chips", _("chips"), "фишки"),)
+    result_columns = (ResultColumn("chips", _("chips")),)
     tariff_rows = (("payment_rows", BostonPaymentRow), ("card_rows", BostonCardRow))
 
     def setup(self, table: Table, players: tuple[str, ...]) -> BostonSetup:

@@ -1,7 +1,7 @@
 """Words for the engine's keys (deal kinds, suits, contracts, the rule behind each entry)
 and its messages, in the member's language, and every way the site writes a deal: its
-title in the log, the lines of what it wrote (log and preview), its line on the printed
-sheet. The engine speaks in stable English keys and templates (``RuleError``, ``Text``);
+title in the log and on the printed sheet, the lines of what it wrote (log, preview
+and print). The engine speaks in stable English keys and templates (``RuleError``, ``Text``);
 the site translates them here and nowhere else."""
 
 from __future__ import annotations
@@ -258,16 +258,6 @@ def _param(name: str, value: Any) -> str:
 def rule_label(key: str) -> str:
     """The words for an entry's rule key (the key itself when it has none)."""
     return str(RULES.get(key, key))
-
-
-def deal_line(deal: dict[str, Any]) -> str:
-    """A stored deal as the printed sheet lists it: its keys as stored, e.g. «game 7H Анна»
-    (the paper copy is for checking against the record, so it is not translated); a
-    concession with its undertricks, «concede 7S Вера undertricks 3»."""
-    line = f"{deal.get('kind', '')} {deal.get('contract') or ''} {deal.get('declarer') or ''}"
-    if deal.get("kind") == "concede" and "undertricks" in deal:
-        line += f" undertricks {deal['undertricks']}"
-    return line
 
 
 def entry_text(entry: Any, names: tuple[str, ...]) -> str:

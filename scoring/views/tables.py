@@ -28,7 +28,7 @@ from scoring import games, selectors, services, share
 from scoring.engine.errors import RuleError
 from scoring.engine.record import MAX_RECORD_BYTES, load
 from scoring.forms import FinishForm, ImportForm, ReasonForm, reason_refusal, rule_error_to_form
-from scoring.labels import deal_line, rule_error_text, rule_label
+from scoring.labels import rule_error_text, rule_label
 from scoring.live.fragments import cached
 from scoring.live.keys import revision_key, tariff_key, url_key
 from scoring.models import DealRecord, Table
@@ -393,11 +393,10 @@ def table_sheet_png(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def table_print(request: HttpRequest, pk: int) -> HttpResponse:
-    """The whole sheet on paper: the drawing, the totals and every deal."""
+    """The whole sheet on paper: the drawing, the totals and every deal (titled as the
+    log titles it)."""
     table = _table(pk)
     context = _sheet_context(table, selectors.current(table), shown=None)
-    for row in context["rows"]:
-        row["line"] = deal_line(row["deal"])
     return render(request, "scoring/table_print.html", context)
 
 

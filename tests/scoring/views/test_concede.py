@@ -254,8 +254,8 @@ def test_the_print_view_lists_the_concession_and_what_it_wrote(client, pulka):
     printed = client.get(reverse("scoring:table_print", args=[pulka.pk])).content.decode()
 
     assert (
-        "<li>concede 7S Vera undertricks 3: Vera: mountain 12; Anna → Vera: whists 12; "
-        "Boris → Vera: whists 12</li>"
+        "<td>Vera 7♠ — conceded, three down</td><td>Vera: mountain 12; Anna → Vera: whists 12; "
+        "Boris → Vera: whists 12</td>"
     ) in html.unescape(printed)
 
 

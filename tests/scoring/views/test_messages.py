@@ -118,3 +118,110 @@ def test_the_history_of_an_undo_is_in_russian_without_the_services_key() -> None
 
     assert "последняя раздача отменена" in page
     assert "«undo»" not in page
+
+
+# -- Boston and the print view (issue 15 item 4) ---------------------------------------------
+
+VALUE_CARD_DEALS = [
+    # Small misère in spades (unit 16 × 1), made: each opponent pays Anna 16.
+    {
+        "kind": "card",
+        "declarer": "Anna",
+        "contract": "small-misere",
+        "column": "spades",
+        "tricks": 0,
+    },
+    # 5 alone or 8 together in hearts (unit 4 × 4 = 16), 9 tricks together, three honours
+    # (3 × 4 = 12), one overtrick (1 × 4): 16 + 12 + 4 = 32.
+    {
+        "kind": "card",
+        "declarer": "Boris",
+        "partner": "Vera",
+        "contract": "5",
+        "column": "hearts",
+        "tricks": 9,
+        "honours": 3,
+    },
+]
+
+
+def visible(response) -> str:
+    """The page's text as a reader sees it (tags and attributes gone)."""
+    import re
+
+    page = re.sub(r"<(script|style|svg)\b.*?</\1>", " ", response.content.decode(), flags=re.S)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+
+
+def test_the_value_card_form_names_the_contracts_in_russian_and_the_columns_with_signs() -> None:
+    table = factories.boston_table(system="value-card")
+
+    response = post_deal(russian(table), table, {"kind": "card", "change": "1"}, **HTMX)
+
+    text = visible(response)
+    for contract in ("маленький мизер", "пикколиссимо", "большой мизер", "мизер четырёх туров"):
+        assert contract in text
+    for column in ("♠ пики", "♣ трефы", "♦ бубны", "♥ червы"):
+        assert column in text
+    for key in ("small-misere", "four-tour-misere", "open-boston", "spades"):
+        assert key not in text
+
+
+def test_the_value_card_log_says_the_contract_and_the_arithmetic_in_russian() -> None:
+    table = factories.boston_table(system="value-card", deals=VALUE_CARD_DEALS)
+
+    text = visible(russian(table).get(reverse("scoring:table_detail", args=[table.pk])))
+
+    assert "таблица стоимости маленький мизер ♠ · Anna" in text
+    assert "Boris → Anna: 16 (мизер сыгран: маленький мизер ♠ = 16)" in text
+    assert (
+        "Gleb → Boris: 32 (игра сыграна: 8 вдвоём (♥) 16 + три онёра 12 + взяток сверх: 1 × 4 = 32)"
+        in text
+    )
+    assert "small misere" not in text
+    assert "overtrick" not in text
+
+
+def test_the_print_view_is_russian_with_signs_and_a_header_for_every_column() -> None:
+    table = factories.boston_table(system="value-card", deals=VALUE_CARD_DEALS)
+
+    response = russian(table).get(reverse("scoring:table_print", args=[table.pk]))
+
+    page = response.content.decode()
+    assert '<html lang="ru">' in page
+    assert "<th></th>" not in page
+    headers = ["игрок", "фишки", "деньги", "платит", "получает", "№", "раздача", "записано"]
+    for header in headers:
+        assert f'<th scope="col">{header}</th>' in page
+    text = visible(response)
+    assert "1 таблица стоимости маленький мизер ♠ · Anna Boris → Anna: 16;" in text
+    assert (
+        "2 таблица стоимости 5 один или 8 вдвоём ♥ · Boris Gleb → Boris: 32; Anna → Vera: 32"
+        in text
+    )
+    assert "card small-misere" not in text
+
+
+def test_a_preferans_print_view_writes_contracts_with_suit_signs() -> None:
+    table = factories.pulka()
+    post_deal(russian(table), table, FIRST_GAME)
+
+    text = visible(russian(table).get(reverse("scoring:table_print", args=[table.pk])))
+
+    assert "1 игра 6♠ · Anna" in text
+    assert "game 6S" not in text
+    for header in ("пуля", "гора", "итог, висты"):
+        assert header in text
+
+
+def test_the_print_view_is_english_on_the_english_site(client) -> None:
+    table = factories.boston_table(system="value-card", deals=VALUE_CARD_DEALS)
+    client.force_login(table.seats.order_by("position").first().member)
+
+    response = client.get(reverse("scoring:table_print", args=[table.pk]))
+
+    page = response.content.decode()
+    assert '<html lang="en">' in page
+    assert '<th scope="col">player</th>' in page
+    assert "value card small misère ♠ · Anna" in visible(response)
+    assert "маленький" not in page
