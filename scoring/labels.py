@@ -214,8 +214,8 @@ def contract_text(contract: Any) -> str:
 def rule_error_text(error: RuleError, *, located: bool = False) -> str:
     """The engine's (or a service's) refusal in the member's language: its template
     through the catalogue, its parameters written as the site writes them. ``located``
-    puts the deal and the field in front, as the record names the field, e.g. «раздача 3,
-    tricks: …» (for an uploaded record or tariff, where no form field shows it)."""
+    puts the deal and the field in front, e.g. «раздача 3, взятки: …» (for an uploaded
+    record or tariff, or a correction refused for a later deal: no form field shows it)."""
     text = engine_text(Text(str(error.template), **error.params))
     if not located:
         return text

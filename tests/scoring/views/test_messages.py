@@ -225,3 +225,17 @@ def test_the_print_view_is_english_on_the_english_site(client) -> None:
     assert '<th scope="col">player</th>' in page
     assert "value card small misère ♠ · Anna" in visible(response)
     assert "маленький" not in page
+
+
+def test_an_error_on_a_field_the_kind_does_not_show_is_listed_above_the_form(client) -> None:
+    # An adjustment shows no tricks: a bad trick value posted with it (an old page, or by
+    # hand) is named in the summary, since no field beside it would show it.
+    table = factories.pulka()
+    client.force_login(table.seats.order_by("position").first().member)
+    posted = {"kind": "adjust", "reason": "fix", "pool:Anna": "2", "tricks:Anna": "eleven"}
+
+    page = html.unescape(post_deal(client, table, posted, **HTMX).content.decode())
+
+    message = "Anna: Select a valid choice. eleven is not one of the available choices."
+    assert f'<ul class="errorlist error-summary" role="alert"><li>{message}</li></ul>' in page
+    assert not DealRecord.objects.filter(table=table).exists()
