@@ -103,7 +103,7 @@ fmt: venv
 # gettext still serves Russian from the committed .mo. tests/clubsite/test_i18n.py checks that every
 # message is translated and that the .mo matches the .po.
 messages: venv
-	$(BIN)/python manage.py makemessages -l ru --no-obsolete --no-location --ignore=.venv --ignore=bench --ignore=staticfiles
+	$(BIN)/python manage.py makemessages -l ru --keyword=N_ --no-obsolete --no-location --ignore=.venv --ignore=bench --ignore=staticfiles
 	$(BIN)/python manage.py compilemessages -l ru --ignore=.venv
 
 # Engine benchmarks (bench/): each figure printed beside its target.

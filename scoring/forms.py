@@ -21,7 +21,14 @@ from scoring.engine.boston import CARD_ROWS, SUITS, BostonTable
 from scoring.engine.errors import RuleError
 from scoring.engine.preferans import Pulka
 from scoring.engine.preferans.rules import LEVELS
-from scoring.labels import BOSTON_SUITS, DEAL_KINDS, SUIT_CLASSES, suit_label
+from scoring.labels import (
+    BOSTON_SUITS,
+    CARD_CONTRACTS,
+    DEAL_KINDS,
+    SUIT_CLASSES,
+    rule_error_text,
+    suit_label,
+)
 from scoring.models import Evening, PreferansTariffVersion, Table
 from scoring.models.tables import validate_played_on
 
@@ -55,10 +62,44 @@ ERROR_FIELDS = {
 }
 
 
+PRINTED_GROUPS = ("answers", "tricks", "adjust")
+"""Places of ``ERROR_FIELDS`` that are no field: the deal templates print their errors
+beside the group of fields (``form.errors.tricks``)."""
+
+
 def rule_error_to_form(form: forms.Form, error: RuleError) -> None:
-    """Put the engine's message on the field it names (or on the form)."""
-    field = ERROR_FIELDS.get(error.field or "")
-    form.add_error(field if field in form.fields else None, error.message)
+    """Put the engine's message, in the member's language, once, where the form shows the
+    field it names: on that field, beside a group of fields, else on the form (a deal form
+    lists a field its kind does not show in its summary: ``ErrorSummary``)."""
+    text = rule_error_text(error)
+    place = ERROR_FIELDS.get(error.field or "")
+    if place in form.fields:
+        form.add_error(place, text)
+    elif place in PRINTED_GROUPS:
+        form.errors[place] = form.error_class([text])
+    else:
+        form.add_error(None, text)
+
+
+class ErrorSummary:
+    """The deal forms' summary above their fields: the errors of fields that the kind being
+    entered does not show (a form posted from an old page, or by hand), named by their
+    labels. A shown field prints its own errors, so each message appears once.
+
+    ``SHOWN`` lists, per kind, the fields (or name prefixes, ``"tricks:"``) whose errors
+    the kind's template prints beside them; the kind itself is always shown."""
+
+    SHOWN: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+
+    def summary(self) -> list[str]:
+        assert isinstance(self, forms.Form)  # noqa: S101 - mixed into the deal forms
+        shown = ("kind", *self.SHOWN.get(self.kind_value(), ()))  # type: ignore[attr-defined]
+        return [
+            f"{field.label}: {error}"
+            for field in self
+            if not field.name.startswith(shown)
+            for error in field.errors
+        ]
 
 
 class Segmented(forms.RadioSelect):
@@ -93,7 +134,7 @@ UNDERTRICKS = [(n, str(n)) for n in range(1, 11)]
 """A concession's undertricks: 1 up to the level (the engine refuses more than the level)."""
 
 
-class PreferansDealForm(forms.Form):
+class PreferansDealForm(ErrorSummary, forms.Form):
     """One Preferans deal. Fields for every active seat are present; the engine decides
     which answers and tricks apply (the declarer's own answer is ignored).
 
@@ -106,6 +147,14 @@ class PreferansDealForm(forms.Form):
     )
     kind = KindField(label=_("deal"), choices=KINDS, initial="game", refused={}, widget=Segmented)
     fields_template = "scoring/preferans/_deal_fields.html"
+    SHOWN: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        # As scoring/preferans/_deal_fields.html shows them (whist_amount prints no error).
+        "game": ("declarer", "level", "suit", "answer:", "tricks:", "dark"),
+        "misere": ("declarer", "tricks:", "dark"),
+        "passout": ("tricks:", "dealer_tricks", "dark", "looked"),
+        "concede": ("declarer", "level", "suit", "undertricks"),
+        "adjust": ("reason", "pool:", "mountain:", "whist_writer", "whist_on"),
+    }
 
     @staticmethod
     def shape(pulka: Pulka) -> tuple[int, ...]:
@@ -302,7 +351,7 @@ class PreferansDealForm(forms.Form):
         return initial
 
 
-class BostonDealForm(forms.Form):
+class BostonDealForm(ErrorSummary, forms.Form):
     """One Boston deal: a payment-tariff ask or independence, a value-card contract, a
     pass, or an adjustment."""
 
@@ -332,10 +381,16 @@ class BostonDealForm(forms.Form):
         widget=Segmented,
     )
     contract = forms.ChoiceField(
-        label=_("contract"), choices=[(r, r) for r in CARD_ROWS], required=False, widget=Segmented
+        label=_("contract"),
+        choices=[(r, CARD_CONTRACTS.get(r, r)) for r in CARD_ROWS],
+        required=False,
+        widget=Segmented,
     )
     column = forms.ChoiceField(
-        label=_("column"), choices=[(s, s) for s in SUITS], required=False, widget=Segmented
+        label=_("column"),
+        choices=[(s, suit_label(s)) for s in SUITS],
+        required=False,
+        widget=Segmented,
     )
     honours = forms.TypedChoiceField(
         label=_("honours"),
@@ -348,6 +403,13 @@ class BostonDealForm(forms.Form):
     reason = forms.CharField(label=_("reason"), max_length=200, required=False)
     amount = forms.IntegerField(label=_("chips"), required=False, min_value=1, max_value=100_000)
     fields_template = "scoring/boston/_deal_fields.html"
+    SHOWN: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        # As scoring/boston/_deal_fields.html shows them (amount prints no error).
+        "ask": ("declarer", "partner", "trump", "suit", "tour", "tricks"),
+        "independence": ("declarer", "trump", "suit", "tour", "tricks"),
+        "card": ("declarer", "partner", "contract", "column", "honours", "tour", "tricks"),
+        "adjust": ("reason", "payer", "payee"),
+    }
 
     @staticmethod
     def shape(table: BostonTable) -> tuple[int, ...]:

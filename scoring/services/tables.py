@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from members.models import Member
 from scoring import games, selectors
-from scoring.engine.errors import RuleError
+from scoring.engine.errors import N_, Grouped, RuleError
 from scoring.engine.record import MAX_DEALS, check_head, record_digest
 from scoring.engine.standings import table_places
 from scoring.live import snapshots
@@ -54,7 +54,7 @@ def table_open(
     it, but it may be ``None`` (an imported record that has none scores its deals by the
     class they give). ``control_time_deal``: a record's, when it is imported."""
     if len({m.pk for m in members}) != len(members):
-        raise RuleError("each member can take one seat only", field="players")
+        raise RuleError(N_("each member can take one seat only"), field="players")
     names = seat_names_for(members)
     kind = games.of(game)
     with transaction.atomic():
@@ -97,7 +97,7 @@ def _locked(table: Table) -> Table:
 
 def _require_open(table: Table) -> None:
     if not table.is_open:
-        raise RuleError("the table is finished; an organiser can reopen it", field="table")
+        raise RuleError(N_("the table is finished; an organiser can reopen it"), field="table")
 
 
 def _canonical(table: Table, players: tuple[str, ...], data: Any, n: int) -> dict[str, Any]:
@@ -153,9 +153,12 @@ def deal_create(
         n = len(deal_ids) + 1
         if n > MAX_DEALS:  # a table is a game record: its export must import again
             raise RuleError(
-                f"the table has {MAX_DEALS:,} deals, the most a game may have; finish it "
-                "and open a new table",
+                N_(
+                    "the table has %(limit)s deals, the most a game may have; finish it "
+                    "and open a new table"
+                ),
                 field="deal",
+                limit=Grouped(MAX_DEALS),
             )
         canonical = _canonical(locked, players, data, n)
         game.play(games.of_table(locked).parse_deal(canonical, players, n))
@@ -213,12 +216,12 @@ def control_time_mark(table: Table, *, by: Member | None) -> Table:
         _require_open(locked)
         kind = games.of_table(locked)
         if not kind.last_round:
-            raise RuleError("this game has no control time", field="table")
+            raise RuleError(N_("this game has no control time"), field="table")
         if locked.control_time_deal is not None:
-            raise RuleError("the control time is marked already", field="table")
+            raise RuleError(N_("the control time is marked already"), field="table")
         game = selectors.replay(locked).game
         if kind.is_complete(game):
-            raise RuleError("the pulka is complete already", field="table")
+            raise RuleError(N_("the pulka is complete already"), field="table")
         locked.control_time_deal = kind.mark_control_time(game)
         locked.revision += 1
         locked.save(update_fields=["control_time_deal", "revision"])
@@ -241,7 +244,7 @@ def control_time_clear(table: Table, *, by: Member | None, reason: str) -> Table
         locked = _locked(table)
         _require_open(locked)
         if locked.control_time_deal is None:
-            raise RuleError("the control time is not marked", field="table")
+            raise RuleError(N_("the control time is not marked"), field="table")
         before = {"control_time_deal": locked.control_time_deal}
         locked.control_time_deal = None
         locked.revision += 1
@@ -315,7 +318,7 @@ def deal_undo(table: Table, *, by: Member | None) -> DealRecord:
     """Strike the last deal (the scorer's undo)."""
     records = selectors.live_deals(table)
     if not records:
-        raise RuleError("there is no deal to undo", field="deal")
+        raise RuleError(N_("there is no deal to undo"), field="deal")
     deal_delete(records[-1], by=by, reason="undo", action=AuditEntry.UNDO)
     return records[-1]
 
@@ -324,12 +327,12 @@ def _position(records: list[DealRecord], record: DealRecord) -> int:
     for i, live in enumerate(records):
         if live.pk == record.pk:
             return i
-    raise RuleError("this deal was deleted already", field="deal")
+    raise RuleError(N_("this deal was deleted already"), field="deal")
 
 
 def _require_reason(reason: str) -> None:
     if not reason or not reason.strip():
-        raise RuleError("say why (the history keeps it)", field="reason")
+        raise RuleError(N_("say why (the history keeps it)"), field="reason")
 
 
 def table_finish(table: Table, *, by: Member | None, reason: str = "") -> Table:
@@ -357,7 +360,7 @@ def table_reopen(table: Table, *, by: Member | None, reason: str) -> Table:
     with transaction.atomic():
         table = _locked(table)
         if table.is_open:
-            raise RuleError("the table is in play already", field="table")
+            raise RuleError(N_("the table is in play already"), field="table")
         table.status = Table.OPEN
         table.result = None
         table.finished_at = None
@@ -403,7 +406,9 @@ class AlreadyImported(RuleError):
     """An import of a game that is in the club already, as table ``table`` (its pk)."""
 
     def __init__(self, table: int) -> None:
-        super().__init__(f"this game is in the club already: table {table}", field="record")
+        super().__init__(
+            N_("this game is in the club already: table %(table)s"), field="record", table=table
+        )
         self.table = table
 
 
@@ -472,9 +477,11 @@ def table_import(
     kind = games.of(record["game"])
     setup, deals = kind.parse_record(record)
     if setup.rules != version.to_rules():
-        raise RuleError("the record's rules differ from the chosen tariff version", field="rules")
+        raise RuleError(
+            N_("the record's rules differ from the chosen tariff version"), field="rules"
+        )
     if len(members) != len(setup.players):
-        raise RuleError(f"choose {len(setup.players)} members", field="players")
+        raise RuleError(N_("choose %(count)s members"), field="players", count=len(setup.players))
     digest = game_digest(kind, setup, deals, [m.username for m in members])
     with transaction.atomic():
         # Two imports of one game lock the same members' rows, so the second sees the first.

@@ -21,6 +21,7 @@ from members.models import Member
 from scoring import spreadsheets
 from scoring.engine.errors import RuleError
 from scoring.forms import DrawForm, EveningForm, PairForm
+from scoring.labels import rule_error_text
 from scoring.models import Evening
 from scoring.permissions import can_check_in, can_run_evening, can_settle
 from scoring.selectors import evenings as selectors
@@ -106,7 +107,7 @@ def _back(evening: Evening) -> HttpResponse:
 
 
 def _refuse(request: HttpRequest, evening: Evening, error: RuleError) -> HttpResponse:
-    messages.error(request, error.message)
+    messages.error(request, rule_error_text(error))
     return _back(evening)
 
 
@@ -280,5 +281,5 @@ def settlement_mark(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except (InvalidOperation, RuleError) as error:
         message = error if isinstance(error, RuleError) else RuleError(_("no such payment"))
-        messages.error(request, message.message)
+        messages.error(request, rule_error_text(message))
     return redirect("scoring:evening_ledger", pk=evening.pk)

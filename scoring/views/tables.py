@@ -28,7 +28,7 @@ from scoring import games, selectors, services, share
 from scoring.engine.errors import RuleError
 from scoring.engine.record import MAX_RECORD_BYTES, load
 from scoring.forms import FinishForm, ImportForm, ReasonForm, reason_refusal, rule_error_to_form
-from scoring.labels import deal_line, rule_label
+from scoring.labels import rule_error_text, rule_label
 from scoring.live.fragments import cached
 from scoring.live.keys import revision_key, tariff_key, url_key, with_epoch
 from scoring.models import DealRecord, Table
@@ -132,7 +132,7 @@ def table_open(request: HttpRequest, game: str) -> HttpResponse:
                     preference_suit=form.cleaned_data.get("preference_suit") or None,
                 )
             except RuleError as error:
-                form.add_error(None, error.message)
+                form.add_error(None, rule_error_text(error))
             else:
                 return redirect("scoring:table_detail", pk=table.pk)
     return render(request, "scoring/table_open.html", {"form": form, "game": kind})
@@ -394,11 +394,10 @@ def table_sheet_png(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def table_print(request: HttpRequest, pk: int) -> HttpResponse:
-    """The whole sheet on paper: the drawing, the totals and every deal."""
+    """The whole sheet on paper: the drawing, the totals and every deal (titled as the
+    log titles it)."""
     table = _table(pk)
     context = _sheet_context(table, selectors.current(table), shown=None)
-    for row in context["rows"]:
-        row["line"] = deal_line(row["deal"])
     return render(request, "scoring/table_print.html", context)
 
 
@@ -527,9 +526,11 @@ def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _refused(request: HttpRequest, table: Table, error: RuleError) -> HttpResponse:
+    # A correction refused for a later deal names that deal (and its field).
+    refused = rule_error_text(error, located=error.deal is not None)
     if request.htmx:  # type: ignore[attr-defined]
-        return _table_body(request, table, refused=str(error))
-    messages.error(request, str(error))
+        return _table_body(request, table, refused=refused)
+    messages.error(request, refused)
     return redirect("scoring:table_detail", pk=table.pk)
 
 
@@ -630,7 +631,7 @@ def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
             return _after_write(request, table, _("Table finished."))
         if complete:  # a reason too long, or with a NUL character
             return _refused(request, table, reason_refusal(form, ""))
-        refused = reason_refusal(form, _("Say why the table is closed early.")).message
+        refused = rule_error_text(reason_refusal(form, _("Say why the table is closed early.")))
     context = {"table": table, "complete": complete, "form": form, "refused": refused}
     return render(request, "scoring/table_finish.html", context)
 
@@ -735,7 +736,7 @@ def table_import(request: HttpRequest) -> HttpResponse:
         except services.AlreadyImported as error:
             form.add_error("record", _already_here(error.table))
         except RuleError as error:
-            form.add_error("record", str(error))
+            form.add_error("record", rule_error_text(error, located=True))
         else:
             messages.success(request, _("Record imported as a finished table."))
             return redirect("scoring:table_detail", pk=table.pk)
