@@ -246,7 +246,8 @@ def evening_summary_task(*, evening_id: int) -> str:
 
 def split_text(text: str, limit: int) -> list[str]:
     """``text`` in parts of at most ``limit`` characters, cut between lines where it can
-    be (a line longer than ``limit`` is cut within)."""
+    be (a line longer than ``limit`` is cut within); blank lines where it is cut are
+    dropped (a message neither starts nor ends with one)."""
     parts: list[str] = []
     current = ""
     for line in text.splitlines():
@@ -256,6 +257,5 @@ def split_text(text: str, limit: int) -> list[str]:
                 parts.append(current)
                 candidate = piece
             current = candidate
-    if current:
-        parts.append(current)
-    return parts
+    parts.append(current)
+    return [part.strip("\n") for part in parts if part.strip("\n")]

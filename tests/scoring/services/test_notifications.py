@@ -39,6 +39,7 @@ from scoring.telegram import TelegramError
 from tests import factories
 from tests.fake_telegram import FakeBotApi, serve
 from tests.mailbox import committed
+from tests.scoring.services.test_rating_tasks import run_worker  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -383,7 +384,9 @@ def test_a_long_summary_is_posted_in_parts_each_within_the_limit(
     texts = [call.fields["text"] for call in bot_api.calls]
     assert len(texts) > 1
     assert all(len(text) <= 60 for text in texts)
-    assert "\n".join(texts) == mail.outbox[0].body.split("\n\nВы получили")[0].strip()
+    summary = mail.outbox[0].body.split("\n\nВы получили")[0]
+    # The same lines, in order; only the blank lines where a part was cut are left out.
+    assert "\n".join(texts).replace("\n\n", "\n") == summary.strip().replace("\n\n", "\n")
 
 
 @pytest.mark.parametrize(
@@ -393,7 +396,45 @@ def test_a_long_summary_is_posted_in_parts_each_within_the_limit(
         ("aaaa\nbbbb\ncc", 9, ["aaaa\nbbbb", "cc"]),
         ("aaaaaaa\nb", 3, ["aaa", "aaa", "a\nb"]),
         ("", 5, []),
+        ("aa\n\nbb", 3, ["aa", "bb"]),
+        ("aa\n\nbb", 6, ["aa\n\nbb"]),  # kept inside a part
     ],
 )
 def test_split_text(text: str, limit: int, parts: list[str]) -> None:
     assert split_text(text, limit) == parts
+
+
+# -- the worker ---------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_the_worker_sends_what_a_committed_finish_enqueued(
+    bot_api: FakeBotApi, settings: Any, request: pytest.FixtureRequest
+) -> None:
+    """``DJANGO_TASKS=database``: the finish's commit leaves one task; the worker runs it,
+    it leaves the e-mail and the post (their arguments stored as JSON, the picture as
+    base64), and the worker's next round sends both."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    players = [
+        factories.member("Anna", username="anna", email="anna@club.example"),
+        factories.member("Boris", username="boris"),
+        factories.member("Vera", username="vera"),
+    ]
+    with notifications.paused():  # the deals' table, finished below by itself
+        table = factories.pulka(players, pool_target=10, played_on=DAY)
+    services.table_finish(table, by=players[0])  # autocommit: on_commit runs at once
+
+    assert list(DBTaskResult.objects.values_list("task_path", flat=True)) == [
+        "scoring.services.ratings.ratings_update_task",
+        "scoring.services.notifications.table_finished_task",
+    ]
+    assert (mail.outbox, bot_api.calls) == ([], [])
+
+    request.getfixturevalue("run_worker")()  # the rating tests' fixture, imported above
+
+    assert DBTaskResult.objects.exclude(status="SUCCESSFUL").count() == 0
+    assert DBTaskResult.objects.count() == 4
+    (message,) = mail.outbox
+    assert message.attachments[0][1].startswith(PNG)
+    (call,) = bot_api.calls
+    assert call.photo == message.attachments[0][1]
