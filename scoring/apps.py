@@ -8,5 +8,7 @@ class ScoringConfig(AppConfig):
 
     def ready(self) -> None:
         from scoring.share import check_fonts
+        from scoring.telegram import check_settings
 
         checks.register(check_fonts)
+        checks.register(check_settings)

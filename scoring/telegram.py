@@ -20,6 +20,7 @@ import urllib.request
 from typing import Any
 
 from django.conf import settings
+from django.core import checks
 
 CAPTION_LIMIT = 1024
 """The longest caption of a picture the API takes, in characters."""
@@ -41,6 +42,22 @@ class TelegramError(Exception):
 def configured() -> bool:
     """Whether the club has a bot and a chat to post to."""
     return bool(settings.TELEGRAM_BOT_TOKEN and settings.TELEGRAM_CHAT_ID)
+
+
+def check_settings(**kwargs: object) -> list[checks.CheckMessage]:
+    """A system check: a token without a chat (or a chat without a token) posts nothing,
+    silently, which is surely not what whoever set one meant."""
+    if bool(settings.TELEGRAM_BOT_TOKEN) == bool(settings.TELEGRAM_CHAT_ID):
+        return []
+    missing = "TELEGRAM_CHAT_ID" if settings.TELEGRAM_BOT_TOKEN else "TELEGRAM_BOT_TOKEN"
+    return [
+        checks.Warning(
+            f"{missing} is not set, so nothing is posted to the club's Telegram chat",
+            hint="set both TELEGRAM_BOT_TOKEN and TELEGRAM_CHAT_ID, or neither "
+            "(docs/deploy.md, Telegram)",
+            id="scoring.W002",
+        )
+    ]
 
 
 def send_message(text: str) -> Any:
