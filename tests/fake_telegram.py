@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email.parser import BytesParser
@@ -17,6 +18,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 PORTS = range(8180, 8190)
+SLOW = 2.0
 """This worktree's ports (a test server listens on one of them, on loopback only)."""
 
 
@@ -30,7 +32,8 @@ class Call:
 @dataclass
 class FakeBotApi:
     """``failures``: how to answer the next requests, one item each (an HTTP status such
-    as 500, or ``"close"``), then success."""
+    as 500, ``"close"`` the connection unanswered, or ``"slow"``: answer after
+    ``SLOW`` seconds, past the client's timeout), then success."""
 
     url: str = ""
     calls: list[Call] = field(default_factory=list)
@@ -65,11 +68,13 @@ def _handler(api: FakeBotApi) -> type[BaseHTTPRequestHandler]:
             fields, photo = _parse(self.headers.get("Content-Type", ""), body)
             api.calls.append(Call(self.path, fields, photo))
             failure = api.failures.pop(0) if api.failures else None
-            if failure == "close":
+            if failure == "slow":
+                time.sleep(SLOW)
+            elif failure == "close":
                 self.close_connection = True
                 self.connection.shutdown(socket.SHUT_RDWR)
                 return
-            if failure is not None:
+            elif failure is not None:
                 self._answer(
                     int(failure), {"ok": False, "error_code": failure, "description": "Bad"}
                 )
@@ -81,8 +86,11 @@ def _handler(api: FakeBotApi) -> type[BaseHTTPRequestHandler]:
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            try:
+                self.end_headers()
+                self.wfile.write(data)
+            except OSError:  # a client that gave up waiting ("slow") has gone
+                self.close_connection = True
 
         def log_message(self, format: str, *args: Any) -> None:
             pass

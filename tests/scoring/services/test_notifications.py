@@ -206,14 +206,18 @@ def _close_by_page(client: Client, table: Table) -> Any:
         return client.post(reverse("scoring:table_finish", args=[table.pk]), {"reason": "late"})
 
 
-@pytest.mark.parametrize("failure", [500, "close"], ids=["http-500", "connection-closed"])
+@pytest.mark.parametrize(
+    "failure", [500, "close", "slow"], ids=["http-500", "connection-closed", "timeout"]
+)
 def test_a_failed_post_is_logged_and_the_finish_goes_on(
     bot_api: FakeBotApi,
     players: list[Member],
     client: Client,
     caplog: pytest.LogCaptureFixture,
+    settings: Any,
     failure: int | str,
 ) -> None:
+    settings.TELEGRAM_TIMEOUT = 1  # the fake's "slow" answers after 2 seconds
     table = factories.pulka(players, pool_target=10, played_on=DAY)
     bot_api.failures = [failure]
 
