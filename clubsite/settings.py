@@ -369,7 +369,8 @@ else:
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "").strip() or "club@localhost"
 
 # Every e-mail is sent by the task members.tasks.send_email (TASKS above: at once, or by
-# the worker); a failed send is logged by django.tasks and the request goes on.
+# the worker); a failed send is logged, tried again later by the worker (members.tasks.
+# SEND_RETRIES), and never breaks the request.
 
 # Where the links in e-mails and Telegram posts sent by the task worker point (it has no
 # request to take the host from): the site's address as members open it.

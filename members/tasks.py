@@ -95,17 +95,12 @@ def again_later(
     return f"failed; tried again as task {retry.id}"
 
 
-def email_later(
-    *, subject: str, body: str, to: list[str], attachments: list[Attachment] | None = None
-) -> None:
+def email_later(*, subject: str, body: str, to: list[str]) -> None:
     """Send the message as a task, after the current transaction commits (at once outside
     one): a rolled-back invitation mails nobody, and a worker never looks for rows that
     are not there yet. Newlines in the subject are joined, as mail headers need."""
     one_line = " ".join(subject.split())
-    extra = {"attachments": attachments} if attachments else {}
-    transaction.on_commit(
-        partial(enqueue_logged, send_email, subject=one_line, body=body, to=to, **extra)
-    )
+    transaction.on_commit(partial(enqueue_logged, send_email, subject=one_line, body=body, to=to))
 
 
 def enqueue_logged(queued: Task[Any, Any], **kwargs: Any) -> None:
