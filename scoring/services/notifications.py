@@ -75,10 +75,25 @@ def after_table_finish(table: Table) -> None:
 
 
 @task
-def table_finished_task(*, table_id: int, revision: int) -> str:
+def table_finished_task(*, table_id: int, revision: int, attempt: int = 1) -> str:
     """E-mail each seated member who wants it the result and the sheet, and post both to
     the club's chat. Nothing if the table has moved on since (reopened: its next finish
-    announces it) or was imported (a game played before, not tonight's table)."""
+    announces it) or was imported (a game played before, not tonight's table). A try that
+    fails (the database, the drawing) enqueues nothing and is tried again later."""
+    try:
+        return _announce_table(table_id, revision)
+    except Exception as error:
+        return again_later(
+            table_finished_task,
+            error,
+            attempt=attempt,
+            what=f"the notices of the finish of table {table_id}",
+            table_id=table_id,
+            revision=revision,
+        )
+
+
+def _announce_table(table_id: int, revision: int) -> str:
     table = Table.objects.filter(pk=table_id, revision=revision, status=Table.FINISHED).first()
     if table is None:
         return "the table has moved on"
@@ -93,7 +108,9 @@ def table_finished_task(*, table_id: int, revision: int) -> str:
         body = render_to_string("scoring/email/table_finished.txt", context)
         caption = render_to_string("scoring/telegram/table_finished.txt", context).strip()
         to = [seat.member for seat in context["seats"] if seat.member_id is not None]
-        with transaction.atomic():  # the database backend: every message or none
+        # Under the database backend the messages' tasks commit together or not at all,
+        # so a try that fails half-way leaves nothing to send twice when it is tried again.
+        with transaction.atomic():
             sent = _email(to, "email_table_finished", subject, body, files)
             posted = _post([caption[: telegram.CAPTION_LIMIT]], picture)
     return f"{sent} e-mail(s), {posted} post(s)"
@@ -103,7 +120,6 @@ def _table_context(table: Table) -> dict[str, Any]:
     seats = list(table.seats.select_related("member").order_by("position"))
     return {
         "table": table,
-        "game": games.of_table(table).label,
         "seats": seats,
         "url": site_url(reverse("scoring:table_detail", args=[table.pk])),
     }
@@ -227,9 +243,23 @@ def summary_context(evening: Evening) -> dict[str, Any]:
 
 
 @task
-def evening_summary_task(*, evening_id: int) -> str:
+def evening_summary_task(*, evening_id: int, attempt: int = 1) -> str:
     """E-mail the evening's summary to each member checked in who wants it, and post it
-    to the club's chat (in parts, if it is longer than one message may be)."""
+    to the club's chat (in parts, if it is longer than one message may be). A try that
+    fails enqueues nothing and is tried again later."""
+    try:
+        return _announce_evening(evening_id)
+    except Exception as error:
+        return again_later(
+            evening_summary_task,
+            error,
+            attempt=attempt,
+            what=f"the summary of evening {evening_id}",
+            evening_id=evening_id,
+        )
+
+
+def _announce_evening(evening_id: int) -> str:
     evening = Evening.objects.filter(pk=evening_id).first()
     if evening is None:
         return "the evening is gone"
@@ -238,7 +268,7 @@ def evening_summary_task(*, evening_id: int) -> str:
         subject = render_to_string("scoring/email/evening_summary_subject.txt", context)
         body = render_to_string("scoring/email/evening_summary.txt", context)
         text = render_to_string("scoring/telegram/evening_summary.txt", context).strip()
-        with transaction.atomic():
+        with transaction.atomic():  # every message's task or none (as for a table)
             sent = _email(summary_recipients(evening), "email_evening_summary", subject, body, [])
             posted = _post(split_text(text, telegram.TEXT_LIMIT))
     return f"{sent} e-mail(s), {posted} post(s)"

@@ -442,3 +442,34 @@ def test_the_worker_sends_what_a_committed_finish_enqueued(
     assert message.attachments[0][1].startswith(PNG)
     (call,) = bot_api.calls
     assert call.photo == message.attachments[0][1]
+
+
+def test_an_announcement_that_fails_half_way_leaves_nothing_and_is_tried_again(
+    bot_api: FakeBotApi, players: list[Member], settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The finished table's task fails after Anna's e-mail was enqueued (the post's
+    enqueue breaks): neither stays queued, and the whole task is tried again later."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    with notifications.paused():
+        table = factories.finished_pulka(players, players[0], DAY)
+    DBTaskResult.objects.all().delete()  # the rating's task
+
+    queued_before: list[int] = []
+
+    def broken(*args: Any) -> int:
+        queued_before.append(DBTaskResult.objects.filter(task_path=send_email.module_path).count())
+        raise ConnectionError("the queue went away")
+
+    monkeypatch.setattr(notifications, "_post", broken)
+    result = notifications.table_finished_task.call(table_id=table.pk, revision=table.revision)
+
+    assert queued_before == [1]  # Anna's e-mail, rolled back with the rest
+    (retry,) = DBTaskResult.objects.all()
+    assert result == f"failed; tried again as task {retry.id}"
+    assert retry.task_path == "scoring.services.notifications.table_finished_task"
+    assert retry.args_kwargs["kwargs"] == {
+        "table_id": table.pk,
+        "revision": table.revision,
+        "attempt": 2,
+    }
+    assert (mail.outbox, bot_api.calls) == ([], [])
