@@ -242,6 +242,13 @@ def summary_context(evening: Evening) -> dict[str, Any]:
     }
 
 
+def summary_text(context: dict[str, Any]) -> str:
+    """The summary as the chat gets it (and the e-mail, above its footer), in the site's
+    language: also the closing page's preview."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return render_to_string("scoring/telegram/evening_summary.txt", context).strip()
+
+
 @task
 def evening_summary_task(*, evening_id: int, attempt: int = 1) -> str:
     """E-mail the evening's summary to each member checked in who wants it, and post it
@@ -267,7 +274,7 @@ def _announce_evening(evening_id: int) -> str:
         context = summary_context(evening)
         subject = render_to_string("scoring/email/evening_summary_subject.txt", context)
         body = render_to_string("scoring/email/evening_summary.txt", context)
-        text = render_to_string("scoring/telegram/evening_summary.txt", context).strip()
+        text = summary_text(context)
         with transaction.atomic():  # every message's task or none (as for a table)
             sent = _email(summary_recipients(evening), "email_evening_summary", subject, body, [])
             posted = _post(split_text(text, telegram.TEXT_LIMIT))

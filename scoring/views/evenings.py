@@ -14,7 +14,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -312,6 +311,6 @@ def evening_close(request: HttpRequest, pk: int) -> HttpResponse:
         "chat": telegram.configured(),
     }
     context["in_play"] = sum(table.is_open for table in context["tables"])
-    # Rendered as text (what the chat gets), then escaped into the page like any value.
-    context["summary"] = render_to_string("scoring/telegram/evening_summary.txt", context)
+    # The text as it is sent (in the site's language), escaped into the page like any value.
+    context["summary"] = notifications.summary_text(context)
     return render(request, "scoring/evening_close.html", context)

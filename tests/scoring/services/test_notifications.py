@@ -360,7 +360,7 @@ def test_closing_the_evening_mails_its_summary_to_each_participant_who_wants_it(
 def test_the_close_page_shows_the_summary_and_who_gets_it(evening: Evening, client: Client) -> None:
     client.force_login(evening.organiser)
     page = client.get(reverse("scoring:evening_close", args=[evening.pk])).content.decode()
-    assert "Vera → Anna: 33.34" in page
+    assert "Vera → Anna: 33,34" in page  # the summary as it is sent: in Russian
     assert "By e-mail to: Boris, Gleb." in page
     assert mail.outbox == []
 
