@@ -418,7 +418,26 @@ else:
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "").strip() or "club@localhost"
 
 # Every e-mail is sent by the task members.tasks.send_email (TASKS above: at once, or by
-# the worker); a failed send is logged by django.tasks and the request goes on.
+# the worker); a failed send is logged, tried again later by the worker (members.tasks.
+# SEND_RETRIES), and never breaks the request.
+
+# Where the links in e-mails and Telegram posts sent by the task worker point (it has no
+# request to take the host from): the site's address as members open it.
+SITE_URL = os.environ.get("DJANGO_SITE_URL", "").strip().rstrip("/") or (
+    "http://127.0.0.1:8000"
+    if DEBUG or not ALLOWED_HOSTS
+    else f"https://{ALLOWED_HOSTS[0].lstrip('.')}"
+)
+
+# Telegram (scoring/services/notifications.py): with a bot's token and the club chat's id
+# set, a finished table and an evening's summary are posted to the chat through the Bot
+# API, as tasks. Unset: nothing is sent. TELEGRAM_API_URL is for tests (a local fake).
+TELEGRAM_BOT_TOKEN = os.environ.get("TELEGRAM_BOT_TOKEN", "").strip()
+TELEGRAM_CHAT_ID = os.environ.get("TELEGRAM_CHAT_ID", "").strip()
+TELEGRAM_API_URL = (
+    os.environ.get("TELEGRAM_API_URL", "").strip().rstrip("/") or "https://api.telegram.org"
+)
+TELEGRAM_TIMEOUT = env_int("TELEGRAM_TIMEOUT", default=10)
 
 # A password link (reset or invitation) works once, for this many days.
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24 * 3

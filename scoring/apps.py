@@ -11,5 +11,7 @@ class ScoringConfig(AppConfig):
         # forget it at each request's start.
         import scoring.live.keys  # noqa: F401
         from scoring.share import check_fonts
+        from scoring.telegram import check_settings
 
         checks.register(check_fonts)
+        checks.register(check_settings)

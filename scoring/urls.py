@@ -52,6 +52,7 @@ urlpatterns = [
     path("evenings/<int:pk>/ledger/", evenings.evening_ledger, name="evening_ledger"),
     path("evenings/<int:pk>/ledger.csv", evenings.evening_ledger_csv, name="evening_ledger_csv"),
     path("evenings/<int:pk>/settle/", evenings.settlement_mark, name="settlement_mark"),
+    path("evenings/<int:pk>/close/", evenings.evening_close, name="evening_close"),
     # Standings (scoring/views/standings.py): seasons, leaderboards, CSV downloads
     path("seasons/", standings.season_list, name="season_list"),
     path("seasons/<int:pk>/<game:game>/", standings.season_standings, name="season_standings"),

@@ -28,6 +28,7 @@ from scoring.engine.standings import table_places
 from scoring.live import snapshots
 from scoring.models import AuditEntry, DealRecord, Seat, Table
 from scoring.models.tables import validate_played_on
+from scoring.services.notifications import after_table_finish
 from scoring.services.ratings import ratings_after_finish, ratings_after_reopen
 
 ADJUST = "adjust"
@@ -351,6 +352,7 @@ def table_finish(table: Table, *, by: Member | None, reason: str = "") -> Table:
         _store_seat_results(table, state)
         AuditEntry.objects.create(table=table, action=AuditEntry.CLOSE, actor=by, reason=reason)
         ratings_after_finish(table)
+        after_table_finish(table)  # e-mails and the club's chat, once this commits
         return table
 
 

@@ -15,10 +15,11 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from members.models import Member
-from scoring import spreadsheets
+from scoring import spreadsheets, telegram
 from scoring.engine.errors import RuleError
 from scoring.forms import DrawForm, EveningForm, PairForm
 from scoring.labels import rule_error_text
@@ -26,6 +27,7 @@ from scoring.models import Evening
 from scoring.permissions import can_check_in, can_run_evening, can_settle
 from scoring.selectors import evenings as selectors
 from scoring.services import evenings as services
+from scoring.services import notifications
 
 
 def _member(request: HttpRequest) -> Member:
@@ -283,3 +285,33 @@ def settlement_mark(request: HttpRequest, pk: int) -> HttpResponse:
         message = error if isinstance(error, RuleError) else RuleError(_("no such payment"))
         messages.error(request, rule_error_text(message))
     return redirect("scoring:evening_ledger", pk=evening.pk)
+
+
+@login_required
+def evening_close(request: HttpRequest, pk: int) -> HttpResponse:
+    """Close the evening: a confirmation page showing the summary and who gets it; the
+    POST sends it (``notifications.evening_close``). Organisers only."""
+    evening = _organisers_evening(request, pk)
+    if request.method == "POST":
+        try:
+            sent = notifications.evening_close(evening=evening, by=_member(request))
+        except RuleError as error:
+            return _refuse(request, evening, error)
+        messages.success(
+            request,
+            ngettext(
+                "The evening is closed: its summary goes to %(n)s member by e-mail.",
+                "The evening is closed: its summary goes to %(n)s members by e-mail.",
+                sent,
+            )
+            % {"n": sent},
+        )
+        return _back(evening)
+    context = notifications.summary_context(evening) | {
+        "recipients": notifications.summary_recipients(evening),
+        "chat": telegram.configured(),
+    }
+    context["in_play"] = sum(table.is_open for table in context["tables"])
+    # The text as it is sent (in the site's language), escaped into the page like any value.
+    context["summary"] = notifications.summary_text(context)
+    return render(request, "scoring/evening_close.html", context)

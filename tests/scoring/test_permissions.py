@@ -183,6 +183,9 @@ MATRIX: list[tuple[str, str]] = [
     ("ledger",               "ok      ok      ok      ok      ok      ok      ok"),
     ("ledger-csv",           "ok      ok      ok      ok      ok      ok      ok"),
     ("mark-paid",            "login   403     ok      ok      ok      403     ok"),
+    ("close-evening-form",   "login   403     403     ok      ok      403     ok"),
+    ("close-evening",        "login   403     403     ok      ok      403     ok"),
+    ("close-evening-in-play", "login  403     403     refused refused 403     refused"),
     # -- the admin: tariffs, seasons, members, the club's name
     ("admin-index",          "admin   admin   admin   admin   ok      ok      ok"),
     ("tariff-admin-list",    "admin   admin   admin   admin   ok      403     ok"),
@@ -1542,6 +1545,57 @@ action(
         lambda w: {"payer": f"m{w.vera.pk}", "payee": f"m{w.anna.pk}", "amount": "33.34"},
     )
 )
+
+
+def _evening_to_close(w: World) -> None:
+    """The ledger's evening, its three players with e-mail addresses."""
+    _ledger_evening(w)
+    for member in (w.anna, w.boris, w.vera):
+        Member.objects.filter(pk=member.pk).update(email=f"{member.username}@club.example")
+
+
+def _evening_in_play(w: World) -> None:
+    """The same, with a second table still in play."""
+    _evening_to_close(w)
+    table = factories.pulka([w.anna, w.boris, w.vera], played_on=w.table.played_on)
+    EveningTable.objects.create(evening=w.extra["evening"], table=table, round=2)
+
+
+def _close_evening(client: Client, w: World) -> HttpResponse:
+    with committed():  # the summary is enqueued once the request's transaction commits
+        return client.post(_evening_url("scoring:evening_close")(w))
+
+
+def _summary_sent(w: World, response: HttpResponse) -> None:
+    assert response["Location"] == _url("scoring:evening_detail", w.extra["evening"].pk)
+    assert sorted(m.to[0] for m in mail.outbox) == [
+        "anna@club.example",
+        "boris@club.example",
+        "vera@club.example",
+    ]
+    assert all("Vera → Anna: 33,34" in m.body for m in mail.outbox)
+
+
+action(
+    "close-evening-form",
+    "Close the evening, the confirmation page (its summary, who gets it) — "
+    "`GET /evenings/<id>/close/`",
+    prepare=_evening_to_close,
+)(_evening_get("scoring:evening_close"))
+action(
+    "close-evening",
+    "Close the evening: its summary e-mailed to the members checked in (and posted to the "
+    "club's chat) — `POST /evenings/<id>/close/`",
+    prepare=_evening_to_close,
+    ok_status=302,
+    done=_summary_sent,
+)(_close_evening)
+action(
+    "close-evening-in-play",
+    "Close the evening while a table is still in play — `POST /evenings/<id>/close/`",
+    prepare=_evening_in_play,
+    refusal="1 table is still in play: finish it first",
+)(_close_evening)
 
 
 def assert_sits_out(w: World) -> None:
