@@ -65,6 +65,7 @@ def manifest(request: HttpRequest) -> HttpResponse:
     language = asked if asked in languages else translation.get_language()
     name = Club.load().identity(language).name
     data = {
+        "id": "/",
         "name": name,
         "short_name": short_name(name),
         "lang": language,
@@ -117,7 +118,6 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         content_type="text/javascript; charset=utf-8",
     )
     response["Cache-Control"] = "no-cache"
-    response["Service-Worker-Allowed"] = "/"
     return response
 
 

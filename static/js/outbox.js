@@ -222,8 +222,10 @@
       return { stored: true, revision: revision };
     }
     const page = new DOMParser().parseFromString(await response.text(), "text/html");
-    const said = page.querySelector('[role="alert"], .errorlist, .message.error, main h1');
-    const text = said ? said.textContent.replace(/\s+/g, " ").trim() : "";
+    // A form's errors, or a whole page's heading and lead (the 403 page, say).
+    const errors = page.querySelectorAll('[role="alert"], .errorlist, .message.error');
+    const said = errors.length ? [errors[0]] : page.querySelectorAll("main h1, main .lead");
+    const text = Array.from(said, (e) => e.textContent.replace(/\s+/g, " ").trim()).join(" ");
     return { stored: false, message: text || response.status + " " + response.statusText };
   }
 
@@ -321,17 +323,21 @@
 
   // -- what the page shows --------------------------------------------------------------------
 
+  let element = null; // the outbox's lines, kept across the htmx swaps of the form
+
+  // Just above the deal form, where the thumb is; on a page without one, atop the page.
   function box() {
-    let element = document.getElementById("outbox");
-    const anchor = document.getElementById("deal-form") || document.querySelector("main > *");
     if (!element) {
       element = document.createElement("div");
       element.id = "outbox";
       element.className = "outbox";
       element.setAttribute("role", "status");
     }
-    if (anchor && element.nextElementSibling !== anchor) {
-      anchor.before(element);
+    const form = document.querySelector("#deal-form form");
+    if (form && element.nextElementSibling !== form) {
+      form.before(element);
+    } else if (!form && !element.isConnected) {
+      document.querySelector("main")?.prepend(element);
     }
     return element;
   }
@@ -366,11 +372,10 @@
     waiting = items.length > 0 && !items.some((item) => item.refused);
     const shown = note === null ? (waiting ? words.queued : null) : note;
     if (!items.length && !shown) {
-      document.getElementById("outbox")?.remove();
+      element?.remove();
       return;
     }
-    const element = box();
-    element.replaceChildren();
+    box().replaceChildren();
     if (shown) {
       const p = document.createElement("p");
       p.className = "message" + (items.length ? " error" : " success");
@@ -429,7 +434,7 @@
   });
   // htmx swaps the deal form after a save: the queue's line goes back above the new one.
   document.addEventListener("htmx:afterSettle", function () {
-    if (document.getElementById("outbox")) {
+    if (element && element.childElementCount) {
       box();
     }
   });

@@ -224,3 +224,55 @@ new Promise((resolve, reject) => {
 })
 """
 """The write_key of each deal waiting in the outbox, in order."""
+
+
+def test_a_deal_refused_when_sent_waits_for_the_member_never_dropped(new_page, browser_problems):
+    """Anna enters two deals offline; meanwhile Boris saves one online. Back online,
+    Anna's first deal is refused (the sheet moved on): the queue stops and shows it, and
+    the second waits behind it. Anna removes the first and sends the second again, on top
+    of the sheet as it now stands."""
+    anna, boris, vera = (factories.member(n, username=n.lower()) for n in ("Anna", "Boris", "Vera"))
+    table = factories.pulka([anna, boris, vera])
+    page = new_page(**APP)
+    sign_in(page, "anna")
+    page.goto(f"/tables/{table.pk}/")
+    controlled(page)
+    form = page.locator("#deal-form form")
+    outbox = page.locator("#outbox")
+    page.context.set_offline(True)
+    for n, level in enumerate(("8", "9"), start=1):
+        form.locator(f'label.segment:has(input[name="level"][value="{level}"])').click()
+        form.get_by_role("button", name="Save deal").click()
+        expect(outbox).to_contain_text(QUEUED.format(n=n))
+
+    other = new_page(**APP)
+    sign_in(other, "boris")
+    other.goto(f"/tables/{table.pk}/")
+    other_form = other.locator("#deal-form form")
+    other_form.locator('label.segment:has(input[name="level"][value="6"])').click()
+    other_form.get_by_role("button", name="Save deal").click()
+    expect(other.locator("#deal-form .message.success")).to_have_text("Deal saved.")
+    assert stored(table) == [("Boris", "6S")]
+
+    page.context.set_offline(False)
+
+    refused = outbox.locator(".outbox-refused")
+    expect(refused).to_have_count(1)
+    expect(refused).to_contain_text("A deal saved on this phone was not accepted: ")
+    expect(refused.locator(".outbox-deal")).to_contain_text("declarer: Boris · contract: 8 · suit: ♠")
+    assert stored(table) == [("Boris", "6S")]
+    assert len(page.evaluate(_QUEUED_KEYS)) == 2  # nothing dropped; the second waits
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    refused.get_by_role("button", name="Remove it from the queue").click()
+    # The second was drawn before Boris's deal too: refused in its turn.
+    expect(refused.locator(".outbox-deal")).to_contain_text("contract: 9")
+    assert len(page.evaluate(_QUEUED_KEYS)) == 1
+    expect(page.locator("#sheet .deal-log > li")).to_have_count(1)  # Boris's, polled in
+
+    refused.get_by_role("button", name="Send it again").click()
+
+    expect(outbox).to_contain_text("Deals sent from this phone: 1.")
+    assert stored(table) == [("Boris", "6S"), ("Boris", "9S")]
+    assert page.evaluate(_QUEUED_KEYS) == []
+    assert only_script_problems(browser_problems) == []
