@@ -110,6 +110,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "offline": {
             code: reverse("scoring:offline", args=[code]) for code, _ in settings.LANGUAGES
         },
+        "signOut": reverse("members:logout"),
     }
     response = render(
         request,

@@ -7,7 +7,8 @@
 //   each; with no connection it shows that copy, marked as such (static/js/offline.js puts
 //   up «Нет связи — показан лист на HH:MM»), never as if it were fresh;
 // - any other page: the network; with no connection, the offline page.
-// It never keeps a POST, the admin, or any other page.
+// It never keeps a POST, the admin, or any other page, and signing out forgets the kept
+// table pages.
 "use strict";
 
 const CONFIG = {{ config }};
@@ -43,10 +44,14 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
+  const url = new URL(request.url);
+  if (request.method === "POST" && url.pathname === CONFIG.signOut) {
+    // Signing out forgets the kept pages: they show what the member saw (a shared phone).
+    event.waitUntil(caches.delete(TABLES_CACHE));
+  }
   if (request.method !== "GET") {
     return; // writes go to the network as they are; the page's outbox keeps them
   }
-  const url = new URL(request.url);
   if (url.origin !== self.location.origin || url.pathname.startsWith("/admin/")) {
     return;
   }
@@ -102,12 +107,34 @@ async function marked(kept) {
   return new Response(body, { status: 200, headers: kept.headers });
 }
 
-function offlinePage() {
+// The offline page, in the phone's language, with links to the table pages kept.
+async function offlinePage() {
   const language = (self.navigator.language || "").toLowerCase().startsWith("en") ? "en" : "ru";
   const url = CONFIG.offline[language] || Object.values(CONFIG.offline)[0];
-  return caches
-    .open(SHELL_CACHE)
-    .then((cache) => cache.match(url, { ignoreVary: true }))
-    .then((page) => page || Response.error());
+  const page = await (await caches.open(SHELL_CACHE)).match(url, { ignoreVary: true });
+  if (!page) {
+    return Response.error();
+  }
+  const links = await keptTables();
+  if (!links.length) {
+    return page;
+  }
+  const html = (await page.text())
+    .replace('<ul class="kept-tables"></ul>', '<ul class="kept-tables">' + links.join("") + "</ul>")
+    .replace(" hidden data-kept", " data-kept");
+  return new Response(html, { status: 200, headers: page.headers });
+}
+
+// A link to each kept table page, named by its heading (text the server escaped already).
+async function keptTables() {
+  const cache = await caches.open(TABLES_CACHE);
+  const links = [];
+  for (const request of await cache.keys()) {
+    const html = await (await cache.match(request, { ignoreVary: true })).text();
+    const heading = html.match(/<h1>([^<]*)<\/h1>/);
+    const path = new URL(request.url).pathname;
+    links.push('<li><a href="' + path + '">' + (heading ? heading[1] : path) + "</a></li>");
+  }
+  return links.reverse(); // the newest first
 }
 {% endautoescape %}

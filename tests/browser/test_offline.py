@@ -133,6 +133,14 @@ def test_a_table_page_seen_before_opens_offline_marked_as_a_copy(new_page, brows
     assert "/static/js/outbox.js" in shell and "/offline/en/" in shell
     tables = [url for name, urls in kept.items() if name.startswith("tables-") for url in urls]
     assert tables == [f"/tables/{table.pk}/"]
+
+    # The app opens on its start page: offline, the offline page lists the tables kept.
+    page.goto("/")
+    kept_links = page.locator(".kept-tables a")
+    expect(kept_links).to_have_text([str(table)])
+    kept_links.click()
+    expect(page.locator(".offline-banner")).to_be_visible()
+    expect(page.locator("#sheet .deal-log > li")).to_have_count(1)
     assert only_script_problems(browser_problems) == []
 
 
@@ -171,6 +179,11 @@ def test_deals_entered_offline_are_sent_in_order_when_the_connection_returns(
     expect(log).to_have_count(2)
     expect(log.nth(0)).to_contain_text("7♠")
     expect(log.nth(1)).to_contain_text("6♠")
+
+    # Signing out forgets the kept table pages (a phone the club shares).
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_role("link", name="Sign in")).to_be_visible()
+    page.wait_for_function("caches.keys().then(names => !names.some(n => n.startsWith('tables-')))")
     assert only_script_problems(browser_problems) == []
 
 
@@ -259,7 +272,9 @@ def test_a_deal_refused_when_sent_waits_for_the_member_never_dropped(new_page, b
     refused = outbox.locator(".outbox-refused")
     expect(refused).to_have_count(1)
     expect(refused).to_contain_text("A deal saved on this phone was not accepted: ")
-    expect(refused.locator(".outbox-deal")).to_contain_text("declarer: Boris · contract: 8 · suit: ♠")
+    expect(refused.locator(".outbox-deal")).to_contain_text(
+        "declarer: Boris · contract: 8 · suit: ♠"
+    )
     assert stored(table) == [("Boris", "6S")]
     assert len(page.evaluate(_QUEUED_KEYS)) == 2  # nothing dropped; the second waits
 
