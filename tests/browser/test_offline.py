@@ -90,6 +90,17 @@ def test_the_manifest_and_its_icons(new_page, browser_problems):
     assert manifest["short_name"] == "Preferans"
     assert manifest["start_url"] == "/"
     assert manifest["display"] == "standalone"
+    # Chromium's own reading of it: what it would install, and what it finds wrong.
+    cdp = page.context.new_cdp_session(page)
+    read = cdp.send("Page.getAppManifest")
+    assert read["errors"] == []
+    assert read["url"].endswith(href)
+    assert read["manifest"]["display"] == "kStandalone"
+    assert read["manifest"]["themeColor"] == "rgba(31,95,139,1)"
+    # Installable, but for one thing: Playwright's contexts are off the record.
+    page.evaluate("navigator.serviceWorker.ready")
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert [error["errorId"] for error in errors] == ["in-incognito"]
     sizes = {}
     for icon in manifest["icons"]:
         picture = page.request.get(icon["src"])
