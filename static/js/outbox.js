@@ -272,10 +272,22 @@
 
   let sending = false;
 
-  async function sendQueue() {
+  // One sender at a time across the phone's tabs (the Web Locks API): two tabs sending the
+  // same queue would send a deal twice, and one's refusal could bring back a deal the
+  // other has just had stored.
+  function sendQueue() {
     if (sending || !navigator.onLine) {
-      return;
+      return Promise.resolve();
     }
+    if (!navigator.locks) {
+      return sendQueueNow();
+    }
+    return navigator.locks.request("clubsite-outbox", { ifAvailable: true }, function (lock) {
+      return lock ? sendQueueNow() : null; // another tab is sending
+    });
+  }
+
+  async function sendQueueNow() {
     sending = true;
     let sent = 0;
     try {
@@ -378,7 +390,8 @@
     box().replaceChildren();
     if (shown) {
       const p = document.createElement("p");
-      p.className = "message" + (items.length ? " error" : " success");
+      const tone = shown === words.sending ? "" : items.length ? " error" : " success";
+      p.className = "message" + tone;
       p.textContent = shown.replace("%(n)s", items.length);
       element.append(p);
     }
