@@ -302,3 +302,35 @@ def test_a_deal_refused_when_sent_waits_for_the_member_never_dropped(new_page, b
     assert stored(table) == [("Boris", "6S"), ("Boris", "9S")]
     assert page.evaluate(_QUEUED_KEYS) == []
     assert only_script_problems(browser_problems) == []
+
+
+def test_a_save_whose_answer_was_lost_is_stored_once(new_page, browser_problems):
+    """The save reaches the server and is stored, but its answer never comes back: the
+    outbox keeps the deal and sends it again with the same write_key, which the server
+    answers as done without storing it twice."""
+    anna, boris, vera = (factories.member(n, username=n.lower()) for n in ("Anna", "Boris", "Vera"))
+    table = factories.pulka([anna, boris, vera])
+    page = new_page(**APP)
+    sign_in(page, "anna")
+    page.goto(f"/tables/{table.pk}/")
+    form = page.locator("#deal-form form")
+    if form.locator('input[name="write_key"]').count() == 0:
+        pytest.skip("needs the server's write keys (issue 14 item 3, branch `writes`)")
+    key = form.locator('input[name="write_key"]').input_value()
+
+    def stored_then_lost(route: Any) -> None:
+        route.fetch()  # the server stores the deal...
+        route.abort("internetdisconnected")  # ...and the answer is lost on the way back
+
+    page.route("**/deals/", stored_then_lost)
+    form.locator('label.segment:has(input[name="level"][value="7"])').click()
+    form.get_by_role("button", name="Save deal").click()
+    expect(page.locator("#outbox")).to_contain_text(QUEUED.format(n=1))
+    assert page.evaluate(_QUEUED_KEYS) == [key]
+    assert stored(table) == [("Boris", "7S")]
+
+    page.unroute("**/deals/")
+
+    expect(page.locator("#outbox")).to_contain_text("Deals sent from this phone: 1.")
+    assert stored(table) == [("Boris", "7S")]
+    assert only_script_problems(browser_problems) == []
