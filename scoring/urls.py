@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from scoring import views
-from scoring.views import evenings, rules, standings, tables, tariffs
+from scoring.views import app, evenings, rules, standings, tables, tariffs
 
 app_name = "scoring"
 register_converter(standings.GameConverter, "game")
@@ -9,6 +9,10 @@ register_converter(standings.GameConverter, "game")
 urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", rules.rules, name="rules"),
+    # The installable app (scoring/views/app.py): the worker controls what is under its URL.
+    path("manifest.webmanifest", app.manifest, name="manifest"),
+    path("sw.js", app.service_worker, name="service_worker"),
+    path("offline/<str:language>/", app.offline, name="offline"),
     # Tariff pages (scoring/views/tariffs.py)
     path("tariffs/", tariffs.tariff_list, name="tariff_list"),
     path(

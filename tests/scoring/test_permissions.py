@@ -90,6 +90,9 @@ MATRIX: list[tuple[str, str]] = [
     ("home",                 "ok      ok      ok      ok      ok      ok      ok"),
     ("home-private",         "ok      ok      ok      ok      ok      ok      ok"),
     ("rules",                "ok      ok      ok      ok      ok      ok      ok"),
+    ("app-manifest",         "ok      ok      ok      ok      ok      ok      ok"),
+    ("service-worker",       "ok      ok      ok      ok      ok      ok      ok"),
+    ("offline-page",         "ok      ok      ok      ok      ok      ok      ok"),
     ("tables",               "ok      ok      ok      ok      ok      ok      ok"),
     ("table",                "ok      ok      ok      ok      ok      ok      ok"),
     ("live-sheet",           "ok      ok      ok      ok      ok      ok      ok"),
@@ -353,6 +356,15 @@ action(
     done=_leaders_only_for_members,
 )(_home_private)
 action("rules", "Rules — `GET /rules/`")(_get("scoring:rules"))
+action("app-manifest", "The app's manifest — `GET /manifest.webmanifest`")(_get("scoring:manifest"))
+action("service-worker", "The service worker — `GET /sw.js`")(_get("scoring:service_worker"))
+
+
+def _offline_page(client: Client, w: World) -> HttpResponse:
+    return client.get(_url("scoring:offline", "ru"))
+
+
+action("offline-page", "The offline page — `GET /offline/<language>/`")(_offline_page)
 action("tables", "Tables list — `GET /tables/`")(_get("scoring:table_list"))
 action("table", "Table page — `GET /tables/<id>/`")(_get("scoring:table_detail", "table"))
 action("live-sheet", "Live sheet — `GET /tables/<id>/live/`")(_get("scoring:table_live", "table"))
