@@ -173,7 +173,7 @@ def _export_tables(usernames: dict[int, str]) -> list[dict[str, Any]]:
                 "version": table.version.number,
                 "opened_by": _username(usernames, table.opened_by_id),
                 "seats": [
-                    _fields(seat) | {"member": usernames[seat.member_id]}
+                    _fields(seat) | _seat_player(usernames, seat)
                     for seat in sorted(table.seats.all(), key=lambda s: s.position)
                 ],
                 "deals": [
@@ -191,6 +191,13 @@ def _export_tables(usernames: dict[int, str]) -> list[dict[str, Any]]:
             }
         )
     return exported
+
+
+def _seat_player(usernames: dict[int, str], seat: Seat) -> dict[str, Any]:
+    """Who holds a seat: ``member`` (a username), or ``guest`` (a guest's id in ``guests``)."""
+    if seat.member_id is None:
+        return {"guest": seat.guest_id}
+    return {"member": usernames[seat.member_id]}
 
 
 def _username(usernames: dict[int, str], pk: int | None) -> str | None:

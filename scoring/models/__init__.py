@@ -5,6 +5,7 @@ in ``scoring/services/``."""
 
 from scoring.models.club import Club
 from scoring.models.evenings import ApartRequest, Attendance, Evening, EveningTable, Settlement
+from scoring.models.guests import Guest
 from scoring.models.seasons import Rating, RatingHistory, Season
 from scoring.models.tables import AuditEntry, DealRecord, Seat, Table
 from scoring.models.tariffs import (
@@ -28,6 +29,7 @@ __all__ = [
     "DealRecord",
     "Evening",
     "EveningTable",
+    "Guest",
     "PreferansTariff",
     "PreferansTariffVersion",
     "Rating",
