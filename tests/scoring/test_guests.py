@@ -130,7 +130,7 @@ def test_the_draw_seats_a_checked_in_guest_and_opens_his_seat() -> None:
 
 
 def test_a_guest_is_in_the_ledger_and_it_settles_exactly() -> None:
-    table, anna, boris, pyotr = _pulka_with_pyotr()
+    table, _anna, _boris, _pyotr = _pulka_with_pyotr()
     olga = factories.member("Olga", organiser=True)
     evening = Evening.objects.create(organiser=olga, played_on=DAY)
     EveningTable.objects.create(evening=evening, table=table, round=1)
@@ -141,7 +141,7 @@ def test_a_guest_is_in_the_ledger_and_it_settles_exactly() -> None:
 
 
 def test_a_guest_is_in_no_leaderboard_rating_or_rival_list() -> None:
-    _table, anna, boris, _pyotr = _pulka_with_pyotr()
+    _table, anna, _boris, _pyotr = _pulka_with_pyotr()
     ranked, below = selectors.standings(Table.PREFERANS)
     assert sorted(s.name for s in [*ranked, *below]) == ["Anna", "Boris"]
     assert set(Rating.objects.values_list("member__display_name", flat=True)) == {"Anna", "Boris"}
@@ -174,7 +174,7 @@ def test_an_export_names_a_guest_by_null_and_imports_him_back_as_a_guest() -> No
 
 
 def test_a_merge_gives_the_guests_seats_to_the_member_with_an_audit_entry() -> None:
-    table, anna, boris, pyotr = _pulka_with_pyotr()
+    table, _anna, _boris, pyotr = _pulka_with_pyotr()
     gleb = factories.member("Gleb", username="gleb")
     olga = factories.member("Olga", organiser=True)
     revision = Table.objects.get(pk=table.pk).revision
