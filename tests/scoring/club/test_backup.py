@@ -31,6 +31,8 @@ from scoring.models import (
     BostonTariffVersion,
     Club,
     DealRecord,
+    Evening,
+    Guest,
     PreferansTariff,
     PreferansTariffVersion,
     Rating,
@@ -104,7 +106,9 @@ def build_club() -> None:
 def empty_the_club() -> None:
     """What a freshly migrated database holds: the preset tariffs, the Organisers group and
     the club's first texts."""
+    Evening.objects.all().delete()  # check-ins, requests, links, settlements go with them
     Table.objects.all().delete()  # seats, deals, audit, rating history go with them
+    Guest.objects.all().delete()
     Rating.objects.all().delete()
     Season.objects.all().delete()
     Member.objects.all().delete()
