@@ -17,7 +17,6 @@ from members.models import ORGANISERS, Member
 from scoring import games, selectors
 from scoring.club.demo import BOSTON_CARD, BOSTON_TARIFF, GUEST, TONIGHT_SEED, load_demo
 from scoring.engine.boston import score_boston
-from scoring.selectors import evenings as evening_selectors
 from scoring.models import (
     AuditEntry,
     BostonTariff,
@@ -28,6 +27,7 @@ from scoring.models import (
     Seat,
     Table,
 )
+from scoring.selectors import evenings as evening_selectors
 
 pytestmark = pytest.mark.django_db
 
