@@ -38,6 +38,7 @@ from scoring.models import (
     Rating,
     RatingHistory,
     Season,
+    Seat,
     Table,
 )
 
@@ -130,6 +131,51 @@ def natural_key(table: Table) -> tuple[Any, ...]:
     )
 
 
+def _player(row: Any) -> Any:
+    """A seat's or a check-in's player: a member's username, or a guest's id and name."""
+    return row.member.username if row.member else ("guest", row.guest_id, row.guest.name)
+
+
+def evenings_state() -> list[dict[str, Any]]:
+    """Everything of each evening: its own fields, check-ins, requests, the draw, its
+    tables by round and its settled payments (with who settled them)."""
+    state = []
+    for evening in Evening.objects.order_by("pk"):
+        state.append(
+            {
+                "fields": (
+                    evening.pk,
+                    evening.played_on,
+                    evening.place,
+                    evening.organiser.username,
+                    evening.game,
+                    evening.table_size,
+                    evening.seed,
+                    evening.draft,
+                    evening.created_at,
+                ),
+                "here": [
+                    (
+                        _player(a),
+                        a.arrived_at,
+                        a.sits_out,
+                        getattr(a.checked_in_by, "username", None),
+                    )
+                    for a in evening.attendances.order_by("pk")
+                ],
+                "guests": sorted(evening.guests.values_list("pk", "name", "created_at")),
+                "apart": sorted(evening.apart.values_list("first__username", "second__username")),
+                "tables": sorted(evening.links.values_list("table_id", "round")),
+                "settled": sorted(
+                    evening.settlements.values_list(
+                        "payer", "payee", "amount", "settled_by__username", "settled_at"
+                    )
+                ),
+            }
+        )
+    return state
+
+
 def club_state() -> dict[Any, dict[str, Any]]:
     """Everything a member can see of each table, keyed by its natural key."""
     tables = Table.objects.select_related(
@@ -156,7 +202,7 @@ def club_state() -> dict[Any, dict[str, Any]]:
             "result": table.result,
             "document": selectors.replay(table).document(),
             "seats": [
-                (s.position, s.member.username, s.name, s.result, s.money, s.place, s.won, s.stats)
+                (s.position, _player(s), s.name, s.result, s.money, s.place, s.won, s.stats)
                 for s in sorted(table.seats.all(), key=lambda s: s.position)
             ],
             "deals": [
@@ -270,7 +316,9 @@ def run_import(*argv: str) -> tuple[int, str, str]:
 
 def test_a_restored_club_scores_every_table_as_before(tmp_path: Path, client: Any) -> None:
     build_club()
-    before, setup_before = club_state(), club_setup()
+    before, setup_before, evenings_before = club_state(), club_setup(), evenings_state()
+    assert Seat.objects.filter(guest__isnull=False).exists()  # the demo seats a guest
+    assert len(evenings_before) == 2
     path = export(tmp_path)
     empty_the_club()
     assert Member.objects.count() == 0
@@ -280,10 +328,12 @@ def test_a_restored_club_scores_every_table_as_before(tmp_path: Path, client: An
 
     assert (status, err) == (0, "")
     assert "Restored 8 members, 6 tariffs (7 versions; 6 preset tariffs replaced)" in out
-    assert "1 season and 10 tables" in out
+    assert "1 season and 11 tables" in out
+    assert "2 evenings and 1 guest;" in out
     assert "unusable" in out and "changepassword" in out
     after = club_state()
-    assert len(after) == len(before) == 10
+    assert len(after) == len(before) == 11
+    assert evenings_state() == evenings_before
     assert after.keys() == before.keys()
     for key, table in before.items():
         assert after[key] == table, key
@@ -347,7 +397,7 @@ def test_import_refuses_a_club_that_is_not_empty(tmp_path: Path) -> None:
 
     assert status == 2
     assert out == ""
-    assert "the club is not empty (8 members, 10 tables, 1 season)" in err
+    assert "the club is not empty (8 members, 11 tables, 1 season)" in err
     assert "Nothing was changed" in err
     assert (Member.objects.count(), Table.objects.count(), DealRecord.objects.count()) == counts
     assert list(PreferansTariffVersion.objects.values_list("pk", flat=True)) == tariffs
@@ -617,7 +667,7 @@ def test_import_reads_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
 
     assert status == 0, out
     assert "Restored 8 members" in out
-    assert Table.objects.count() == 10
+    assert Table.objects.count() == 11
 
 
 def test_call_command_raises_with_exit_status_2() -> None:
@@ -658,6 +708,9 @@ def test_a_restore_keeps_every_number_and_new_rows_continue_after_them(
     for key in ("tables", "seasons"):
         for item in document[key]:
             item["id"] += 1_000
+    for evening in document["evenings"]:  # an evening names its tables by their ids
+        for link in evening["tables"]:
+            link["table"] += 1_000
     path.write_text(json.dumps(document), encoding="utf-8")
     numbers["tables"] = {pk + 1_000: key for pk, key in numbers["tables"].items()}
     numbers["seasons"] = {pk + 1_000: name for pk, name in numbers["seasons"].items()}
@@ -712,7 +765,8 @@ _VOLATILE = [
 def site_pages(client: Any) -> dict[str, str]:
     """The HTML of every page a member reads: home, the table list, each table (its page,
     print view, export), the standings of each game all time and in each season, the
-    season list and each member's profile."""
+    season list, each member's profile, and each evening (its page, ledger and CSV: the
+    demo's have a guest, check-ins, two rounds and a settled payment)."""
     from django.core.cache import cache
 
     from scoring.live.snapshots import SNAPSHOTS
@@ -736,6 +790,10 @@ def site_pages(client: Any) -> dict[str, str]:
             urls.append(reverse("scoring:season_standings_csv", args=[pk, game]))
     for username in Member.objects.order_by("username").values_list("username", flat=True):
         urls.append(reverse("members:detail", args=[username]))
+    urls.append(reverse("scoring:evening_list"))
+    for pk in Evening.objects.order_by("pk").values_list("pk", flat=True):
+        for name in ("evening_detail", "evening_ledger", "evening_ledger_csv"):
+            urls.append(reverse(f"scoring:{name}", args=[pk]))
     pages = {}
     for url in urls:
         response = client.get(url)
