@@ -851,6 +851,8 @@ def _values(
         model_field = fields.get(name)
         if model_field is None:
             raise BackupError(f"{path}.{name}: unknown field")
+        if raw is None and not model_field.null:  # a CharField's to_python lets None by
+            raise BackupError(f"{path}.{name}: must not be null")
         try:
             values[name] = (
                 raw if isinstance(model_field, models.JSONField) else model_field.to_python(raw)

@@ -432,6 +432,25 @@ def _open(document: dict[str, Any]) -> int:
     return next(i for i, table in enumerate(document["tables"]) if table["status"] == Table.OPEN)
 
 
+def _guest_seat(document: dict[str, Any]) -> tuple[Any, ...]:
+    """Where the demo's guest's seat is in the backup (at tonight's round 2)."""
+    return next(
+        ("tables", i, "seats", j)
+        for i, table in enumerate(document["tables"])
+        for j, seat in enumerate(table["seats"])
+        if seat.get("guest") is not None
+    )
+
+
+def _drop(document: dict[str, Any], path: tuple[Any, ...]) -> dict[str, Any]:
+    *where, key = path
+    item: Any = document
+    for step in where:
+        item = item[step]
+    del item[key]
+    return document
+
+
 def _nested(depth: int) -> Any:
     value: Any = 1
     for _ in range(depth):
@@ -584,6 +603,38 @@ def test_a_malformed_document_exits_2_and_says_why(tmp_path: Path, text: str, me
         (  # more deals than a game record may have (issue 19), refused before any is stored
             lambda d: _set(d, ("tables", 0, "deals"), d["tables"][0]["deals"][:1] * 1_001),
             "tables[0].deals: 1,001 deals; a game has at most 1,000",
+        ),
+        # A null in a column that holds none (found by the backup fuzz: the club's English
+        # name as null was an IntegrityError, a traceback instead of a message).
+        (lambda d: _set(d, ("club", "name_en"), None), "club.name_en: must not be null"),
+        # Guests and evenings refer to guests, members and tables of the backup.
+        (lambda d: _set(d, ("guests", 0, "name"), " "), "guests[0].name: must be a non-empty"),
+        (lambda d: _drop(d, ("guests", 0, "id")), "guests[0].id: missing"),
+        (
+            lambda d: _set(d, (*_guest_seat(d), "guest"), 999),
+            ".guest: no guest 999 in the backup",
+        ),
+        (
+            lambda d: _set(d, (*_guest_seat(d), "member"), "anna"),
+            "]: must name a member or a guest",
+        ),
+        (
+            lambda d: _set(d, ("evenings", 0, "tables", 0, "table"), 99_999),
+            "evenings[0].tables[0].table: no table 99999 in the backup",
+        ),
+        (
+            lambda d: _set(d, ("evenings", 0, "settlements", 0, "payer"), "m1"),
+            'evenings[0].settlements[0].payer: must be "club", "member:<username>" or',
+        ),
+        (
+            lambda d: _set(d, ("evenings", 0, "organiser"), "nobody"),
+            "evenings[0].organiser: no member 'nobody' in the backup",
+        ),
+        (
+            lambda d: _set(
+                d, ("evenings", 0, "draft"), [{"players": ["member:anna"], "first_dealer": 0}]
+            ),
+            "evenings[0].draft[0].players: 3 or 4 players checked in, each once",
         ),
     ],
 )
