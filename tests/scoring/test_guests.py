@@ -202,3 +202,50 @@ def test_a_merge_into_a_member_at_the_guests_table_is_refused_and_changes_nothin
         guest_merge(guest=pyotr, member=boris, by=anna)
     assert Seat.objects.get(table=table, position=2).guest == pyotr
     assert not AuditEntry.objects.filter(action=AuditEntry.MERGE).exists()
+
+
+def test_a_boston_table_seats_a_guest() -> None:
+    players = [factories.member(n) for n in ("Anna", "Boris", "Vera")]
+    table = services.table_open(
+        game=Table.BOSTON,
+        version=factories.boston_version(),
+        members=[*players, Guest(name="Pyotr")],
+        by=players[0],
+        preference_suit="hearts",
+    )
+    assert selectors.seat_names(table) == ("Anna", "Boris", "Vera", "Pyotr")
+    assert table.seats.get(position=3).guest.name == "Pyotr"
+
+
+def test_a_guests_table_shows_him_on_its_page_print_and_export(client: Client) -> None:
+    table, _anna, _boris, _pyotr = _pulka_with_pyotr()
+    for name in ("table_detail", "table_print", "table_export"):
+        response = client.get(reverse(f"scoring:{name}", args=[table.pk]))
+        assert response.status_code == 200, name
+        assert "Pyotr" in response.content.decode(), name
+
+
+def test_an_organiser_checks_a_guest_in_and_again_at_the_next_evening(
+    client: Client, organiser: Member
+) -> None:
+    first = Evening.objects.create(organiser=organiser, played_on=DAY)
+    url = reverse("scoring:evening_check_in_guest", args=[first.pk])
+    assert client.post(url, {"name": "Pyotr"}).status_code == 302
+    page = client.get(reverse("scoring:evening_detail", args=[first.pk])).content.decode()
+    assert "Pyotr · guest" in page
+    pyotr = Guest.objects.get()
+    assert pyotr.evening == first
+    second = Evening.objects.create(organiser=organiser, played_on=DAY)
+    page = client.get(reverse("scoring:evening_detail", args=[second.pk])).content.decode()
+    assert f'name="guest" value="{pyotr.pk}"' in page  # the tap list of guests who came before
+    client.post(reverse("scoring:evening_check_in_guest", args=[second.pk]), {"guest": pyotr.pk})
+    assert second.attendances.get().guest == pyotr  # the same guest: one history
+    assert Guest.objects.count() == 1
+
+
+def test_a_guest_cannot_be_checked_in_as_a_member(client: Client, organiser: Member) -> None:
+    evening = Evening.objects.create(organiser=organiser, played_on=DAY)
+    pyotr = Guest.objects.create(name="Pyotr")
+    url = reverse("scoring:evening_check_in", args=[evening.pk])
+    assert client.post(url, {"guest": pyotr.pk}).status_code == 403
+    assert not evening.attendances.exists()

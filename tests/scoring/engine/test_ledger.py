@@ -54,7 +54,8 @@ def test_a_table_that_does_not_sum_to_zero_is_refused() -> None:
         evening_ledger([{"anna": D("1.00"), "boris": D("-0.99")}])
 
 
-PARTIES = [f"m{i}" for i in range(10)]
+# Members and guests (``g<id>``) alike: a guest pays and is paid at the door.
+PARTIES = [f"m{i}" for i in range(7)] + [f"g{i}" for i in range(4)]
 cents = st.integers(min_value=-100_000, max_value=100_000).map(lambda c: Decimal(c) / 100)
 
 
