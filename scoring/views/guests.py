@@ -25,7 +25,9 @@ def guest_list(request: HttpRequest) -> HttpResponse:
     if not can_merge_guest(request.user):
         raise PermissionDenied
     guests = Guest.objects.annotate(tables=Count("seats")).order_by("name", "pk")
-    return render(request, "scoring/guest_list.html", {"guests": guests, "form": GuestMergeForm()})
+    # The members to merge into, read once for every guest's form (not once per form).
+    members = list(GuestMergeForm().fields["member"].queryset)  # type: ignore[attr-defined]
+    return render(request, "scoring/guest_list.html", {"guests": guests, "members": members})
 
 
 @login_required
