@@ -29,7 +29,7 @@ from scoring.labels import (
     rule_error_text,
     suit_label,
 )
-from scoring.models import Evening, PreferansTariffVersion, Table
+from scoring.models import Evening, Guest, PreferansTariffVersion, Table
 from scoring.models.tables import validate_played_on
 
 TRICKS = [(n, str(n)) for n in range(11)]
@@ -587,12 +587,14 @@ class TableOpenForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.game = game
         members = Member.objects.filter(is_active=True).order_by("display_name", "username")
-        count = min(players)
+        self.seats_needed = min(players)
         for i in range(4):
+            # A seat is a member, or a guest typed by name (the form checks one of them).
             self.fields[f"player_{i}"] = forms.ModelChoiceField(
-                label=_("seat %(n)s") % {"n": "АБВГ"[i]},
-                queryset=members,
-                required=i < count,
+                label=_("seat %(n)s") % {"n": "АБВГ"[i]}, queryset=members, required=False
+            )
+            self.fields[f"guest_{i}"] = forms.CharField(
+                label=_("or a guest's name"), max_length=60, required=False
             )
         version_field = self.fields["version"]
         assert isinstance(version_field, forms.ModelChoiceField)  # noqa: S101
@@ -602,19 +604,30 @@ class TableOpenForm(forms.Form):
             if name not in conditions:
                 del self.fields[name]
 
-    def members(self) -> list[Member]:
-        return [
-            self.cleaned_data[f"player_{i}"]
-            for i in range(4)
-            if self.cleaned_data.get(f"player_{i}")
-        ]
+    def seat_fields(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        """Each seat's two fields: a member, or a guest's name."""
+        return [(self[f"player_{i}"], self[f"guest_{i}"]) for i in range(4)]
+
+    def _seat(self, data: dict[str, Any], i: int) -> Member | Guest | None:
+        guest = " ".join((data.get(f"guest_{i}") or "").split())
+        return data.get(f"player_{i}") or (Guest(name=guest) if guest else None)
+
+    def members(self) -> list[Member | Guest]:
+        """The seated players, clockwise: members, and guests (not saved yet)."""
+        return [p for i in range(4) if (p := self._seat(self.cleaned_data, i)) is not None]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        for i in range(4):
+            if data.get(f"player_{i}") and (data.get(f"guest_{i}") or "").strip():
+                self.add_error(f"guest_{i}", _("A seat is a member or a guest, not both."))
+            elif i < self.seats_needed and self._seat(data, i) is None:
+                self.add_error(f"player_{i}", _("Choose a member or type a guest's name."))
         chosen = [data[f"player_{i}"] for i in range(4) if data.get(f"player_{i}")]
         if len({m.pk for m in chosen}) != len(chosen):
             raise forms.ValidationError(_("Each member can take one seat only."))
-        if data.get("first_dealer", 0) >= max(len(chosen), 1):
+        seated = [p for i in range(4) if (p := self._seat(data, i)) is not None]
+        if data.get("first_dealer", 0) >= max(len(seated), 1):
             self.add_error("first_dealer", _("Choose one of the seated players."))
         return data
 
@@ -652,15 +665,31 @@ class DrawForm(forms.Form):
     seed = forms.IntegerField(label=_("seed"), required=False, min_value=0, max_value=999_999)
 
 
+class GuestForm(forms.Form):
+    """A guest checked in at an evening: his name (no account)."""
+
+    name = forms.CharField(label=_("guest's name"), max_length=60, strip=True)
+
+
+class GuestMergeForm(forms.Form):
+    """The member a guest turned out to be (his history is merged into the member's)."""
+
+    member = forms.ModelChoiceField(
+        label=_("member"),
+        queryset=Member.objects.filter(is_active=True).order_by("display_name", "username"),
+    )
+
+
 class PairForm(forms.Form):
-    """Two members of the evening: a "not together" request, or a swap in the draw."""
+    """Two players of the evening (party keys): a "not together" request (members), or a
+    swap in the draw."""
 
-    first = forms.TypedChoiceField(label=_("first"), coerce=int)
-    second = forms.TypedChoiceField(label=_("second"), coerce=int)
+    first = forms.ChoiceField(label=_("first"))
+    second = forms.ChoiceField(label=_("second"))
 
-    def __init__(self, *args: Any, choices: list[tuple[int, str]], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, choices: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for name in ("first", "second"):
             field = self.fields[name]
-            assert isinstance(field, forms.TypedChoiceField)  # noqa: S101
+            assert isinstance(field, forms.ChoiceField)  # noqa: S101
             field.choices = choices

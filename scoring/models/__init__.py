@@ -6,6 +6,7 @@ in ``scoring/services/``."""
 from scoring.models.club import Club
 from scoring.models.epoch import Epoch
 from scoring.models.evenings import ApartRequest, Attendance, Evening, EveningTable, Settlement
+from scoring.models.guests import Guest
 from scoring.models.seasons import Rating, RatingHistory, Season
 from scoring.models.tables import AuditEntry, DealRecord, Seat, Table
 from scoring.models.tariffs import (
@@ -30,6 +31,7 @@ __all__ = [
     "Epoch",
     "Evening",
     "EveningTable",
+    "Guest",
     "PreferansTariff",
     "PreferansTariffVersion",
     "Rating",

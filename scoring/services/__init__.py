@@ -13,6 +13,7 @@ from scoring.services.ratings import (
 from scoring.services.tables import (
     MEMBERS_FIELD,
     AlreadyImported,
+    Player,
     SeatResult,
     control_time_clear,
     control_time_mark,
@@ -45,6 +46,7 @@ __all__ = [
     "MEMBERS_FIELD",
     "RATING_MODEL",
     "AlreadyImported",
+    "Player",
     "RatingsNotUpdated",
     "SeatResult",
     "TableChange",

@@ -26,7 +26,7 @@ from scoring.engine.errors import N_, Grouped, RuleError
 from scoring.engine.record import MAX_DEALS, check_head, record_digest
 from scoring.engine.standings import table_places
 from scoring.live import snapshots
-from scoring.models import AuditEntry, DealRecord, Seat, Table
+from scoring.models import AuditEntry, DealRecord, Guest, Seat, Table
 from scoring.models.tables import validate_played_on
 from scoring.services.notifications import after_table_finish
 from scoring.services.ratings import ratings_after_finish, ratings_after_reopen
@@ -35,11 +35,15 @@ ADJUST = "adjust"
 """The deal kind of an adjustment in every game's record: a correction, not a deal played."""
 
 
+Player = Member | Guest
+"""Who takes a seat: a member, or a guest (a name, no account; docs/evenings.md)."""
+
+
 def table_open(
     *,
     game: str,
     version: Any,
-    members: Sequence[Member],
+    members: Sequence[Player],
     by: Member,
     first_dealer: int = 0,
     pool_target: int = 20,
@@ -50,15 +54,20 @@ def table_open(
     preference_suit: str | None = None,
     played_on: Any = None,
 ) -> Table:
-    """Open a table with ``members`` seated in clockwise order. A Boston table's
+    """Open a table with ``members`` (members or guests; a guest not saved yet is saved
+    with the table) seated in clockwise order. A Boston table's
     ``preference_suit`` is the suit turned at the first deal; the open-a-table form asks for
     it, but it may be ``None`` (an imported record that has none scores its deals by the
     class they give). ``control_time_deal``: a record's, when it is imported."""
-    if len({m.pk for m in members}) != len(members):
+    stored = [(type(m), m.pk) for m in members if not m._state.adding]
+    if len(set(stored)) != len(stored):
         raise RuleError(N_("each member can take one seat only"), field="players")
     names = seat_names_for(members)
     kind = games.of(game)
     with transaction.atomic():
+        for player in members:
+            if isinstance(player, Guest) and player._state.adding:
+                player.save()
         table = Table(
             game=game,
             first_dealer=first_dealer,
@@ -76,19 +85,34 @@ def table_open(
         kind.setup(table, names)  # the engine checks the player count, dealer, target, suit
         table.save()
         Seat.objects.bulk_create(
-            Seat(table=table, position=i, member=m, name=name)
-            for i, (m, name) in enumerate(zip(members, names, strict=True))
+            Seat(table=table, position=i, name=name, **_seated(player))
+            for i, (player, name) in enumerate(zip(members, names, strict=True))
         )
         return table
 
 
-def seat_names_for(members: Sequence[Member]) -> tuple[str, ...]:
-    """The names the sheet shows: display names, made unique with the username."""
+def _seated(player: Player) -> dict[str, Any]:
+    return {"guest": player} if isinstance(player, Guest) else {"member": player}
+
+
+def seat_names_for(members: Sequence[Player]) -> tuple[str, ...]:
+    """The names the sheet shows: display names, a member's made unique with his username;
+    a guest's name as typed (an export names him by it, and an import makes a guest of
+    it again). Two players the names cannot tell apart are refused."""
     names = [m.name for m in members]
-    return tuple(
-        f"{name} ({m.username})" if names.count(name) > 1 else name
+    shown = tuple(
+        f"{name} ({m.username})" if isinstance(m, Member) and names.count(name) > 1 else name
         for name, m in zip(names, members, strict=True)
     )
+    if len(set(shown)) != len(shown):
+        raise RuleError(N_("two guests by one name: tell them apart"), field="players")
+    return shown
+
+
+def seat_identity(player: Player) -> str | None:
+    """How a game record's ``members`` field names a seat: a member by his username, a
+    guest by nothing (``null``: the record's player name is the guest's)."""
+    return player.username if isinstance(player, Member) else None
 
 
 def _locked(table: Table) -> Table:
@@ -385,7 +409,7 @@ def table_export(table: Table) -> dict[str, Any]:
     kind = games.of_table(table)
     record = kind.to_record(kind.setup(table, state.players), _deals(table, state))
     seats = Seat.objects.filter(table=table).order_by("position")
-    usernames = list(seats.values_list("member__username", flat=True))
+    usernames = list(seats.values_list("member__username", flat=True))  # a guest's: null
     exported: dict[str, Any] = {}
     for key, value in record.items():
         exported[key] = value
@@ -415,14 +439,19 @@ class AlreadyImported(RuleError):
 
 
 def game_digest(
-    kind: games.Game, setup: games.Setup, deals: Sequence[Any], usernames: Sequence[str]
+    kind: games.Game, setup: games.Setup, deals: Sequence[Any], usernames: Sequence[str | None]
 ) -> str:
     """What makes two tables the same game (docs/deploy.md, "Duplicate imports"): the game, its
     rules, the members in their seats (by username, whatever names the record gave
     them), the setup (dealer, pool, price…) and the deals in order, all as the engine
     writes a record — so spacing, key order, a preset named or spelt out, and the
-    deals' notes make no difference; the date and who imported it are not part of it."""
-    seated = dataclasses.replace(setup, players=tuple(usernames))
+    deals' notes make no difference; the date and who imported it are not part of it. A
+    guest (no username) is his name at the table, marked as a guest's."""
+    players = (
+        username if username is not None else f"guest:{name}"
+        for username, name in zip(usernames, setup.players, strict=True)
+    )
+    seated = dataclasses.replace(setup, players=tuple(players))
     record = kind.to_record(seated, deals)
     for price in PRICE_FIELDS:  # a table keeps cents: "1" and "1.00" are one price
         if price in record:
@@ -465,11 +494,12 @@ def table_digests_fill(*, every: bool = False) -> tuple[int, list[int]]:
 
 
 def table_import(
-    data: Any, *, version: Any, members: Sequence[Member], by: Member, played_on: Any = None
+    data: Any, *, version: Any, members: Sequence[Player], by: Member, played_on: Any = None
 ) -> Table:
-    """A game record brought in as a new finished table, seated by ``members`` in the
-    record's order; its rules are the record's, checked against ``version``. A game the
-    club has already (the same digest) is refused with ``AlreadyImported``."""
+    """A game record brought in as a new finished table, seated by ``members`` (members,
+    or guests named as the record's players) in the record's order; its rules are the
+    record's, checked against ``version``. A game the club has already (the same digest)
+    is refused with ``AlreadyImported``."""
     record = check_head(data)
     if played_on is not None:
         try:
@@ -484,10 +514,11 @@ def table_import(
         )
     if len(members) != len(setup.players):
         raise RuleError(N_("choose %(count)s members"), field="players", count=len(setup.players))
-    digest = game_digest(kind, setup, deals, [m.username for m in members])
+    digest = game_digest(kind, setup, deals, [seat_identity(m) for m in members])
     with transaction.atomic():
         # Two imports of one game lock the same members' rows, so the second sees the first.
-        list(Member.objects.select_for_update().filter(pk__in=[m.pk for m in members]))
+        ids = [m.pk for m in members if isinstance(m, Member)]
+        list(Member.objects.select_for_update().filter(pk__in=ids))
         here = Table.objects.filter(record_digest=digest).order_by("pk")
         first = here.values_list("pk", flat=True).first()
         if first is not None:

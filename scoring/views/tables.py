@@ -31,7 +31,7 @@ from scoring.forms import FinishForm, ImportForm, ReasonForm, reason_refusal, ru
 from scoring.labels import rule_error_text, rule_label
 from scoring.live.fragments import cached
 from scoring.live.keys import revision_key, tariff_key, url_key, with_epoch
-from scoring.models import DealRecord, Table
+from scoring.models import DealRecord, Guest, Table
 from scoring.permissions import (
     can_clear_control_time,
     can_close_early,
@@ -782,17 +782,18 @@ def _import(form: ImportForm, user: Member) -> Table:
     )
 
 
-def _members_of(record: Any) -> list[Member]:
+def _members_of(record: Any) -> list[services.Player]:
     """The club members a record's players are: by the usernames of its ``members`` field
     when it has one (a club export's: a display name may have changed since), seat by
-    seat; a username this club does not have falls back to the player's name."""
+    seat; a username this club does not have falls back to the player's name; ``null``
+    is a guest's seat, seated again as a new guest of the player's name."""
     names = record.get("players")
     if services.MEMBERS_FIELD not in record:
-        return _members_named(names)
+        return list(_members_named(names))
     usernames = record[services.MEMBERS_FIELD]
     if (
         not isinstance(usernames, list)
-        or not all(isinstance(u, str) for u in usernames)
+        or not all(u is None or isinstance(u, str) for u in usernames)
         or not isinstance(names, list)
         or len(usernames) != len(names)
     ):
@@ -801,8 +802,15 @@ def _members_of(record: Any) -> list[Member]:
             field=services.MEMBERS_FIELD,
         )
     by_username = {m.username: m for m in Member.objects.filter(username__in=usernames)}
+    if not all(isinstance(n, str) and n.strip() for n in names):
+        raise RuleError(_("must list the players' names"), field="players")
     return [
-        by_username[username] if username in by_username else _members_named([name])[0]
+        # null: a guest's seat (no account), who comes back as a guest of that name
+        Guest(name=name[: Guest._meta.get_field("name").max_length])
+        if username is None
+        else by_username[username]
+        if username in by_username
+        else _members_named([name])[0]
         for username, name in zip(usernames, names, strict=True)
     ]
 

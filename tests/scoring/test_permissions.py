@@ -53,6 +53,7 @@ from scoring.models import (
     DealRecord,
     Evening,
     EveningTable,
+    Guest,
     PreferansTariff,
     Season,
     Table,
@@ -189,6 +190,11 @@ MATRIX: list[tuple[str, str]] = [
     ("close-evening-form",   "login   403     403     ok      ok      403     ok"),
     ("close-evening",        "login   403     403     ok      ok      403     ok"),
     ("close-evening-in-play", "login  403     403     refused refused 403     refused"),
+    ("check-in-guest",       "login   403     403     ok      ok      403     ok"),
+    # -- guests: organisers merge a guest's history into a member
+    ("guests",               "login   403     403     ok      ok      403     ok"),
+    ("guest-merge",          "login   403     403     ok      ok      403     ok"),
+    ("guest-merge-seated",   "login   403     403     refused refused 403     refused"),
     # -- the admin: tariffs, seasons, members, the club's name
     ("admin-index",          "admin   admin   admin   admin   ok      ok      ok"),
     ("tariff-admin-list",    "admin   admin   admin   admin   ok      403     ok"),
@@ -1407,7 +1413,7 @@ def _draft_made(w: World, response: HttpResponse) -> None:
 def _swapped(w: World, response: HttpResponse) -> None:
     (table,) = w.extra["draft"]
     players = list(table["players"])
-    i, j = players.index(w.anna.pk), players.index(w.boris.pk)
+    i, j = players.index(f"m{w.anna.pk}"), players.index(f"m{w.boris.pk}")
     players[i], players[j] = players[j], players[i]
     assert _draft_of(w) == [{"players": players, "first_dealer": table["first_dealer"]}]
 
@@ -1494,7 +1500,11 @@ action(
     ok_status=302,
     writes=True,
     done=lambda w, r: assert_apart(w),
-)(_evening_post("scoring:evening_apart", lambda w: {"first": w.boris.pk, "second": w.vera.pk}))
+)(
+    _evening_post(
+        "scoring:evening_apart", lambda w: {"first": f"m{w.boris.pk}", "second": f"m{w.vera.pk}"}
+    )
+)
 action(
     "draw",
     "Draw the tables — `POST /evenings/<id>/draw/`",
@@ -1518,7 +1528,8 @@ action(
     done=_swapped,
 )(
     _evening_post(
-        "scoring:evening_swap", lambda w: {"swap-first": w.anna.pk, "swap-second": w.boris.pk}
+        "scoring:evening_swap",
+        lambda w: {"swap-first": f"m{w.anna.pk}", "swap-second": f"m{w.boris.pk}"},
     )
 )
 action(
@@ -1608,6 +1619,64 @@ action(
     prepare=_evening_in_play,
     refusal="1 table is still in play: finish it first",
 )(_close_evening)
+action(
+    "check-in-guest",
+    "Check a guest in by name — `POST /evenings/<id>/check-in-guest/`",
+    prepare=_evening,
+    ok_status=302,
+    writes=True,
+    done=lambda w, r: assert_guest_here(w),
+)(_evening_post("scoring:evening_check_in_guest", lambda w: {"name": "Pyotr"}))
+
+
+def assert_guest_here(w: World) -> None:
+    (guest,) = w.extra["evening"].attendances.filter(guest__isnull=False)
+    assert guest.guest.name == "Pyotr"
+
+
+def _guest_table(w: World) -> None:
+    """A finished pulka of Boris, Vera and Pyotr, a guest; Gleb is a member who never sat."""
+    w.extra["pyotr"] = Guest(name="Pyotr")
+    w.extra["pulka"] = factories.finished_pulka(
+        [w.boris, w.vera, w.extra["pyotr"]], w.boris, w.table.played_on
+    )
+    w.extra["gleb"] = factories.member("Gleb", username="gleb")
+
+
+def _merged(w: World, response: HttpResponse) -> None:
+    seats = w.extra["pulka"].seats.order_by("position")
+    assert [s.member for s in seats] == [w.boris, w.vera, w.extra["gleb"]]
+    assert not Guest.objects.exists()
+    assert w.extra["pulka"].audit.filter(action=AuditEntry.MERGE).count() == 1
+
+
+action(
+    "guests",
+    "The guests, to merge one into a member — `GET /guests/`",
+    prepare=_guest_table,
+)(lambda client, w: client.get(_url("scoring:guest_list")))
+action(
+    "guest-merge",
+    "Merge Pyotr, a guest, into Gleb — `POST /guests/<id>/merge/`",
+    prepare=_guest_table,
+    ok_status=302,
+    writes=True,
+    done=_merged,
+)(
+    lambda client, w: client.post(
+        _url("scoring:guest_merge", w.extra["pyotr"].pk), {"member": w.extra["gleb"].pk}
+    )
+)
+action(
+    "guest-merge-seated",
+    "Merge Pyotr into Vera, who sat at his table — `POST /guests/<id>/merge/`",
+    prepare=_guest_table,
+    refusal="Vera is seated at table",
+)(
+    lambda client, w: client.post(
+        _url("scoring:guest_merge", w.extra["pyotr"].pk), {"member": w.vera.pk}
+    )
+)
 
 
 def assert_sits_out(w: World) -> None:
