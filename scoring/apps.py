@@ -7,6 +7,16 @@ class ScoringConfig(AppConfig):
     verbose_name = "Подсчёт очков"
 
     def ready(self) -> None:
+        from django.contrib.auth import get_user_model
+        from django.db.models.signals import post_delete, post_save
+
+        from scoring.models import Season
+        from scoring.services import standings
         from scoring.share import check_fonts
 
         checks.register(check_fonts)
+        # What the standings totals and their cached pages follow besides the finishes
+        # and reopens (scoring/services/standings.py).
+        post_save.connect(standings.season_saved, sender=Season)
+        post_delete.connect(standings.season_deleted, sender=Season)
+        post_save.connect(standings.member_saved, sender=get_user_model())

@@ -48,7 +48,7 @@ from scoring.engine.stats import before_concessions
 from scoring.games import GAMES, Game
 from scoring.models import AuditEntry, Club, DealRecord, Season, Seat, Table
 from scoring.models.tables import validate_played_on, validate_recorded_at
-from scoring.services import ratings_update_task
+from scoring.services import ratings_update_task, standings_rebuild
 
 FORMAT = "clubsite-backup"
 VERSION = 1
@@ -322,6 +322,7 @@ class _Importer:
             self.check_replay(table, f"tables[{i}]")
         self.at = ""
         _reset_sequences(self.restored)
+        standings_rebuild()  # the totals of the restored tables
         for game in GAMES:
             ratings_update_task.enqueue(game)  # none rated yet: rates every table
 

@@ -6,6 +6,7 @@ in ``scoring/services/``."""
 from scoring.models.club import Club
 from scoring.models.evenings import ApartRequest, Attendance, Evening, EveningTable, Settlement
 from scoring.models.seasons import Rating, RatingHistory, Season
+from scoring.models.standings import RivalTotal, StandingsStamp, StandingsTotal
 from scoring.models.tables import AuditEntry, DealRecord, Seat, Table
 from scoring.models.tariffs import (
     BostonCardRow,
@@ -32,8 +33,11 @@ __all__ = [
     "PreferansTariffVersion",
     "Rating",
     "RatingHistory",
+    "RivalTotal",
     "Season",
     "Seat",
     "Settlement",
+    "StandingsStamp",
+    "StandingsTotal",
     "Table",
 ]

@@ -1,7 +1,7 @@
 """The read side, by topic: tables replayed into their sheets, standings, profiles.
 Call sites use ``selectors.<name>``; the topic modules hold the code."""
 
-from scoring.selectors.standings import finished_seats, standings
+from scoring.selectors.standings import standings, standings_cached, standings_stamp
 from scoring.selectors.tables import (
     TableState,
     current,
@@ -14,10 +14,11 @@ from scoring.selectors.tables import (
 __all__ = [
     "TableState",
     "current",
-    "finished_seats",
     "live_deals",
     "replay",
     "seat_names",
     "standings",
+    "standings_cached",
+    "standings_stamp",
     "table_revision",
 ]

@@ -30,6 +30,7 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from scoring.models import Rating, RatingHistory, Seat, Table
+from scoring.services.standings import standings_changed
 
 RATING_MODEL = PlackettLuce()
 
@@ -104,6 +105,7 @@ def ratings_update(game: str) -> None:
             _rebuild(game)
         else:
             _rate_in_order(game, unrated)
+        standings_changed()  # the leaderboards and profiles show the ratings
 
 
 def ratings_rebuild(game: str) -> None:
@@ -111,6 +113,7 @@ def ratings_rebuild(game: str) -> None:
     with transaction.atomic():
         _one_writer_at_a_time(game)
         _rebuild(game)
+        standings_changed()
 
 
 def _one_writer_at_a_time(game: str) -> None:

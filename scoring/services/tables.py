@@ -29,6 +29,7 @@ from scoring.live import snapshots
 from scoring.models import AuditEntry, DealRecord, Seat, Table
 from scoring.models.tables import validate_played_on
 from scoring.services.ratings import ratings_after_finish, ratings_after_reopen
+from scoring.services.standings import standings_after_finish, standings_before_reopen
 
 ADJUST = "adjust"
 """The deal kind of an adjustment in every game's record: a correction, not a deal played."""
@@ -347,6 +348,7 @@ def table_finish(table: Table, *, by: Member | None, reason: str = "") -> Table:
         table.save(update_fields=["status", "result", "finished_at", "revision", "record_digest"])
         _store_seat_results(table, state)
         AuditEntry.objects.create(table=table, action=AuditEntry.CLOSE, actor=by, reason=reason)
+        standings_after_finish(table)
         ratings_after_finish(table)
         return table
 
@@ -358,6 +360,7 @@ def table_reopen(table: Table, *, by: Member | None, reason: str) -> Table:
         table = _locked(table)
         if table.is_open:
             raise RuleError("the table is in play already", field="table")
+        standings_before_reopen(table)  # while its seats still hold what they added
         table.status = Table.OPEN
         table.result = None
         table.finished_at = None
