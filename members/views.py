@@ -31,7 +31,7 @@ from members.forms import InviteForm, MemberSettingsForm, PasswordResetForm, Sig
 from members.models import Member
 from scoring import permissions
 from scoring.selectors import evenings, profiles
-from scoring.selectors.standings import standings_cached, standings_stamp
+from scoring.selectors.standings import stamp_column, standings_cached
 
 
 def _safe_next(request: HttpRequest) -> str:
@@ -76,7 +76,11 @@ def member_detail(request: HttpRequest, username: str) -> HttpResponse:
     member themselves the links to their settings (and an organiser's to the members
     page); for the member and organisers, the balance of his club evenings' unpaid
     payments (a few queries per evening he came to)."""
-    member = get_object_or_404(Member.objects.prefetch_related("groups"), username=username)
+    # With his latest seat and the standings stamp, which his profile is cached under.
+    members = Member.objects.prefetch_related("groups").annotate(
+        latest_seat=profiles.latest_seat_column(), standings_stamp=stamp_column()
+    )
+    member = get_object_or_404(members, username=username)
     own_page = request.user.is_authenticated and request.user.pk == member.pk
     # What the unpaid payments of his club evenings leave him owed or owing: for the member
     # and the organisers, not for everyone (docs/evenings.md).
@@ -96,17 +100,18 @@ def member_detail(request: HttpRequest, username: str) -> HttpResponse:
     )
 
 
-def _profile_section(request: HttpRequest, member: Member) -> str:
+def _profile_section(request: HttpRequest, member: Any) -> str:
     """The member's results, statistics, head-to-head, charts and tables, kept in the
     cache until the standings change (a finish, a reopen, a rating, a name) or he sits at
-    a new table: two queries then, whatever his history."""
+    a new table: no query then, whatever his history (``member`` carries his latest seat
+    and the stamp)."""
     season = request.GET.get("season") or ""
     if season != "all" and not (season.isdigit() and len(season) < 10):
         season = ""  # not a season: the chart shows the default one, as for none
     all_tables = request.GET.get("tables") == "all"
     today = timezone.localdate()  # the chart's default season is today's
     key = (
-        f"profile:{member.pk}:{profiles.latest_seat(member)}:{season}:"
+        f"profile:{member.pk}:{member.latest_seat}:{season}:"
         f"{int(all_tables)}:{get_language()}:{today}"
     )
 
@@ -116,7 +121,7 @@ def _profile_section(request: HttpRequest, member: Member) -> str:
             "members/member_detail.html#profile", {"profile": shown, "name": member.name}
         )
 
-    return standings_cached(standings_stamp(), key, make)
+    return standings_cached(member.standings_stamp or "", key, make)
 
 
 # -- one's own settings and password ---------------------------------------------------

@@ -1,7 +1,12 @@
 """The read side, by topic: tables replayed into their sheets, standings, profiles.
 Call sites use ``selectors.<name>``; the topic modules hold the code."""
 
-from scoring.selectors.standings import standings, standings_cached, standings_stamp
+from scoring.selectors.standings import (
+    stamp_column,
+    standings,
+    standings_cached,
+    standings_stamp,
+)
 from scoring.selectors.tables import (
     TableState,
     current,
@@ -17,6 +22,7 @@ __all__ = [
     "live_deals",
     "replay",
     "seat_names",
+    "stamp_column",
     "standings",
     "standings_cached",
     "standings_stamp",

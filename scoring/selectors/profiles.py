@@ -18,6 +18,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
+from django.db.models import OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -473,12 +474,12 @@ class Profile:
     rating_charts: list[Chart]
 
 
-def latest_seat(member: Any) -> int:
-    """The id of the member's latest seat (0 if none; one indexed query): it changes when
-    he sits at a new table, which his page lists."""
-    return (
-        Seat.objects.filter(member=member).order_by("-pk").values_list("pk", flat=True).first() or 0
-    )
+def latest_seat_column() -> Subquery:
+    """The id of a member's latest seat, as a column of the member's query
+    (``.annotate(latest_seat=…)``): it changes when he sits at a new table, which his page
+    lists."""
+    seats = Seat.objects.filter(member=OuterRef("pk")).order_by("-pk").values("pk")[:1]
+    return Subquery(seats)
 
 
 def profile(member: Any, *, season: str | None = None, all_tables: bool = False) -> Profile:

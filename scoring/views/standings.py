@@ -247,8 +247,10 @@ def _page(request: HttpRequest, game: str, season: Season | None) -> HttpRespons
     scope = season.pk if season is not None else "all"
     direction = "desc" if descending else "asc"
     key = f"board:{game}:{scope}:{sort}:{direction}:{get_language()}:{today}"
+    # A season's page read the stamp with the season (``_season``).
+    stamp = getattr(season, "standings_stamp", None) if season else selectors.standings_stamp()
     board = selectors.standings_cached(
-        selectors.standings_stamp(),
+        stamp or "",
         key,
         lambda: _board(game, season, sort=sort, descending=descending, today=today),
     )
@@ -331,12 +333,14 @@ def _csv(game: str, season: Season | None) -> HttpResponse:
 def _season(pk: int) -> Season:
     """The season, with the names of its default tariffs (``preferans_tariff_name``,
     ``boston_tariff_name``): the page shows and links them, and whole tariffs are some
-    fifty columns, which doubled the cost of reading the season."""
+    fifty columns, which doubled the cost of reading the season; and with the standings
+    stamp (``standings_stamp``), which its board is cached under."""
     names = {
         f"{game.season_tariff_field}_name": F(f"{game.season_tariff_field}__name")
         for game in games.GAMES.values()
     }
-    return get_object_or_404(Season.objects.annotate(**names), pk=pk)
+    seasons = Season.objects.annotate(**names, standings_stamp=selectors.stamp_column())
+    return get_object_or_404(seasons, pk=pk)
 
 
 # -- pages --------------------------------------------------------------------------------

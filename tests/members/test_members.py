@@ -280,14 +280,14 @@ def test_member_page_query_count_does_not_grow_with_tables(
         factories.pulka([anna, vera, gleb], played_on=date(2026, 9, i + 1))
     url = reverse("members:detail", args=["anna"])
 
-    # The member with their groups (2), his latest seat and the standings stamp (2, the
-    # page's cache key), his totals, rating history, the seasons, the seats the chart
-    # draws, his latest tables and the head-to-head (6): scoring/selectors/profiles.py;
-    # the club's name (1).
-    with django_assert_num_queries(11):
+    # The member with his latest seat and the standings stamp (the page's cache key), his
+    # groups (2), his totals, rating history, the seasons, the seats the chart draws, his
+    # latest tables and the head-to-head (6): scoring/selectors/profiles.py; the club's
+    # name (1).
+    with django_assert_num_queries(9):
         response = client.get(url)
     # Again, nothing changed: the profile comes from the cache.
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(3):
         client.get(url)
 
     assert len(response.context["profile"].lines) == 3 * tables

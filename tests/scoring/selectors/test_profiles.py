@@ -295,14 +295,14 @@ def test_the_profile_costs_the_same_queries_whatever_the_history(
     factories.pulka([anna, vera, gleb])  # in play: listed, not counted
     url = reverse("members:detail", args=["anna"])
 
-    # The member and their groups (2), his latest seat and the standings stamp (2), his
-    # totals, rating history, the seasons, the seats the chart draws, his latest tables and
-    # the head-to-head (6), the club's name (1).
-    with django_assert_num_queries(11):
+    # The member with his latest seat and the standings stamp, his groups (2), his totals,
+    # rating history, the seasons, the seats the chart draws, his latest tables and the
+    # head-to-head (6), the club's name (1).
+    with django_assert_num_queries(9):
         response = client.get(url)
-    # Again, nothing changed: the cache keeps the page's profile (the member, his latest
-    # seat, the stamp and the club's name).
-    with django_assert_num_queries(5):
+    # Again, nothing changed: the cache keeps the page's profile (the member with his
+    # latest seat and the stamp, his groups, the club's name).
+    with django_assert_num_queries(3):
         client.get(url)
 
     assert len(response.context["profile"].lines) == tables + 1

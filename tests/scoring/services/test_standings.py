@@ -438,3 +438,21 @@ def test_the_demo_club_and_its_restored_backup_have_their_totals():
 
     assert boards_by_name() == before
     assert_totals_match_the_oracle(list(Member.objects.all()))
+
+
+def test_a_profile_follows_a_new_table_and_a_new_name(client: Client, club):
+    anna, boris, vera = (club[n] for n in ("Anna", "Boris", "Vera"))
+    finished_pulka([anna, boris, vera], anna, DAY)
+    url = reverse("members:detail", args=["anna"])
+    assert "in play" not in main(client.get(url))
+
+    before = stamp()
+    factories.pulka([anna, boris, vera])  # no stamp moves: his latest seat does
+
+    assert stamp() == before
+    assert "in play" in main(client.get(url))
+
+    boris.display_name = "Борис Петрович"
+    boris.save()
+
+    assert "Борис Петрович" in main(client.get(url))

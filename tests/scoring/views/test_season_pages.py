@@ -405,14 +405,14 @@ def test_leaderboard_pages_cost_the_same_queries_whatever_the_tables(
         seated = members[i % 2 : i % 2 + 3]
         finished_pulka(seated, seated[i % 3], SPRING[0] + datetime.timedelta(days=i))
 
-    # The standings stamp (1), the season with its tariffs (1), the members' totals and
+    # The season with its tariffs and the standings stamp (1), the members' totals and
     # the ratings (2), the members' usernames for the profile links (1); each page also
     # the club's name (1).
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(5):
         page = client.get(season_url(season), {"sort": "money"})
-    # Again, nothing changed: the board comes from the cache (the stamp, the season, the
-    # club's name).
-    with django_assert_num_queries(3):
+    # Again, nothing changed: the board comes from the cache (the season with the stamp,
+    # the club's name).
+    with django_assert_num_queries(2):
         again = client.get(season_url(season), {"sort": "money"})
     assert main(again) == main(page)  # the header's CSRF token is new each time
     with django_assert_num_queries(3):
