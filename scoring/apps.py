@@ -10,7 +10,7 @@ class ScoringConfig(AppConfig):
         from django.contrib.auth import get_user_model
         from django.db.models.signals import post_delete, post_save
 
-        from scoring.models import Season
+        from scoring.models import BostonTariff, PreferansTariff, Season
         from scoring.services import standings
         from scoring.share import check_fonts
 
@@ -20,3 +20,5 @@ class ScoringConfig(AppConfig):
         post_save.connect(standings.season_saved, sender=Season)
         post_delete.connect(standings.season_deleted, sender=Season)
         post_save.connect(standings.member_saved, sender=get_user_model())
+        for tariff in (PreferansTariff, BostonTariff):  # its name, on profiles and seasons
+            post_save.connect(standings.tariff_saved, sender=tariff)

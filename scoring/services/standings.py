@@ -316,6 +316,12 @@ def season_deleted(sender: Any, instance: Season, **kwargs: Any) -> None:
     standings_changed()
 
 
+def tariff_saved(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
+    """A tariff's name is on the profiles' tables and the seasons' pages."""
+    if not created:
+        standings_changed()
+
+
 def member_saved(
     sender: Any, instance: Any, created: bool, update_fields: Any = None, **kwargs: Any
 ) -> None:

@@ -456,3 +456,12 @@ def test_a_profile_follows_a_new_table_and_a_new_name(client: Client, club):
     boris.save()
 
     assert "Борис Петрович" in main(client.get(url))
+
+
+def test_a_renamed_tariff_moves_the_stamp(club):
+    before = stamp()
+    tariff = factories.preferans_version().tariff
+    tariff.name = "Сочи клубный"
+    tariff.save(update_fields=["name"])
+
+    assert stamp() != before
