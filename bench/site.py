@@ -119,12 +119,12 @@ def run(
     bare_ms = timings[0].median_ms
     print(
         "\n  endpoint (in process)                          median ms   p95 ms  × bare"
-        "  queries  target"
+        "  queries  db ms  target"
     )
     for t in timings:
         print(
             f"  {t.name:<46} {t.median_ms:9.2f} {t.p95_ms:8.2f} {t.median_ms / bare_ms:7.0f}"
-            f" {t.queries:8}  {TARGETS.get(t.name, '')}"
+            f" {t.queries:8} {t.database_ms:6.2f}  {TARGETS.get(t.name, '')}"
         )
 
     etag = _etag(live)
