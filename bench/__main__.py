@@ -4,6 +4,8 @@
     python -m bench engine          # the engine only
     python -m bench site --sizes 10000
     python -m bench site --sizes 10000 --members 800   # how the costs grow with members
+    python -m bench site --sizes 100000 --only leaderboard,profile,home --reuse
+                                    # some endpoints; the club built once and kept
     python -m bench ratings         # a finish with and without rating inline; a rebuild
 
 The site benchmarks build their own club in a scratch PostgreSQL database
@@ -22,7 +24,7 @@ from bench import engine
 
 DATABASE = "clubsite_bench"
 DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
-SIZES = {2500: 100, 10000: 300}  # finished tables → deals in the live pulka
+SIZES = {2500: 100, 10000: 300, 100000: 300}  # finished tables → deals in the live pulka
 MEMBERS = 200
 
 
@@ -41,6 +43,18 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--database", default=DATABASE, help="the scratch PostgreSQL database (dropped first)"
     )
+    parser.add_argument(
+        "--only",
+        default="",
+        help="measure only the endpoints whose names contain one of these comma-separated "
+        "words (the bare view always): e.g. leaderboard,profile",
+    )
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="copy the club from the copy kept by an earlier run of the same size and "
+        "members, if any, instead of building it (and keep a copy after building)",
+    )
     args = parser.parse_args(argv)
     if args.what in ("all", "engine"):
         engine.run()
@@ -55,6 +69,8 @@ def main(argv: list[str]) -> int:
                 members=args.members,
                 live_deals=SIZES.get(size, 300),
                 seconds=args.seconds,
+                only=[word for word in args.only.split(",") if word],
+                reuse=args.reuse,
             )
     if args.what == "ratings":
         from bench import ratings

@@ -69,6 +69,8 @@ def build(
     for game, _ in Table.GAMES:
         services.ratings_rebuild(game)
     log("ratings rebuilt")
+    services.standings_rebuild()  # the tables were written in bulk, not finished one by one
+    log("standings totals rebuilt")
     with connection.cursor() as cursor:  # fresh planner statistics after the bulk load
         cursor.execute("ANALYZE")
     live = _live_pulka(rng, club, sochi, live_deals)
@@ -144,6 +146,14 @@ def _boston_template(rng: random.Random) -> Template:
     )
 
 
+DEAL_LOGS_UP_TO = 20_000
+"""Clubs up to this size store every finished table's deal log; bigger ones store none: no
+measured page reads a finished table's deals (standings and profiles read the seats), and
+at 100,000 tables the logs would be three million rows."""
+
+CHUNK = 10_000  # tables written at a time, so that a big club never sits in memory whole
+
+
 def _finished_tables(
     rng: random.Random,
     club: list[Member],
@@ -152,6 +162,26 @@ def _finished_tables(
     payment: Any,
     pulkas: list[Template],
     bostons: list[Template],
+) -> int:
+    written = 0
+    while written < count:
+        chunk = min(CHUNK, count - written)
+        written += _finished_chunk(
+            rng, club, chunk, sochi, payment, pulkas, bostons, deals=count <= DEAL_LOGS_UP_TO
+        )
+    return written
+
+
+def _finished_chunk(
+    rng: random.Random,
+    club: list[Member],
+    count: int,
+    sochi: Any,
+    payment: Any,
+    pulkas: list[Template],
+    bostons: list[Template],
+    *,
+    deals: bool,
 ) -> int:
     today = datetime.date.today()
     now = timezone.now()
@@ -162,18 +192,21 @@ def _finished_tables(
         seated = rng.sample(club, 3 if game == Table.PREFERANS else 4)
         plans.append((game, template, seated))
     tables = Table.objects.bulk_create(
-        Table(
-            game=game,
-            preferans_version=sochi if game == Table.PREFERANS else None,
-            boston_version=payment if game == Table.BOSTON else None,
-            played_on=today - datetime.timedelta(days=rng.randrange(365)),
-            status=Table.FINISHED,
-            finished_at=now,
-            result=_document(game, template, tuple(m.name for m in seated)),
-        )
-        for game, template, seated in plans
+        (
+            Table(
+                game=game,
+                preferans_version=sochi if game == Table.PREFERANS else None,
+                boston_version=payment if game == Table.BOSTON else None,
+                played_on=today - datetime.timedelta(days=rng.randrange(365)),
+                status=Table.FINISHED,
+                finished_at=now,
+                result=_document(game, template, tuple(m.name for m in seated)),
+            )
+            for game, template, seated in plans
+        ),
+        batch_size=2000,
     )
-    seats, deals = [], []
+    seats, records = [], []
     for table, (game, template, seated) in zip(tables, plans, strict=True):
         names = tuple(m.name for m in seated)
         places = table_places([float(b) for b in template.balances])
@@ -191,13 +224,14 @@ def _finished_tables(
                     stats=template.stats[i],
                 )
             )
-        module = preferans.record if game == Table.PREFERANS else boston.record
-        deals += [
-            DealRecord(table=table, sequence=n, data=module.deal_record(deal, names))
-            for n, deal in enumerate(template.deals, start=1)
-        ]
+        if deals:
+            module = preferans.record if game == Table.PREFERANS else boston.record
+            records += [
+                DealRecord(table=table, sequence=n, data=module.deal_record(deal, names))
+                for n, deal in enumerate(template.deals, start=1)
+            ]
     Seat.objects.bulk_create(seats, batch_size=2000)
-    DealRecord.objects.bulk_create(deals, batch_size=5000)
+    DealRecord.objects.bulk_create(records, batch_size=5000)
     return len(tables)
 
 

@@ -36,9 +36,9 @@ def free_port() -> int:
 def gunicorn(
     env: dict[str, str], workers: int = 2, port: int | None = None
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """The site under gunicorn with the production config, on ``port`` of the loopback (a
-    free one if not given)."""
-    port = port or free_port()
+    """The site under gunicorn with the production config, on a loopback port: ``port``,
+    else $BENCH_PORT if set (a shared machine gives each user a range), else a free one."""
+    port = port or int(os.environ.get("BENCH_PORT") or free_port())
     command = [
         str(ROOT / ".venv" / "bin" / "gunicorn"),
         "clubsite.wsgi:application",

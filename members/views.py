@@ -16,8 +16,11 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
+from django.template.loader import render_to_string
 from django.urls import reverse, reverse_lazy
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
@@ -28,6 +31,7 @@ from members.forms import InviteForm, MemberSettingsForm, PasswordResetForm, Sig
 from members.models import Member
 from scoring import permissions
 from scoring.selectors import evenings, profiles
+from scoring.selectors.standings import stamp_column, standings_cached
 
 
 def _safe_next(request: HttpRequest) -> str:
@@ -72,9 +76,12 @@ def member_detail(request: HttpRequest, username: str) -> HttpResponse:
     member themselves the links to their settings (and an organiser's to the members
     page); for the member and organisers, the balance of his club evenings' unpaid
     payments (a few queries per evening he came to)."""
-    member = get_object_or_404(Member.objects.prefetch_related("groups"), username=username)
+    # With his latest seat and the standings stamp, which his profile is cached under.
+    members = Member.objects.prefetch_related("groups").annotate(
+        latest_seat=profiles.latest_seat_column(), standings_stamp=stamp_column()
+    )
+    member = get_object_or_404(members, username=username)
     own_page = request.user.is_authenticated and request.user.pk == member.pk
-    shown = profiles.profile(member, season=request.GET.get("season"))
     # What the unpaid payments of his club evenings leave him owed or owing: for the member
     # and the organisers, not for everyone (docs/evenings.md).
     sees_balance = own_page or permissions.is_organiser(request.user)
@@ -87,11 +94,34 @@ def member_detail(request: HttpRequest, username: str) -> HttpResponse:
             "own_page": own_page,
             # The member's groups are prefetched: no query of its own.
             "manages_members": own_page and permissions.can_manage_members(member),
-            "lines": shown.lines,
-            "profile": shown,
+            "profile_section": _profile_section(request, member),
             "club_balance": evenings.club_balance(member) if sees_balance else None,
         },
     )
+
+
+def _profile_section(request: HttpRequest, member: Any) -> str:
+    """The member's results, statistics, head-to-head, charts and tables, kept in the
+    cache until the standings change (a finish, a reopen, a rating, a name) or he sits at
+    a new table: no query then, whatever his history (``member`` carries his latest seat
+    and the stamp)."""
+    season = request.GET.get("season") or ""
+    if season != "all" and not (season.isdigit() and len(season) < 10):
+        season = ""  # not a season: the chart shows the default one, as for none
+    all_tables = request.GET.get("tables") == "all"
+    today = timezone.localdate()  # the chart's default season is today's
+    key = (
+        f"profile:{member.pk}:{member.latest_seat}:{season}:"
+        f"{int(all_tables)}:{get_language()}:{today}"
+    )
+
+    def make() -> str:
+        shown = profiles.profile(member, season=season or None, all_tables=all_tables)
+        return render_to_string(
+            "members/member_detail.html#profile", {"profile": shown, "name": member.name}
+        )
+
+    return standings_cached(member.standings_stamp or "", key, make)
 
 
 # -- one's own settings and password ---------------------------------------------------

@@ -66,7 +66,7 @@ from scoring.models import (
     Table,
 )
 from scoring.models.tables import validate_played_on, validate_recorded_at
-from scoring.services import ratings_update_task
+from scoring.services import ratings_update_task, standings_rebuild
 
 FORMAT = "clubsite-backup"
 VERSION = 1
@@ -412,6 +412,7 @@ class _Importer:
         # The tables come back at their old revisions: a cache may hold those revisions
         # of the tables this database had before, drawn from other deals.
         keys.renew_epoch()
+        standings_rebuild()  # the totals of the restored tables
         for game in GAMES:
             ratings_update_task.enqueue(game)  # none rated yet: rates every table
 

@@ -8,6 +8,7 @@ from scoring.models.epoch import Epoch
 from scoring.models.evenings import ApartRequest, Attendance, Evening, EveningTable, Settlement
 from scoring.models.guests import Guest
 from scoring.models.seasons import Rating, RatingHistory, Season
+from scoring.models.standings import RivalTotal, StandingsStamp, StandingsTotal
 from scoring.models.tables import AuditEntry, DealRecord, Seat, Table
 from scoring.models.tariffs import (
     BostonCardRow,
@@ -36,8 +37,11 @@ __all__ = [
     "PreferansTariffVersion",
     "Rating",
     "RatingHistory",
+    "RivalTotal",
     "Season",
     "Seat",
     "Settlement",
+    "StandingsStamp",
+    "StandingsTotal",
     "Table",
 ]

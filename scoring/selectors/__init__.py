@@ -1,7 +1,12 @@
 """The read side, by topic: tables replayed into their sheets, standings, profiles.
 Call sites use ``selectors.<name>``; the topic modules hold the code."""
 
-from scoring.selectors.standings import finished_seats, standings
+from scoring.selectors.standings import (
+    stamp_column,
+    standings,
+    standings_cached,
+    standings_stamp,
+)
 from scoring.selectors.tables import (
     TableState,
     current,
@@ -14,10 +19,12 @@ from scoring.selectors.tables import (
 __all__ = [
     "TableState",
     "current",
-    "finished_seats",
     "live_deals",
     "replay",
     "seat_names",
+    "stamp_column",
     "standings",
+    "standings_cached",
+    "standings_stamp",
     "table_version",
 ]

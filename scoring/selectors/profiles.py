@@ -1,35 +1,28 @@
 """A member's profile: history, statistics, head-to-head and charts.
 
-Everything is read from what was stored on each seat when its table finished (result,
-money, place, per-seat counts in ``Seat.stats``) and from the rating history, so a profile
-never replays a deal, and it costs the same few queries whatever the member's history:
-their seats, the head-to-head aggregate, the seasons and the rating history.
-
-A regular's page lists hundreds of tables and rivals, so the big reads skip model instances
-(``values_list``), and those two lists are written out here as HTML rows rather than in a
-template loop: Django's template engine spends about a microsecond per node, and a row with
-a link and a dozen values cost ~100 µs (most of the page's time, at 500 rows).
+The totals, the statistics and the head-to-head are read from the rows kept when tables
+finish and reopen (``StandingsTotal``, ``RivalTotal``: a row per game, and per game and
+rival), so they cost the same whatever the member's history. The page lists the member's
+latest tables (all of them on request) and draws the result and rating charts from the
+seats and the rating history; the view keeps the rendered page in the cache until the
+standings change or the member sits at a new table.
 """
 
 from __future__ import annotations
 
 import datetime
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
-from html import escape
 from typing import Any
-from urllib.parse import quote
 
-from django.db.models import Count, F, Q, Sum
+from django.db.models import OuterRef, Subquery
 from django.db.models.functions import Coalesce
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.http import RFC3986_SUBDELIMS
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
@@ -39,7 +32,7 @@ from scoring.charts import line_chart
 from scoring.engine.boston.rules import BOSTON_ROWS, MISERE_ROWS, TRICK_ROWS
 from scoring.engine.preferans.rules import LEVELS
 from scoring.games import CENT
-from scoring.models import RatingHistory, Season, Seat, Table
+from scoring.models import RatingHistory, RivalTotal, Season, Seat, StandingsTotal, Table
 
 BOSTON_KINDS: dict[str, Any] = {
     "ask-supported": gettext_lazy("Ask, supported (8 together)"),
@@ -88,21 +81,6 @@ def date_texts(format_name: str) -> Callable[[datetime.date], str]:
     return lambda day: _date_in(day, format_name, language)
 
 
-URL_MARKER = "4815162342"  # digits: a value every one-argument path converter accepts
-
-
-def url_maker(viewname: str) -> Callable[[object], str]:
-    """``reverse(viewname, args=[value])`` for many values: the URL is reversed once around
-    a marker, which each value's quoted text then replaces. A ``reverse`` costs ~20 µs (it
-    matches the pattern again every time), which adds up over hundreds of links. For URLs
-    with one argument that its converter writes as plain text (``str``, ``int``)."""
-    head, marker, tail = reverse(viewname, args=[URL_MARKER]).partition(URL_MARKER)
-    assert marker, viewname  # noqa: S101 - the URL must show its argument
-    # What reverse() keeps unquoted (RFC 3986 pchar), except that "/" never occurs in one.
-    safe = RFC3986_SUBDELIMS + "~:@"
-    return lambda value: f"{head}{quote(str(value), safe=safe)}{tail}"
-
-
 # -- history ------------------------------------------------------------------------------
 
 
@@ -126,12 +104,14 @@ class MemberSeat:
         return self.status == Table.OPEN
 
 
-def member_seats(member: Any) -> list[MemberSeat]:
-    """Every seat the member took, newest table first, with its table's game, status, date
-    and tariff name (one query, plain rows: model instances for a seat, its table, tariff
-    version and tariff took several times as long as the query itself)."""
+def member_seats(member: Any, *, latest: int | None = None, seats: Any = None) -> list[MemberSeat]:
+    """The seats the member took (of ``seats``, if given), newest table first, the
+    ``latest`` few or all, with their table's game, status, date and tariff name (one
+    query, plain rows: model instances for a seat, its table, tariff version and tariff
+    took several times as long as the query itself)."""
     rows = (
-        Seat.objects.filter(member=member)
+        (seats if seats is not None else Seat.objects.all())
+        .filter(member=member)
         .order_by("-table__played_on", "-table__id")
         .values_list(
             "table_id",
@@ -146,7 +126,7 @@ def member_seats(member: Any) -> list[MemberSeat]:
             "stats",
         )
     )
-    return [MemberSeat(*row) for row in rows]
+    return [MemberSeat(*row) for row in (rows[:latest] if latest is not None else rows)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +144,10 @@ class HistoryLine:
     @property
     def unit(self) -> str:
         return unit(self.game)
+
+    @property
+    def game_label(self) -> str:
+        return str(games.of(self.game).label)
 
     @property
     def sign(self) -> str:
@@ -190,35 +174,6 @@ def history(seats: Iterable[MemberSeat]) -> list[HistoryLine]:
             )
         )
     return lines
-
-
-def history_rows(lines: Iterable[HistoryLine]) -> SafeString:
-    """The member's tables as the ``<tr>`` rows of the page's table list (every text
-    escaped, as a template would, but for figures)."""
-    sheet_url = url_maker("scoring:table_detail")
-    date_text = date_texts("SHORT_DATE_FORMAT")
-    sheet, in_play = escape(_("Sheet")), escape(_("in play"))
-    labels = {game: escape(str(label)) for game, label in Table.GAMES}
-    units = {game: escape(unit(game)) for game, _label in Table.GAMES}
-    rows = []
-    for line in lines:
-        if line.is_open:
-            outcome = f'<td colspan="2" class="in-play">{in_play}</td>'
-        else:
-            # Figures (digits, a sign and a point) need no escaping.
-            outcome = (
-                f'<td class="amount {line.sign}">{line.result or "—"} {units[line.game]}</td>'
-                f'<td class="amount {line.sign}">{line.money or "—"}</td>'
-            )
-        rows.append(
-            f'<tr><td class="col-name">{escape(date_text(line.played_on))}</td>'
-            f'<td class="col-name">{labels[line.game]}</td>'
-            f'<td class="col-name">{escape(line.tariff)}</td>'
-            f"{outcome}"
-            f'<td><a href="{escape(sheet_url(line.table_id))}">{sheet} #{line.table_id}</a>'
-            "</td></tr>\n"
-        )
-    return mark_safe("".join(rows))  # noqa: S308 - nothing unescaped but figures
 
 
 def finished(seats: Iterable[MemberSeat], game: str | None = None) -> list[MemberSeat]:
@@ -271,26 +226,28 @@ class GameSummary:
         return self.shown("worst")
 
 
-def summaries(seats: Sequence[MemberSeat], ratings: dict[str, float]) -> list[GameSummary]:
-    lines = []
-    for game, _label in Table.GAMES:
-        played = finished(seats, game)
-        if not played:
-            continue
-        results = [s.result for s in played if s.result is not None]
-        lines.append(
-            GameSummary(
-                game=game,
-                tables=len(played),
-                wins=sum(s.won for s in played),
-                total=sum(results, Decimal(0)),
-                money=sum((s.money or Decimal(0) for s in played), Decimal(0)),
-                best=max(results),
-                worst=min(results),
-                rating=ratings.get(game),
-            )
+def member_totals(member: Any) -> dict[str, StandingsTotal]:
+    """The member's all-time totals, by game (one query, a row per game played)."""
+    rows = StandingsTotal.objects.filter(member=member, season=None, game__in=games.GAMES)
+    return {row.game: row for row in rows}
+
+
+def summaries(totals: Mapping[str, StandingsTotal], ratings: dict[str, float]) -> list[GameSummary]:
+    """A line per game the member finished a table of, in the games' order."""
+    return [
+        GameSummary(
+            game=game,
+            tables=total.tables,
+            wins=total.wins,
+            total=total.total,
+            money=total.money,
+            best=total.best,
+            worst=total.worst,
+            rating=ratings.get(game),
         )
-    return lines
+        for game, _label in Table.GAMES
+        if (total := totals.get(game)) is not None
+    ]
 
 
 @dataclass(frozen=True)
@@ -335,20 +292,13 @@ class BostonStats:
     kinds: tuple[Tally, ...]  # only the contracts declared at least once
 
 
-def _counts(seats: Iterable[MemberSeat]) -> Counter[str]:
-    counts: Counter[str] = Counter()
-    for seat in seats:
-        counts.update({k: v for k, v in (seat.stats or {}).items() if isinstance(v, int)})
-    return counts
-
-
-def preferans_stats(seats: Sequence[MemberSeat]) -> PreferansStats | None:
-    played = finished(seats, games.PREFERANS.code)
-    if not played:
+def preferans_stats(totals: Mapping[str, StandingsTotal]) -> PreferansStats | None:
+    total = totals.get(games.PREFERANS.code)
+    if total is None:
         return None
-    c = _counts(played)
+    c = Counter(total.stats)
     return PreferansStats(
-        tables=len(played),
+        tables=total.tables,
         levels=tuple(
             Tally(str(level), c[f"declared_{level}"], c[f"made_{level}"]) for level in LEVELS
         ),
@@ -363,20 +313,17 @@ def preferans_stats(seats: Sequence[MemberSeat]) -> PreferansStats | None:
     )
 
 
-def boston_stats(seats: Sequence[MemberSeat]) -> BostonStats | None:
-    played = finished(seats, games.BOSTON.code)
-    if not played:
+def boston_stats(totals: Mapping[str, StandingsTotal]) -> BostonStats | None:
+    total = totals.get(games.BOSTON.code)
+    if total is None:
         return None
-    c = _counts(played)
-    known = [k for k in BOSTON_KINDS if c[f"declared_{k}"]]
+    c = Counter(total.stats)
+    declared = [k.removeprefix("declared_") for k in c if k.startswith("declared_") and c[k]]
+    known = [k for k in BOSTON_KINDS if k in declared]
     # A kind a later rule book adds still shows, after the known ones.
-    other = sorted(
-        k.removeprefix("declared_")
-        for k in c
-        if k.startswith("declared_") and k.removeprefix("declared_") not in BOSTON_KINDS
-    )
+    other = sorted(k for k in declared if k not in BOSTON_KINDS)
     return BostonStats(
-        tables=len(played),
+        tables=total.tables,
         kinds=tuple(
             Tally(str(BOSTON_KINDS.get(k, k)), c[f"declared_{k}"], c[f"made_{k}"])
             for k in (*known, *other)
@@ -404,6 +351,10 @@ class Rival:
         return unit(self.game)
 
     @property
+    def game_label(self) -> str:
+        return str(games.of(self.game).label)
+
+    @property
     def mine_shown(self) -> str | None:
         return figure(self.mine, self.game)
 
@@ -421,55 +372,25 @@ class Rival:
 
 
 def rivals(member: Any) -> list[Rival]:
-    """Head-to-head against every member met at a finished table, per game, in one
-    aggregate query: the other seats of the member's tables, each joined to the member's
-    own seat at the same table (the join the filter made, reused by the sums)."""
+    """Head-to-head against every member met at a finished table, per game (one query:
+    a kept row per game and rival)."""
     rows = (
-        Seat.objects.members_only()  # a guest met at a table is nobody's rival
-        .filter(table__status=Table.FINISHED, table__seats__member=member)
-        .exclude(member=member)
-        .values("member_id", *name_fields("member__"), "table__game")
-        .annotate(
-            tables=Count("id"),
-            theirs=Sum("result"),
-            mine=Sum("table__seats__result"),
-            above=Count("id", filter=Q(table__seats__place__lt=F("place"))),
-        )
-        .order_by("table__game", "-tables", "member__display_name", "member__username")
+        RivalTotal.objects.filter(member=member)
+        .values("game", "tables", "mine", "theirs", "above", *name_fields("rival__"))
+        .order_by("game", "-tables", "rival__display_name", "rival__username")
     )
     return [
         Rival(
-            username=row["member__username"],
-            name=shown_name_of(row, "member__"),
-            game=row["table__game"],
+            username=row["rival__username"],
+            name=shown_name_of(row, "rival__"),
+            game=row["game"],
             tables=row["tables"],
-            mine=row["mine"] or Decimal(0),
-            theirs=row["theirs"] or Decimal(0),
+            mine=row["mine"],
+            theirs=row["theirs"],
             above=row["above"],
         )
         for row in rows
     ]
-
-
-def rival_rows(rivals: Iterable[Rival]) -> SafeString:
-    """The head-to-head as the ``<tr>`` rows of its table (every text escaped, as a template
-    would, but for figures: digits, a sign and a point)."""
-    member_url = url_maker("members:detail")
-    labels = {code: escape(str(game.label)) for code, game in games.GAMES.items()}
-    units = {game: escape(unit(game)) for game, _label in Table.GAMES}
-    rows = []
-    for rival in rivals:
-        shown = units[rival.game]
-        rows.append(
-            f'<tr><th scope="row" class="col-name"><a href="{escape(member_url(rival.username))}">'
-            f"{escape(rival.name)}</a></th>"
-            f"<td>{labels[rival.game]}</td>"
-            f"<td>{rival.tables}</td>"
-            f'<td class="amount {rival.sign}">{rival.mine_shown} {shown}</td>'
-            f'<td class="amount">{rival.theirs_shown} {shown}</td>'
-            f"<td>{rival.above} ({rival.above_percent}%)</td></tr>\n"
-        )
-    return mark_safe("".join(rows))  # noqa: S308 - nothing unescaped but figures
 
 
 # -- charts -------------------------------------------------------------------------------
@@ -534,28 +455,43 @@ class Chart:
     svg: SafeString
 
 
+HISTORY_SHOWN = 50
+"""How many of the member's latest tables the page lists (all of them on request)."""
+
+
 @dataclass(frozen=True)
 class Profile:
     lines: list[HistoryLine]
+    table_count: int
+    """All the member's tables, of which ``lines`` may be the latest."""
     summaries: list[GameSummary]
     preferans: PreferansStats | None
     boston: BostonStats | None
     rivals: list[Rival]
-    history_rows: SafeString
-    rival_rows: SafeString
     seasons: list[Season]
     season: Season | None
     result_charts: list[Chart]
     rating_charts: list[Chart]
 
 
-def profile(member: Any, *, season: str | None = None) -> Profile:
-    """Everything a member's page shows, in four queries."""
-    seats = member_seats(member)
+def latest_seat_column() -> Subquery:
+    """The id of a member's latest seat, as a column of the member's query
+    (``.annotate(latest_seat=…)``): it changes when he sits at a new table, which his page
+    lists."""
+    seats = Seat.objects.filter(member=OuterRef("pk")).order_by("-pk").values("pk")[:1]
+    return Subquery(seats)
+
+
+def profile(member: Any, *, season: str | None = None, all_tables: bool = False) -> Profile:
+    """Everything a member's page shows, in seven queries: the totals, the head-to-head,
+    the rating history, the seasons, the seats the result chart draws, the latest tables
+    and their count."""
+    totals = member_totals(member)
     ratings = rating_series(member)
     seasons = list(Season.objects.all())
     chosen = chosen_season(seasons, season)
-    played = [game for game, _label in Table.GAMES if finished(seats, game)]
+    played = [game for game, _label in Table.GAMES if game in totals]
+    charted = _charted_seats(member, chosen) if played else []
     labels = dict(Table.GAMES)
     period = chosen.name if chosen is not None else _("all time")
     result_charts = []
@@ -564,7 +500,7 @@ def profile(member: Any, *, season: str | None = None) -> Profile:
             "game": labels[game],
             "period": period,
         }
-        points = result_series(seats, game, chosen)
+        points = result_series(charted, game, chosen)
         svg = line_chart(
             [(str(labels[game]), points)],
             title=title,
@@ -579,18 +515,29 @@ def profile(member: Any, *, season: str | None = None) -> Profile:
             [(str(labels[game]), ratings.get(game, []))], title=title, y_label=_("rating")
         )
         rating_charts.append(Chart(game, title, svg))
-    lines = history(seats)
-    met = rivals(member)
+    lines = history(member_seats(member, latest=None if all_tables else HISTORY_SHOWN))
+    count = (
+        len(lines)
+        if all_tables or len(lines) < HISTORY_SHOWN
+        else Seat.objects.filter(member=member).count()
+    )
     return Profile(
         lines=lines,
-        summaries=summaries(seats, {g: points[-1][1] for g, points in ratings.items()}),
-        preferans=preferans_stats(seats),
-        boston=boston_stats(seats),
-        rivals=met,
-        history_rows=history_rows(lines),
-        rival_rows=rival_rows(met),
+        table_count=count,
+        summaries=summaries(totals, {g: points[-1][1] for g, points in ratings.items()}),
+        preferans=preferans_stats(totals),
+        boston=boston_stats(totals),
+        rivals=rivals(member),
         seasons=seasons,
         season=chosen,
         result_charts=result_charts,
         rating_charts=rating_charts,
     )
+
+
+def _charted_seats(member: Any, season: Season | None) -> list[MemberSeat]:
+    """The member's seats at the finished tables of ``season`` (all time if None)."""
+    seats = Seat.objects.filter(table__status=Table.FINISHED)
+    if season is not None:
+        seats = seats.filter(table__played_on__range=(season.starts_on, season.ends_on))
+    return member_seats(member, seats=seats)

@@ -1,55 +1,79 @@
-"""Season and all-time leaderboards, from the results stored on each seat when its table
-finished."""
+"""Season and all-time leaderboards, from the totals kept when tables finish and reopen
+(``scoring/services/standings.py``), and the stamp the standings pages are cached under.
+
+A board reads one total per member who played, never the tables themselves, so it costs
+the same whatever the club's history. Its rendered rows are cached under the standings
+stamp, which every change to what the pages show replaces (``standings_cached``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 
-from django.db.models import Count, Max, Min, Q, QuerySet, Sum
+from django.db.models import Subquery
 
-from members.models import name_fields, shown_name_of
+from members.models import name_fields, shown_name
 from scoring.engine.standings import Standing, rank_standings
-from scoring.models import Rating, Season, Seat, Table
-
-
-def finished_seats(game: str, season: Season | None = None) -> QuerySet[Seat]:
-    """The members' seats of finished tables of ``game`` (in ``season``'s dates, if
-    given); a guest's seat is in no leaderboard."""
-    seats = Seat.objects.members_only().filter(table__game=game, table__status=Table.FINISHED)
-    if season is not None:
-        seats = seats.filter(table__played_on__range=(season.starts_on, season.ends_on))
-    return seats
+from scoring.live.fragments import cached
+from scoring.models import Rating, Season, StandingsStamp, StandingsTotal
 
 
 def standings(game: str, season: Season | None = None) -> tuple[list[Standing], list[Standing]]:
     """The leaderboard of ``game`` for a season (or all time): ranked members, then
-    those below the season's minimum. Two queries whatever the number of tables."""
+    those below the season's minimum. Two queries: the totals (with the members' names)
+    and the ratings; their rows are one per member, whatever the number of tables."""
     rows = (
-        finished_seats(game, season)
-        .values("member_id", *name_fields("member__"))
-        .annotate(
-            games=Count("id"),
-            total=Sum("result"),
-            money=Sum("money"),
-            best=Max("result"),
-            worst=Min("result"),
-            wins=Count("id", filter=Q(won=True)),
+        StandingsTotal.objects.filter(game=game, season=season)
+        .values_list(
+            "member_id",
+            "tables",
+            "total",
+            "money",
+            "best",
+            "worst",
+            "wins",
+            *name_fields("member__"),
         )
+        .order_by()
     )
     ratings = dict(Rating.objects.filter(game=game).values_list("member_id", "ordinal"))
     lines = [
         Standing(
-            member=row["member_id"],
-            name=shown_name_of(row, "member__"),
-            games=row["games"],
-            total=row["total"],
-            money=row["money"],
-            best=row["best"],
-            worst=row["worst"],
-            wins=row["wins"],
-            rating=Decimal(str(round(ratings.get(row["member_id"], 0.0), 2))),
+            member=member,
+            name=shown_name(*name),
+            games=tables,
+            total=total,
+            money=money,
+            best=best,
+            worst=worst,
+            wins=wins,
+            rating=Decimal(str(round(ratings.get(member, 0.0), 2))),
         )
-        for row in rows
+        for member, tables, total, money, best, worst, wins, *name in rows
     ]
     order = season.order if season is not None else ("money", "average", "wins")
     return rank_standings(lines, order, season.min_games if season is not None else 0)
+
+
+# -- the cache ------------------------------------------------------------------------------
+
+
+def standings_stamp() -> str:
+    """The standings stamp now (one indexed query); empty if the database has none."""
+    return StandingsStamp.objects.filter(pk=1).values_list("stamp", flat=True).first() or ""
+
+
+def stamp_column() -> Subquery:
+    """The standings stamp as a column of another query (``.annotate(standings_stamp=…)``):
+    a page that reads a row anyway gets the stamp without a query of its own (each costs a
+    round trip, the most of a cached page's time)."""
+    return Subquery(StandingsStamp.objects.filter(pk=1).values("stamp")[:1])
+
+
+def standings_cached(stamp: str, key: str, make: Callable[[], str]) -> str:
+    """``make()``, kept in the cache under ``stamp`` and ``key`` (what else the text
+    depends on: the page, its language, the sorting): read again until the standings
+    change. Without a stamp (a database that has none yet) nothing is kept."""
+    if not stamp:
+        return make()
+    return cached(f"standings:{stamp}:{key}", make)

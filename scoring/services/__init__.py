@@ -10,6 +10,13 @@ from scoring.services.ratings import (
     ratings_update,
     ratings_update_task,
 )
+from scoring.services.standings import (
+    season_standings_rebuild,
+    standings_after_finish,
+    standings_before_reopen,
+    standings_changed,
+    standings_rebuild,
+)
 from scoring.services.tables import (
     MEMBERS_FIELD,
     AlreadyImported,
@@ -62,8 +69,13 @@ __all__ = [
     "ratings_rebuild",
     "ratings_update",
     "ratings_update_task",
+    "season_standings_rebuild",
     "seat_names_for",
     "seat_results",
+    "standings_after_finish",
+    "standings_before_reopen",
+    "standings_changed",
+    "standings_rebuild",
     "table_digest",
     "table_digests_fill",
     "table_export",

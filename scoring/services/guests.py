@@ -17,6 +17,7 @@ from scoring.engine.errors import RuleError
 from scoring.models import Attendance, AuditEntry, Guest, RatingHistory, Seat, Settlement, Table
 from scoring.models.evenings import party_key
 from scoring.services.ratings import ratings_update_task
+from scoring.services.standings import standings_after_finish, standings_before_reopen
 from scoring.services.tables import table_digest
 
 
@@ -45,12 +46,16 @@ def guest_merge(*, guest: Guest, member: Member, by: Member) -> list[Table]:
                 % {"member": member.name},
                 field="member",
             )
+        finished = [t for t in tables if not t.is_open]
+        for table in finished:  # the standings totals count the member's seats only:
+            standings_before_reopen(table)  # taken off as they were, added back with his
         _move(guest, member, evenings)
+        for table in finished:
+            standings_after_finish(table)
         for table in tables:
             _record(table, guest, member, by)
         # The tables' rating rows go (as after a reopen): the update rebuilds the games.
         RatingHistory.objects.filter(table__in=tables).delete()
-        finished = [t for t in tables if not t.is_open]
         for game in sorted({t.game for t in finished}):
             ratings_update_task.enqueue(game)
         guest.delete()

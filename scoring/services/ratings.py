@@ -30,6 +30,7 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from scoring.models import Rating, RatingHistory, Seat, Table
+from scoring.services.standings import standings_changed
 
 RATING_MODEL = PlackettLuce()
 
@@ -104,6 +105,7 @@ def ratings_update(game: str) -> None:
             _rebuild(game)
         else:
             _rate_in_order(game, unrated)
+        _standings_changed_after_commit()
 
 
 def ratings_rebuild(game: str) -> None:
@@ -111,6 +113,16 @@ def ratings_rebuild(game: str) -> None:
     with transaction.atomic():
         _one_writer_at_a_time(game)
         _rebuild(game)
+        _standings_changed_after_commit()
+
+
+def _standings_changed_after_commit() -> None:
+    """The leaderboards and profiles show the ratings: a new standings stamp once these
+    are committed (until then the pages show the old ones, as readers do). Not inside
+    this transaction: writing the stamp waits for the stamp's row, which a reopen holds
+    while it waits for this game's rating lock (held here), and the two would deadlock.
+    Inside a finish (the immediate backend) the finish has written a new stamp already."""
+    transaction.on_commit(standings_changed)
 
 
 def _one_writer_at_a_time(game: str) -> None:

@@ -30,6 +30,7 @@ from scoring.models import AuditEntry, DealRecord, Guest, Seat, Table
 from scoring.models.tables import validate_played_on
 from scoring.services.notifications import after_table_finish
 from scoring.services.ratings import ratings_after_finish, ratings_after_reopen
+from scoring.services.standings import standings_after_finish, standings_before_reopen
 
 ADJUST = "adjust"
 """The deal kind of an adjustment in every game's record: a correction, not a deal played."""
@@ -375,6 +376,7 @@ def table_finish(table: Table, *, by: Member | None, reason: str = "") -> Table:
         table.save(update_fields=["status", "result", "finished_at", "revision", "record_digest"])
         _store_seat_results(table, state)
         AuditEntry.objects.create(table=table, action=AuditEntry.CLOSE, actor=by, reason=reason)
+        standings_after_finish(table)
         ratings_after_finish(table)
         after_table_finish(table)  # e-mails and the club's chat, once this commits
         return table
@@ -387,6 +389,7 @@ def table_reopen(table: Table, *, by: Member | None, reason: str) -> Table:
         table = _locked(table)
         if table.is_open:
             raise RuleError(N_("the table is in play already"), field="table")
+        standings_before_reopen(table)  # while its seats still hold what they added
         table.status = Table.OPEN
         table.result = None
         table.finished_at = None

@@ -24,5 +24,5 @@ def home(request: HttpRequest) -> HttpResponse:
     context: dict[str, object] = {"in_play": in_play, "latest": latest}
     if can_see_standings(request):
         season = Season.of_date(timezone.localdate())
-        context |= {"season": season, "leaders": standings.leaders(season)}
+        context["leaders_section"] = standings.leaders_section(season)
     return render(request, "scoring/home.html", context)

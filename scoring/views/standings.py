@@ -1,23 +1,21 @@
 """Standings: the seasons, each season's leaderboard per game, the all-time boards, and
 their CSV downloads.
 
-A leaderboard reads the results stored on each seat when its table finished
-(``selectors.standings``: two queries whatever the number of tables), so its page costs the
-same few queries for a season of ten tables or ten thousand. Sorting by a column happens
-here, on the server, through plain links: it works without JavaScript, and the rank column
-always shows the official rank.
-
-Each line writes its own table row (``BoardLine.row``): a club's board has a line per
-member, and as a template loop, at ~100 µs a row, the rows took most of the page's time.
+A leaderboard reads the totals kept when tables finish (``selectors.standings``: two
+queries, a row per member, whatever the number of tables). Its rendered board is kept in
+the cache under the standings stamp (``selectors.standings_cached``), so a page that
+nothing changed costs the stamp, the season and the page around it. Sorting by a column
+happens here, on the server, through plain links: it works without JavaScript, and the
+rank column always shows the official rank.
 """
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import wraps
-from html import escape
 from typing import Any, NamedTuple
 from urllib.parse import urlencode
 
@@ -25,13 +23,13 @@ from django.contrib.auth.views import redirect_to_login
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
 from members.models import Member
@@ -40,7 +38,7 @@ from scoring.engine.standings import RANKING_KEYS, Standing
 from scoring.games import CENT
 from scoring.models import Season, Table
 from scoring.permissions import can_see_standings
-from scoring.selectors.profiles import figure, unit, url_maker
+from scoring.selectors.profiles import figure, unit
 
 ALL_TIME_ORDER = ("money", "average", "wins")
 """How ``selectors.standings`` ranks the all-time boards (copied here to say it in words)."""
@@ -129,46 +127,6 @@ class BoardLine:
     wins: int
     rating: str
     sign: str
-    url: str | None = None  # the member's page
-
-    @property
-    def row(self) -> SafeString:
-        """The line as a leaderboard's ``<tr>``, every column."""
-        return self._row(compact=False)
-
-    @property
-    def compact_row(self) -> SafeString:
-        """The line as a compact board's ``<tr>`` (the home page's): rank, member, games,
-        result and money."""
-        return self._row(compact=True)
-
-    def _row(self, *, compact: bool) -> SafeString:
-        # The name and the link are escaped; the numbers are figures written by
-        # ``board_lines`` (digits, a sign and a point), which need no escaping.
-        if self.rank:
-            rank = str(self.rank)
-        else:
-            unranked = escape(_("unranked"))  # outside the f-string, where makemessages sees it
-            rank = f'<span aria-label="{unranked}">–</span>'
-        name = escape(self.name)
-        if self.url:
-            name = f'<a href="{escape(self.url)}">{name}</a>'
-        html = (
-            f'<tr><td class="col-rank">{rank}</td>'
-            f'<th scope="row" class="col-name">{name}</th>'
-            f'<td class="col-games">{self.games}</td>'
-            f'<td class="col-total amount">{self.total}</td>'
-            f'<td class="col-money amount {self.sign}">{self.money}</td>'
-        )
-        if not compact:
-            html += (
-                f'<td class="col-average amount">{self.average}</td>'
-                f'<td class="col-best amount">{self.best}</td>'
-                f'<td class="col-worst amount">{self.worst}</td>'
-                f'<td class="col-wins">{self.wins}</td>'
-                f'<td class="col-rating amount">{self.rating}</td>'
-            )
-        return mark_safe(f"{html}</tr>\n")  # noqa: S308 - nothing unescaped but figures
 
     def cells(self) -> list[str]:
         return [
@@ -195,7 +153,6 @@ def board_lines(
     def shown(value: Decimal) -> str:
         return figure(value, game) or ""
 
-    member_url = url_maker("members:detail")
     lines = []
     for s in standings:
         username = usernames.get(s.member)
@@ -213,7 +170,6 @@ def board_lines(
                 wins=s.wins,
                 rating=str(s.rating.quantize(CENT)),
                 sign=_sign(s.money),
-                url=member_url(username) if username else None,
             )
         )
     return lines
@@ -286,9 +242,32 @@ def _sort_request(request: HttpRequest) -> tuple[str, bool]:
 
 
 def _page(request: HttpRequest, game: str, season: Season | None) -> HttpResponse:
+    sort, descending = _sort_request(request)
+    today = timezone.localdate()  # a season's state (begun, over) is today's
+    scope = season.pk if season is not None else "all"
+    direction = "desc" if descending else "asc"
+    key = f"board:{game}:{scope}:{sort}:{direction}:{get_language()}:{today}"
+    # A season's page read the stamp with the season (``_season``).
+    stamp = getattr(season, "standings_stamp", None) if season else selectors.standings_stamp()
+    board = selectors.standings_cached(
+        stamp or "",
+        key,
+        lambda: _board(game, season, sort=sort, descending=descending, today=today),
+    )
+    return render(
+        request,
+        "scoring/standings_detail.html",
+        {"game_label": dict(Table.GAMES)[game], "season": season, "board": board},
+    )
+
+
+def _board(
+    game: str, season: Season | None, *, sort: str, descending: bool, today: datetime.date
+) -> str:
+    """The page's content below the site's header: the same for every visitor of this
+    board, sorting and language while the standings stay as they are."""
     ranked, below = selectors.standings(game, season)
     names = usernames(ranked, below)
-    sort, descending = _sort_request(request)
     order = season.order if season is not None else ALL_TIME_ORDER
     min_games = season.min_games if season is not None else 0
     if season is not None:
@@ -300,15 +279,14 @@ def _page(request: HttpRequest, game: str, season: Season | None) -> HttpRespons
     else:
         csv_url = reverse("scoring:standings_csv", kwargs={"game": game})
         other = {g: reverse("scoring:standings", kwargs={"game": g}) for g, _label in Table.GAMES}
-    return render(
-        request,
-        "scoring/standings_detail.html",
+    return render_to_string(
+        "scoring/standings_detail.html#board",
         {
             "game": game,
             "game_label": dict(Table.GAMES)[game],
             "unit": unit(game),
             "season": season,
-            "today": timezone.localdate(),
+            "today": today,
             "headers": headers(game, sort, descending),
             "ranked": board_lines(sorted_standings(ranked, sort, descending), game, names),
             "below": board_lines(sorted_standings(below, sort, descending), game, names),
@@ -355,12 +333,14 @@ def _csv(game: str, season: Season | None) -> HttpResponse:
 def _season(pk: int) -> Season:
     """The season, with the names of its default tariffs (``preferans_tariff_name``,
     ``boston_tariff_name``): the page shows and links them, and whole tariffs are some
-    fifty columns, which doubled the cost of reading the season."""
+    fifty columns, which doubled the cost of reading the season; and with the standings
+    stamp (``standings_stamp``), which its board is cached under."""
     names = {
         f"{game.season_tariff_field}_name": F(f"{game.season_tariff_field}__name")
         for game in games.GAMES.values()
     }
-    return get_object_or_404(Season.objects.annotate(**names), pk=pk)
+    seasons = Season.objects.annotate(**names, standings_stamp=selectors.stamp_column())
+    return get_object_or_404(seasons, pk=pk)
 
 
 # -- pages --------------------------------------------------------------------------------
@@ -415,6 +395,19 @@ class Board(NamedTuple):
     @property
     def unit(self) -> str:
         return str(games.of(self.game).unit)
+
+
+def leaders_section(season: Season | None) -> str:
+    """The home page's section of the leaders of each game, kept in the cache until the
+    standings change: the stamp's query when nothing did."""
+    key = f"leaders:{season.pk if season is not None else 'all'}:{get_language()}"
+    return selectors.standings_cached(
+        selectors.standings_stamp(),
+        key,
+        lambda: render_to_string(
+            "scoring/home.html#leaders", {"season": season, "leaders": leaders(season)}
+        ),
+    )
 
 
 def leaders(season: Season | None, *, top: int = 3) -> list[Board]:

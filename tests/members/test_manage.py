@@ -267,7 +267,7 @@ def test_a_deactivated_member_is_signed_out_cannot_sign_in_and_keeps_their_table
     # His history stays: the finished table still seats him, his page still shows it.
     assert table.seats.filter(member=boris).exists()
     own_page = browser().get(reverse("members:detail", args=["boris"]))
-    assert [line.table_id for line in own_page.context["lines"]] == [table.pk]
+    assert [line.table_id for line in own_page.context["profile"].lines] == [table.pk]
     # A new table does not offer him a seat.
     seat_form = client.get(reverse("scoring:table_open", args=["preferans"])).content.decode()
     assert f'<option value="{anna.pk}">Анна</option>' in seat_form

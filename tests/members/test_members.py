@@ -217,7 +217,7 @@ def test_member_page_lists_tables_newest_first_with_results(
     positions = [html.index(f'href="{link}"') for link in links]
     assert positions == sorted(positions)  # newest first
     assert len(re.findall(r'href="/tables/\d+/"', html)) == 3
-    lines = response.context["lines"]
+    lines = response.context["profile"].lines
     assert [line.table_id for line in lines] == [in_play.pk, boston.pk, older.pk]
     # §12 example 1: Anna's pool 2 is worth 13.33 whists against the average, Boris wrote 8;
     # the money's spare cent goes to the first of the equal cut-off fractions (§9).
@@ -243,8 +243,8 @@ def test_member_page_shows_the_other_players_own_results(
 
     vera = client.get(reverse("members:detail", args=["vera"]))
 
-    assert vera.context["lines"][0].result == "-6.67"
-    assert vera.context["lines"][0].sign == "minus"
+    assert vera.context["profile"].lines[0].result == "-6.67"
+    assert vera.context["profile"].lines[0].sign == "minus"
 
 
 def test_member_page_for_an_unknown_member_is_404(client: Client) -> None:
@@ -280,10 +280,14 @@ def test_member_page_query_count_does_not_grow_with_tables(
         factories.pulka([anna, vera, gleb], played_on=date(2026, 9, i + 1))
     url = reverse("members:detail", args=["anna"])
 
-    # The member with their groups (2), the seats with tables and tariffs (1), the rating
-    # history (1), the seasons (1), the head-to-head aggregate (1): scoring/selectors/profiles.py;
-    # the club's name (1).
-    with django_assert_num_queries(7):
+    # The member with his latest seat and the standings stamp (the page's cache key), his
+    # groups (2), his totals, rating history, the seasons, the seats the chart draws, his
+    # latest tables and the head-to-head (6): scoring/selectors/profiles.py; the club's
+    # name (1).
+    with django_assert_num_queries(9):
         response = client.get(url)
+    # Again, nothing changed: the profile comes from the cache.
+    with django_assert_num_queries(3):
+        client.get(url)
 
-    assert len(response.context["lines"]) == 3 * tables
+    assert len(response.context["profile"].lines) == 3 * tables

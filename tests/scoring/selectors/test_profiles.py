@@ -116,7 +116,7 @@ def test_the_hand_built_pulka_stores_what_the_comments_say(history):
 
 
 def test_preferans_statistics_add_up_every_pulka(history):
-    stats = profiles.preferans_stats(profiles.member_seats(history["Anna"]))
+    stats = profiles.preferans_stats(profiles.member_totals(history["Anna"]))
 
     assert stats.tables == 3
     assert [(t.label, t.declared, t.made, t.percent) for t in stats.levels] == [
@@ -131,14 +131,14 @@ def test_preferans_statistics_add_up_every_pulka(history):
     assert (stats.whists_written, stats.whists_received) == (0, 60)
     assert (stats.help_given, stats.help_received) == (4, 0)
 
-    boris = profiles.preferans_stats(profiles.member_seats(history["Boris"]))
+    boris = profiles.preferans_stats(profiles.member_totals(history["Boris"]))
     assert (boris.whists_written, boris.whists_received) == (36, 0)
     assert (boris.help_given, boris.help_received) == (0, 4)
     assert boris.passout_average == Decimal("4.50")  # 9 tricks in 2 pass-outs
 
 
 def test_boston_statistics_by_kind(history):
-    stats = profiles.boston_stats(profiles.member_seats(history["Anna"]))
+    stats = profiles.boston_stats(profiles.member_totals(history["Anna"]))
 
     assert stats.tables == 1
     assert [(t.label, t.declared, t.made, t.percent) for t in stats.kinds] == [
@@ -146,14 +146,12 @@ def test_boston_statistics_by_kind(history):
         ("Ask, alone (5)", 1, 0, 0),
         ("Independence", 1, 1, 100),
     ]
-    assert profiles.boston_stats(profiles.member_seats(history["Vera"])).kinds == ()
+    assert profiles.boston_stats(profiles.member_totals(history["Vera"])).kinds == ()
 
 
 def test_summaries_per_game(history):
     anna = history["Anna"]
-    seats = profiles.member_seats(anna)
-
-    preferans, boston = profiles.summaries(seats, {"preferans": 1.5})
+    preferans, boston = profiles.summaries(profiles.member_totals(anna), {"preferans": 1.5})
 
     money = sum(
         Seat.objects.filter(member=anna, table__game=Table.PREFERANS).values_list(
@@ -297,30 +295,22 @@ def test_the_profile_costs_the_same_queries_whatever_the_history(
     factories.pulka([anna, vera, gleb])  # in play: listed, not counted
     url = reverse("members:detail", args=["anna"])
 
-    # The member and their groups (2), their seats with tables and tariffs (1), the
-    # rating history (1), the seasons (1), the head-to-head aggregate (1), the club's name (1).
-    with django_assert_num_queries(7):
+    # The member with his latest seat and the standings stamp, his groups (2), his totals,
+    # rating history, the seasons, the seats the chart draws, his latest tables and the
+    # head-to-head (6), the club's name (1).
+    with django_assert_num_queries(9):
         response = client.get(url)
+    # Again, nothing changed: the cache keeps the page's profile (the member with his
+    # latest seat and the stamp, his groups, the club's name).
+    with django_assert_num_queries(3):
+        client.get(url)
 
-    assert len(response.context["lines"]) == tables + 1
+    assert len(response.context["profile"].lines) == tables + 1
     assert response.context["profile"].preferans.tables == tables
     assert sum(r.tables for r in response.context["profile"].rivals) == 2 * tables
 
 
-# -- the rows written in Python -----------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("viewname", "value"),
-    [
-        ("members:detail", "anna"),
-        ("members:detail", "анна.о@клуб+1"),  # quoted as reverse() quotes it
-        ("members:detail", "4815162342"),  # the marker itself is a fine username
-        ("scoring:table_detail", 12),
-    ],
-)
-def test_url_maker_gives_what_reverse_gives(viewname: str, value: Any):
-    assert profiles.url_maker(viewname)(value) == reverse(viewname, args=[value])
+# -- the rows ------------------------------------------------------------------------------
 
 
 def test_remembered_dates_follow_the_language():

@@ -341,7 +341,7 @@ def test_a_concession_counts_as_a_contract_declared_and_not_made(client, pulka):
         "Vera": {"declared_7": 1, "conceded_7": 1, "whists_received": 24},
     }
     vera = pulka.seats.get(name="Vera").member
-    stats = profiles.preferans_stats(profiles.member_seats(vera))
+    stats = profiles.preferans_stats(profiles.member_totals(vera))
     seven = next(t for t in stats.levels if t.label == "7")
     assert (seven.declared, seven.made, seven.percent, stats.conceded) == (1, 0, 0, 1)
     shown = client.get(reverse("members:detail", args=[vera.username])).content.decode()

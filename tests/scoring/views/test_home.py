@@ -125,10 +125,14 @@ def test_the_home_page_costs_the_same_queries_whatever_the_tables(
         finished_pulka(seated, seated[0], days_ago(i % 20))
         factories.pulka(seated)  # in play
 
-    # Tables in play (1), the latest finished (1), their seats (1), the season (1), two
-    # boards of two queries each (4), the leaders' usernames (1), the club's name (1).
-    with django_assert_num_queries(10):
+    # Tables in play (1), the latest finished (1), their seats (1), the season (1), the
+    # standings stamp (1), two boards of two queries each (4), the leaders' usernames (1),
+    # the club's name (1).
+    with django_assert_num_queries(11):
         response = client.get(HOME)
+    # Again, nothing changed: the leaders come from the cache.
+    with django_assert_num_queries(6):
+        client.get(HOME)
 
     assert len(response.context["in_play"]) == tables
     assert len(response.context["latest"]) == min(tables, 5)

@@ -390,6 +390,11 @@ def test_standings_are_public_by_default(client: Client):
 # -- queries ------------------------------------------------------------------------------
 
 
+def main(response: Any) -> str:
+    """The page below the site's header."""
+    return response.content.decode().partition('<main id="main">')[2]
+
+
 @pytest.mark.parametrize("tables", [1, 10])
 def test_leaderboard_pages_cost_the_same_queries_whatever_the_tables(
     client: Client, club, django_assert_num_queries: Any, tables: int
@@ -400,13 +405,21 @@ def test_leaderboard_pages_cost_the_same_queries_whatever_the_tables(
         seated = members[i % 2 : i % 2 + 3]
         finished_pulka(seated, seated[i % 3], SPRING[0] + datetime.timedelta(days=i))
 
-    # The season with its tariffs (1), the grouped results and the ratings (2), the
-    # members' usernames for the profile links (1); each page also the club's name (1).
+    # The season with its tariffs and the standings stamp (1), the members' totals and
+    # the ratings (2), the members' usernames for the profile links (1); each page also
+    # the club's name (1).
     with django_assert_num_queries(5):
         page = client.get(season_url(season), {"sort": "money"})
+    # Again, nothing changed: the board comes from the cache (the season with the stamp,
+    # the club's name).
+    with django_assert_num_queries(2):
+        again = client.get(season_url(season), {"sort": "money"})
+    assert main(again) == main(page)  # the header's CSRF token is new each time
     with django_assert_num_queries(3):
         client.get(season_url(season, suffix=".csv"))
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(5):
+        client.get(reverse("scoring:standings", args=[Table.PREFERANS]))
+    with django_assert_num_queries(2):
         client.get(reverse("scoring:standings", args=[Table.PREFERANS]))
     with django_assert_num_queries(2):
         client.get(reverse("scoring:standings_csv", args=[Table.PREFERANS]))
