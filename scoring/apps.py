@@ -7,11 +7,11 @@ class ScoringConfig(AppConfig):
     verbose_name = "Подсчёт очков"
 
     def ready(self) -> None:
-        # Its signal receivers renew the database's epoch after migrate and flush, and
-        # forget it at each request's start.
         from django.contrib.auth import get_user_model
         from django.db.models.signals import post_delete, post_save
 
+        # Its signal receivers renew the database's epoch after migrate and flush, and
+        # forget it at each request's start.
         import scoring.live.keys  # noqa: F401
         from scoring.models import BostonTariff, PreferansTariff, Season
         from scoring.services import standings
