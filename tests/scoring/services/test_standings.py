@@ -22,6 +22,7 @@ from scoring import selectors, services
 from scoring.engine.standings import Standing, rank_standings
 from scoring.games import CENT
 from scoring.models import (
+    Guest,
     Rating,
     RivalTotal,
     Season,
@@ -31,6 +32,7 @@ from scoring.models import (
     Table,
 )
 from scoring.selectors import profiles
+from scoring.services.guests import guest_merge
 from tests import factories
 from tests.factories import finished_pulka
 
@@ -329,6 +331,28 @@ def test_the_command_rebuilds_what_was_lost(club):
 
     assert kept_rows() == kept
     assert len(kept["totals"]) == 3 and len(kept["rivals"]) == 6
+
+
+def test_a_guest_is_in_no_total_and_his_merge_moves_his_tables_to_the_member(club):
+    anna, boris, gleb = club["Anna"], club["Boris"], club["Gleb"]
+    organiser = factories.member("Olga", organiser=True)
+    pyotr = Guest(name="Pyotr")
+    # Anna's unplayed 10 with a pool of 10: +66.67 whists, Boris and Pyotr −33.33 each; in
+    # money (a price of 1, whole cents adding up to zero) Pyotr pays the spare cent: −33.34.
+    finished_pulka([anna, boris, pyotr], anna, DAY)
+    assert {row.member_id for row in StandingsTotal.objects.all()} == {anna.pk, boris.pk}
+    assert RivalTotal.objects.count() == 2  # Anna–Boris both ways; a guest is no rival
+
+    guest_merge(guest=pyotr, member=gleb, by=organiser)
+
+    gleb_all = totals_of(gleb)
+    assert (gleb_all.tables, gleb_all.total, gleb_all.money) == (
+        1,
+        Decimal("-33.33"),
+        Decimal("-33.34"),
+    )
+    assert RivalTotal.objects.count() == 6
+    assert_totals_match_the_oracle([anna, boris, gleb])
 
 
 # -- the stamp ------------------------------------------------------------------------------
