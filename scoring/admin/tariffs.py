@@ -330,7 +330,7 @@ class TariffAdmin(SafeLookups, OrganisersOnly, admin.ModelAdmin):  # type: ignor
     @admin.display(description=_("version"), ordering="current_number")
     def current_version(self, obj: Tariff) -> str:
         number = getattr(obj, "current_number", None)
-        return f"v{number}" if number else "—"
+        return str(number) if number else "—"
 
     @admin.display(description=_("versions"))
     def version_history(self, obj: Tariff) -> str:
@@ -345,10 +345,10 @@ class TariffAdmin(SafeLookups, OrganisersOnly, admin.ModelAdmin):  # type: ignor
             "<ul>{}</ul>",
             format_html_join(
                 "\n",
-                "<li>v{} · {} · {} · {}</li>",
+                "<li>{} · {} · {} · {}</li>",
                 (
                     (
-                        v.number,
+                        gettext("version %(number)s") % {"number": v.number},
                         date_format(timezone.localtime(v.created_at), "DATETIME_FORMAT"),
                         v.created_by or "—",
                         ngettext("%(n)d table", "%(n)d tables", v.table_count)
@@ -781,7 +781,7 @@ class TariffVersionAdmin(SafeLookups, OrganisersOnly, admin.ModelAdmin):  # type
     list_display = ("tariff", "number", "created_at", "created_by", "table_count")
     list_filter = ("tariff",)
     list_select_related = ("tariff", "created_by")
-    fields = ("tariff", "number", "created_at", "created_by", "table_count", "rules_json")
+    fields = ("tariff", "number", "created_at", "created_by", "table_count", "rules_text")
     readonly_fields = fields
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
@@ -794,8 +794,22 @@ class TariffVersionAdmin(SafeLookups, OrganisersOnly, admin.ModelAdmin):  # type
         return int(getattr(obj, "tables_count", 0))
 
     @admin.display(description=_("rules"))
-    def rules_json(self, obj: Any) -> str:
-        return format_html("<pre>{}</pre>", json.dumps(obj.rules, ensure_ascii=False, indent=2))
+    def rules_text(self, obj: Any) -> str:
+        """The version's settings in words, as the tariff page lists them (the stored JSON
+        is the engine's, with its keys: not for organisers)."""
+        preferans = isinstance(obj, PreferansTariffVersion)
+        rows = tariff_settings.page_rows(
+            obj.to_rules(),
+            PREFERANS_SETTINGS if preferans else BOSTON_SETTINGS,
+            PREFERANS_SECTIONS if preferans else BOSTON_SECTIONS,
+            (),
+        )
+        return format_html(
+            "<dl>{}</dl>",
+            format_html_join(
+                "", "<dt>{}</dt><dd>{}</dd>", ((r.term, r.value) for s in rows.values() for r in s)
+            ),
+        )
 
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
         return False

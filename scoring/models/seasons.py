@@ -85,6 +85,8 @@ class Season(models.Model):
     )
 
     class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
         ordering = ("-starts_on",)
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.CheckConstraint(

@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.boston.rules import ASK_CONTRACTS, CARD_ROWS, SUITS, TRICK_ROWS, BostonRules
@@ -259,19 +260,26 @@ class BostonPaymentRow(models.Model):
         ("independence", _("independence (8 alone)")),
     )
     tariff = models.ForeignKey(BostonTariff, on_delete=models.CASCADE, related_name="payment_rows")
-    contract = models.CharField(max_length=20, choices=CONTRACTS)
+    contract = models.CharField(_("contract"), max_length=20, choices=CONTRACTS)
     required = models.PositiveSmallIntegerField(
+        _("required tricks"),
         validators=[MinValueValidator(1), MaxValueValidator(13)],
         help_text=_("Tricks the declaring side must take."),
     )
-    base = positive(help_text=_("Consolation: paid for the required tricks (won or lost)."))
-    rate = positive(help_text=_("Paid per trick over or short."))
+    base = positive(
+        verbose_name=_("consolation"),
+        help_text=_("Consolation: paid for the required tricks (won or lost)."),
+    )
+    rate = positive(verbose_name=_("per trick"), help_text=_("Paid per trick over or short."))
     no_trick_count = models.PositiveSmallIntegerField(
+        _("tricks counted when none is taken"),
         validators=[MinValueValidator(1), MaxValueValidator(13)],
         help_text=_("Tricks S counted at double rate when the side takes no trick."),
     )
 
     class Meta:
+        verbose_name = _("payment tariff row")
+        verbose_name_plural = _("payment tariff rows")
         ordering = ("id",)
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=("tariff", "contract"), name="boston_payment_row_once"),
@@ -300,19 +308,30 @@ class BostonCardRow(models.Model):
 
     ROWS = tuple((row, row) for row in CARD_ROWS)
     tariff = models.ForeignKey(BostonTariff, on_delete=models.CASCADE, related_name="card_rows")
-    row = models.CharField(max_length=20, choices=ROWS)
-    unit = positive(help_text=_("The contract's value in the ×1 column."))
+    row = models.CharField(_("contract"), max_length=20, choices=ROWS)
+    unit = positive(verbose_name=_("value"), help_text=_("The contract's value in the ×1 column."))
     three_honours = models.PositiveIntegerField(
-        null=True, blank=True, help_text=_("Trick rows: paid for three honours (×1 column).")
+        _("three honours"),
+        null=True,
+        blank=True,
+        help_text=_("Trick rows: paid for three honours (×1 column)."),
     )
     four_honours = models.PositiveIntegerField(
-        null=True, blank=True, help_text=_("Trick rows: paid for four honours (×1 column).")
+        _("four honours"),
+        null=True,
+        blank=True,
+        help_text=_("Trick rows: paid for four honours (×1 column)."),
     )
     overtrick = models.PositiveIntegerField(
-        null=True, blank=True, help_text=_("Trick rows: paid per trick over or short (×1 column).")
+        _("each trick over or short"),
+        null=True,
+        blank=True,
+        help_text=_("Trick rows: paid per trick over or short (×1 column)."),
     )
 
     class Meta:
+        verbose_name = _("value card row")
+        verbose_name_plural = _("value card rows")
         ordering = ("id",)
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=("tariff", "row"), name="boston_card_row_once"),
@@ -351,11 +370,18 @@ class BostonCardRow(models.Model):
 class TariffVersion(models.Model):
     """A frozen snapshot of a tariff's rules; tables point at one for their whole life."""
 
-    number = models.PositiveIntegerField()
-    rules = models.JSONField(help_text=_("The engine's settings (to_dict) at publication."))
-    created_at = models.DateTimeField(auto_now_add=True)
+    number = models.PositiveIntegerField(_("number"))
+    rules = models.JSONField(
+        _("rules"), help_text=_("The tariff's settings as they were when it was published.")
+    )
+    created_at = models.DateTimeField(_("published at"), auto_now_add=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("published by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
     )
 
     class Meta:
@@ -363,7 +389,10 @@ class TariffVersion(models.Model):
         ordering = ("tariff", "-number")
 
     def __str__(self) -> str:
-        return f"{self.tariff} v{self.number}"  # type: ignore[attr-defined]
+        return gettext("%(tariff)s, version %(number)s") % {
+            "tariff": self.tariff,  # type: ignore[attr-defined]
+            "number": self.number,
+        }
 
     def to_rules(self) -> Any:  # overridden with the game's rules type
         raise NotImplementedError
@@ -383,9 +412,16 @@ class TariffVersion(models.Model):
 
 
 class PreferansTariffVersion(TariffVersion):
-    tariff = models.ForeignKey(PreferansTariff, on_delete=models.PROTECT, related_name="versions")
+    tariff = models.ForeignKey(
+        PreferansTariff,
+        verbose_name=_("tariff"),
+        on_delete=models.PROTECT,
+        related_name="versions",
+    )
 
     class Meta(TariffVersion.Meta):
+        verbose_name = _("Preferans tariff version")
+        verbose_name_plural = _("Preferans tariff versions")
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=("tariff", "number"), name="preferans_version_once"),
         ]
@@ -395,9 +431,13 @@ class PreferansTariffVersion(TariffVersion):
 
 
 class BostonTariffVersion(TariffVersion):
-    tariff = models.ForeignKey(BostonTariff, on_delete=models.PROTECT, related_name="versions")
+    tariff = models.ForeignKey(
+        BostonTariff, verbose_name=_("tariff"), on_delete=models.PROTECT, related_name="versions"
+    )
 
     class Meta(TariffVersion.Meta):
+        verbose_name = _("Boston tariff version")
+        verbose_name_plural = _("Boston tariff versions")
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=("tariff", "number"), name="boston_version_once"),
         ]
