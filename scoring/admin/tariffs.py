@@ -151,7 +151,7 @@ class PaymentRowForm(NewRowForm):
     class Meta:
         model = BostonPaymentRow
         fields = ("contract", *PAYMENT_TERMS)
-        help_texts = {"contract": _("The contract this row prices (boston.md §1).")}
+        help_texts = {"contract": _("The contract this row prices.")}
 
     def clean(self) -> dict[str, Any]:
         """Check the row with the engine, so an impossible number is marked on its field."""
@@ -172,7 +172,7 @@ class CardRowForm(NewRowForm):
     class Meta:
         model = BostonCardRow
         fields = ("row", *CARD_TERMS)
-        help_texts = {"row": _("The row of the value card (boston.md §2).")}
+        help_texts = {"row": _("The row of the value card.")}
 
     def clean(self) -> dict[str, Any]:
         """Check the row with the engine, so an impossible number is marked on its field."""
@@ -269,7 +269,7 @@ class PaymentRowInline(FixedRowsInline):
     key = "contract"
     fields = ("contract", *PAYMENT_TERMS)
     verbose_name = _("payment tariff row")
-    verbose_name_plural = _("Payment tariff (тариф платежей): minor suit, simple tour")
+    verbose_name_plural = _("Payment tariff: minor suit, simple tour")
 
     def preset_rows(self) -> list[dict[str, Any]]:
         return BostonTariff.rows_from_rules(BostonRules())[0]
@@ -281,7 +281,7 @@ class CardRowInline(FixedRowsInline):
     key = "row"
     fields = ("row", *CARD_TERMS)
     verbose_name = _("value card row")
-    verbose_name_plural = _("Value card (таблица стоимости): units of the ×1 column")
+    verbose_name_plural = _("Value card: units of the ×1 column")
 
     def preset_rows(self) -> list[dict[str, Any]]:
         return BostonTariff.rows_from_rules(BostonRules())[1]

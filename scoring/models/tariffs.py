@@ -274,7 +274,7 @@ class BostonPaymentRow(models.Model):
     no_trick_count = models.PositiveSmallIntegerField(
         _("tricks counted when none is taken"),
         validators=[MinValueValidator(1), MaxValueValidator(13)],
-        help_text=_("Tricks S counted at double rate when the side takes no trick."),
+        help_text=_("Tricks counted at double rate when the side takes no trick."),
     )
 
     class Meta:
@@ -303,10 +303,27 @@ class BostonPaymentRow(models.Model):
         }
 
 
+SPECIAL_ROW_LABELS = {
+    "slam-by-two": (_("Slam by two (13 together)"), "шлем вдвоём"),
+    "small-misere": (_("Small misère"), "маленький мизер"),
+    "piccolissimo": (_("Piccolissimo"), "пикколиссимо"),
+    "grand-misere": (_("Grand misère"), "большой мизер"),
+    "four-tour-misere": (_("Misère of four tours"), "мизер четырёх туров"),
+    "small-open-misere": (_("Small open misère"), "маленький открытый мизер"),
+    "grand-open-misere": (_("Grand open misère"), "большой открытый мизер"),
+    "boston": (_("Boston (13 alone)"), "бостон"),
+    "open-boston": (_("Open Boston"), "открытый бостон"),
+}
+"""The value card's rows past the trick contracts: the label in the page's language and
+the Russian term (a hint on an English page)."""
+
+
 class BostonCardRow(models.Model):
     """One row of the contract value card (boston.md §2): units, × the column."""
 
-    ROWS = tuple((row, row) for row in CARD_ROWS)
+    ROWS = tuple(
+        (row, SPECIAL_ROW_LABELS[row][0] if row in SPECIAL_ROW_LABELS else row) for row in CARD_ROWS
+    )
     tariff = models.ForeignKey(BostonTariff, on_delete=models.CASCADE, related_name="card_rows")
     row = models.CharField(_("contract"), max_length=20, choices=ROWS)
     unit = positive(verbose_name=_("value"), help_text=_("The contract's value in the ×1 column."))
@@ -339,7 +356,7 @@ class BostonCardRow(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.row
+        return str(self.get_row_display())
 
     def clean(self) -> None:
         if self.row in TRICK_ROWS:

@@ -40,6 +40,7 @@ from scoring.engine.boston.rules import BOSTON_ROWS, MISERE_ROWS, TRICK_ROWS
 from scoring.engine.preferans.rules import LEVELS
 from scoring.games import CENT
 from scoring.models import RatingHistory, Season, Seat, Table
+from scoring.templatetags.amounts import amount, number
 
 BOSTON_KINDS: dict[str, Any] = {
     "ask-supported": gettext_lazy("Ask, supported (8 together)"),
@@ -205,10 +206,12 @@ def history_rows(lines: Iterable[HistoryLine]) -> SafeString:
         if line.is_open:
             outcome = f'<td colspan="2" class="in-play">{in_play}</td>'
         else:
-            # Figures (digits, a sign and a point) need no escaping.
+            result = (
+                escape(amount(line.result, line.game)) if line.result else f"— {units[line.game]}"
+            )
             outcome = (
-                f'<td class="amount {line.sign}">{line.result or "—"} {units[line.game]}</td>'
-                f'<td class="amount {line.sign}">{line.money or "—"}</td>'
+                f'<td class="amount {line.sign}">{result}</td>'
+                f'<td class="amount {line.sign}">{number(line.money) if line.money else "—"}</td>'
             )
         rows.append(
             f'<tr><td class="col-name">{escape(date_text(line.played_on))}</td>'
@@ -455,17 +458,15 @@ def rival_rows(rivals: Iterable[Rival]) -> SafeString:
     would, but for figures: digits, a sign and a point)."""
     member_url = url_maker("members:detail")
     labels = {code: escape(str(game.label)) for code, game in games.GAMES.items()}
-    units = {game: escape(unit(game)) for game, _label in Table.GAMES}
     rows = []
     for rival in rivals:
-        shown = units[rival.game]
         rows.append(
             f'<tr><th scope="row" class="col-name"><a href="{escape(member_url(rival.username))}">'
             f"{escape(rival.name)}</a></th>"
             f"<td>{labels[rival.game]}</td>"
             f"<td>{rival.tables}</td>"
-            f'<td class="amount {rival.sign}">{rival.mine_shown} {shown}</td>'
-            f'<td class="amount">{rival.theirs_shown} {shown}</td>'
+            f'<td class="amount {rival.sign}">{escape(amount(rival.mine_shown, rival.game))}</td>'
+            f'<td class="amount">{escape(amount(rival.theirs_shown, rival.game))}</td>'
             f"<td>{rival.above} ({rival.above_percent}%)</td></tr>\n"
         )
     return mark_safe("".join(rows))  # noqa: S308 - nothing unescaped but figures

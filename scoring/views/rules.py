@@ -26,10 +26,10 @@ from scoring.engine.boston.rules import ASK_CONTRACTS, CARD_ROWS, TRICK_ROWS, Bo
 from scoring.engine.preferans import settle
 from scoring.engine.preferans.rules import LEVELS, PreferansRules
 from scoring.models import BostonTariff, PreferansTariff
+from scoring.models.tariffs import SPECIAL_ROW_LABELS
 from scoring.selectors.tariffs import house_tariffs
 from scoring.views.tariffs import (
     CONTRACT_LABELS,
-    SPECIAL_ROW_LABELS,
     LevelRow,
     level_rows,
     number,

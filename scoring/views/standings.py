@@ -31,7 +31,7 @@ from django.utils.http import content_disposition_header
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
 from members.models import Member
@@ -39,22 +39,13 @@ from scoring import games, selectors, spreadsheets
 from scoring.engine.standings import RANKING_KEYS, Standing
 from scoring.games import CENT
 from scoring.models import Season, Table
+from scoring.models.seasons import RANKING_WORDS
 from scoring.permissions import can_see_standings
 from scoring.selectors.profiles import figure, unit, url_maker
+from scoring.templatetags.amounts import number
 
 ALL_TIME_ORDER = ("money", "average", "wins")
 """How ``selectors.standings`` ranks the all-time boards (copied here to say it in words)."""
-
-RANKING_WORDS: dict[str, Any] = {
-    "total": gettext_lazy("total result"),
-    "money": gettext_lazy("total money"),
-    "average": gettext_lazy("average result per game"),
-    "wins": gettext_lazy("wins"),
-    "rating": gettext_lazy("rating"),
-    "best": gettext_lazy("best game"),
-    "games": gettext_lazy("games played"),
-}
-"""The ranking keys in words (``RANKING_KEYS``, translatable)."""
 
 
 class GameConverter:
@@ -115,7 +106,8 @@ SORT_KEYS = frozenset(
 
 @dataclass(frozen=True)
 class BoardLine:
-    """One member's line as the page and the CSV show it (numbers as plain text)."""
+    """One member's line: its numbers as machine text (points), as the CSV writes them;
+    the page shows them in the reader's language (:meth:`row`)."""
 
     rank: int | None
     username: str | None
@@ -157,16 +149,16 @@ class BoardLine:
             f'<tr><td class="col-rank">{rank}</td>'
             f'<th scope="row" class="col-name">{name}</th>'
             f'<td class="col-games">{self.games}</td>'
-            f'<td class="col-total amount">{self.total}</td>'
-            f'<td class="col-money amount {self.sign}">{self.money}</td>'
+            f'<td class="col-total amount">{number(self.total)}</td>'
+            f'<td class="col-money amount {self.sign}">{number(self.money)}</td>'
         )
         if not compact:
             html += (
-                f'<td class="col-average amount">{self.average}</td>'
-                f'<td class="col-best amount">{self.best}</td>'
-                f'<td class="col-worst amount">{self.worst}</td>'
+                f'<td class="col-average amount">{number(self.average)}</td>'
+                f'<td class="col-best amount">{number(self.best)}</td>'
+                f'<td class="col-worst amount">{number(self.worst)}</td>'
                 f'<td class="col-wins">{self.wins}</td>'
-                f'<td class="col-rating amount">{self.rating}</td>'
+                f'<td class="col-rating amount">{number(self.rating)}</td>'
             )
         return mark_safe(f"{html}</tr>\n")  # noqa: S308 - nothing unescaped but figures
 

@@ -25,7 +25,7 @@ from scoring.models.tariff_settings import (
     PREFERANS_SETTINGS,
     page_rows,
 )
-from scoring.models.tariffs import Tariff
+from scoring.models.tariffs import SPECIAL_ROW_LABELS, Tariff
 
 SUIT_CLASSES = ("minor", "major")
 
@@ -40,17 +40,6 @@ SUIT_LABELS = {
     "clubs": (_("clubs"), "♣"),
     "diamonds": (_("diamonds"), "♦"),
     "hearts": (_("hearts"), "♥"),
-}
-SPECIAL_ROW_LABELS = {
-    "slam-by-two": (_("Slam by two (13 together)"), "шлем вдвоём"),
-    "small-misere": (_("Small misère"), "маленький мизер"),
-    "piccolissimo": (_("Piccolissimo"), "пикколиссимо"),
-    "grand-misere": (_("Grand misère"), "большой мизер"),
-    "four-tour-misere": (_("Misère of four tours"), "мизер четырёх туров"),
-    "small-open-misere": (_("Small open misère"), "маленький открытый мизер"),
-    "grand-open-misere": (_("Grand open misère"), "большой открытый мизер"),
-    "boston": (_("Boston (13 alone)"), "бостон"),
-    "open-boston": (_("Open Boston"), "открытый бостон"),
 }
 CARD_PARTS = (
     ("three_honours", _("three honours"), "три онёра"),
