@@ -125,8 +125,10 @@ def foreign_words(html: str, language: str, names: list[str], url: str = "") -> 
     # An English page may give the game's Russian term as a hint, marked lang="ru"; a
     # Russian page needs no English hint.
     text = visible_text(html, hint="ru" if language == "en" else "")
-    for name in names:
-        text = text.replace(name, " ")
+    # Whole names only: the username "vera" is not taken out of "average".
+    if names:
+        whole_names = "|".join(re.escape(name) for name in names)
+        text = re.sub(rf"(?<!\w)(?:{whole_names})(?!\w)", " ", text)
     pattern, allowed = (
         (LATIN, ALLOWED_ON_RUSSIAN) if language == "ru" else (CYRILLIC, ALLOWED_ON_ENGLISH)
     )
