@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from django import forms
@@ -56,8 +57,9 @@ from scoring.models.tariff_settings import (
     PREFERANS_SECTIONS,
     PREFERANS_SETTINGS,
 )
-from scoring.models.tariffs import Tariff
+from scoring.models.tariffs import SPECIAL_ROW_LABELS, Tariff
 from scoring.permissions import can_use_admin
+from scoring.templatetags.amounts import number
 
 CONFIRM = "_tariff_confirmed"
 """POSTed by the preview page: the organiser has seen the tables in play."""
@@ -520,7 +522,7 @@ class TariffAdmin(SafeLookups, OrganisersOnly, admin.ModelAdmin):  # type: ignor
             "original": obj,
             "has_view_permission": True,
             "settings_changed": [
-                (name, _setting_text(saved_rules.get(name)), _setting_text(value))
+                setting_words(name, saved_rules.get(name), value)
                 for name, value in new_rules.items()
                 if saved_rules.get(name) != value
             ],
@@ -725,14 +727,56 @@ def copy_name(model: type[Tariff], name: str) -> str:
 VERSIONS_FIELDSET = (_("Versions"), {"fields": ("version_history",)})
 
 
-def _setting_text(value: Any) -> str:
+def _setting_text(value: Any, choices: Any = ()) -> str:
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
     if isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
     if isinstance(value, Decimal):
-        return format(value.normalize(), "f")
-    return "—" if value is None else str(value)
+        return number(value.normalize())
+    if value is None:
+        return "—"
+    if isinstance(value, str) and re.fullmatch(r"\d+/\d+", value):
+        return number(tariff_settings.decimal(Fraction(value)))  # a rate such as "3/2"
+    return str(dict(choices).get(value, number(value)))
+
+
+# The engine's list rules and rows, which no single declaration names, in words.
+LIST_RULE_LABELS = {
+    "contract_values": _("Values of the contracts"),
+    "whist_obligations": _("Defence obligations"),
+    "column_multipliers": _("Suit column multipliers"),
+    "suit_order": _("Order of the suit columns"),
+    "contract_units": _("Value card: values of the trick contracts"),
+    "three_honours_units": _("Value card: three honours"),
+    "four_honours_units": _("Value card: four honours"),
+    "overtrick_units": _("Value card: each trick over or short"),
+}
+
+
+def setting_words(name: str, before: Any, after: Any) -> tuple[str, str, str]:
+    """One changed engine setting of the preview as the organiser reads it: its label
+    and both values in words (the engine's keys are not for organisers)."""
+    for setting in (*PREFERANS_SETTINGS, *BOSTON_SETTINGS):
+        if setting.engine_name == name and setting.index is None:
+            label = str(setting.label)
+            return (
+                label,
+                _setting_text(before, setting.choices),
+                _setting_text(after, setting.choices),
+            )
+    contract, _sep, term = name.partition("_")
+    contracts = dict(BostonPaymentRow.CONTRACTS)
+    if contract in contracts and term in PAYMENT_TERMS:
+        field = BostonPaymentRow._meta.get_field(term)
+        label = f"{contracts[contract]}: {getattr(field, 'verbose_name', term)}"
+    elif name.endswith("_unit") and (row := name[: -len("_unit")].replace("_", "-")) in (
+        SPECIAL_ROW_LABELS
+    ):
+        label = gettext("Value card: %(row)s") % {"row": SPECIAL_ROW_LABELS[row][0]}
+    else:
+        label = str(LIST_RULE_LABELS.get(name, name))
+    return label, _setting_text(before), _setting_text(after)
 
 
 @admin.register(PreferansTariff)

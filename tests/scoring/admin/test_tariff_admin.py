@@ -628,3 +628,35 @@ def test_a_tariff_a_table_played_cannot_be_deleted(client, organiser):
     assert bulk.status_code == 200
     assert PreferansTariff.objects.filter(pk=tariff.pk).exists()
     assert tariff.versions.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "before", "after", "words"),
+    [
+        ("whist_rate", "1", "3/2", ("Ставка виста", "1", "1,5")),
+        (
+            "lone_whist",
+            "greedy",
+            "gentleman",
+            ("Один вистующий при ремизе", "жлобский", "джентльменский"),
+        ),
+        ("supported_rate", 2, 3, ("прикуп купленный (8 вдвоём): за взятку", "2", "3")),
+        ("open_boston_unit", 200, 250, ("Таблица стоимости: Открытый бостон", "200", "250")),
+        ("contract_values", [2, 4], [2, 6], ("Стоимость игр", "2, 4", "2, 6")),
+        (
+            "system",
+            "payment-tariff",
+            "value-card",
+            ("Система подсчёта", "тариф платежей", "таблица стоимости"),
+        ),
+    ],
+)
+def test_the_change_preview_names_each_setting_in_the_organisers_language(
+    name, before, after, words
+):
+    from django.utils import translation
+
+    from scoring.admin.tariffs import setting_words
+
+    with translation.override("ru"):
+        assert setting_words(name, before, after) == words

@@ -257,6 +257,9 @@ def test_preview_lists_games_in_play_with_money_before_and_after(client, organis
         assert row in html
     assert f'name="move_tables" value="{table.pk}"' in html
     assert "checked" not in html.split('id="tariff-preview-form"')[1]
+    # The changed setting in words, not the engine's key.
+    assert '<tr><th scope="row">Whist rate</th><td>1</td><td>2</td></tr>' in html
+    assert "whist_rate</" not in html
     # Nothing is saved by the preview.
     assert tariff.versions.count() == 1
     assert PreferansTariff.objects.get(pk=tariff.pk).to_rules().whist_rate == 1
