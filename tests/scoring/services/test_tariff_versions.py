@@ -338,7 +338,7 @@ def test_boston_preview_reads_the_edited_rows(client, organiser):
     # The supported slam: 2·base + 5·2·rate = 24 chips now, 26 with base 3 (pairs: each
     # winner is paid by one opponent).
     assert "<td>24.00</td><td>26.00</td><td>+2.00</td>" in html
-    assert "supported_base" in html
+    assert "supported ask (8 together): consolation" in html  # the row and term in words
     confirm = client.post(
         change_url(tariff),
         form_data(html, "tariff-preview-form") | {"move_tables": [str(table.pk)]},
