@@ -1,10 +1,11 @@
 from django.apps import AppConfig
 from django.core import checks
+from django.utils.translation import gettext_lazy as _
 
 
 class ScoringConfig(AppConfig):
     name = "scoring"
-    verbose_name = "Подсчёт очков"
+    verbose_name = _("Scoring")
 
     def ready(self) -> None:
         from django.contrib.auth import get_user_model

@@ -2,6 +2,14 @@
 Importing the package registers every model admin (Django's autodiscovery imports
 ``scoring.admin``)."""
 
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
 from scoring.admin import club, seasons, tariffs
+
+# The organisers read the club's admin, not "Django administration".
+admin.site.site_header = _("Club administration")
+admin.site.site_title = _("Club administration")
+admin.site.index_title = _("What the organisers edit")
 
 __all__ = ["club", "seasons", "tariffs"]

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from clubsite.admin_lookups import SafeLookups
 from scoring.engine.standings import RANKING_KEYS
 from scoring.models import Season, Table
+from scoring.models.seasons import RANKING_WORDS, ranking_keys
 from scoring.permissions import can_use_admin
 
 
@@ -32,12 +33,14 @@ def ranking_help() -> str:
             "Comma-separated keys: the first ranks, each next one breaks the ties left "
             "(higher values rank first), e.g. money, average, wins. The keys:"
         ),
-        format_html_join(", ", "<code>{}</code> ({})", RANKING_KEYS.items()),
+        format_html_join(
+            ", ", "<code>{}</code> ({})", ((key, RANKING_WORDS[key]) for key in RANKING_KEYS)
+        ),
     )
 
 
 class SeasonAdmin(SafeLookups, admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("name", "starts_on", "ends_on", "min_games", "ranking", "state", "boards")
+    list_display = ("name", "starts_on", "ends_on", "min_games", "ranking_order", "state", "boards")
     list_select_related = ("preferans_tariff", "boston_tariff")
     search_fields = ("name",)
     date_hierarchy = "starts_on"
@@ -79,6 +82,10 @@ class SeasonAdmin(SafeLookups, admin.ModelAdmin):  # type: ignore[type-arg]
         if "ranking" in form.base_fields:
             form.base_fields["ranking"].help_text = ranking_help()
         return form
+
+    @admin.display(description=_("ranking order"), ordering="ranking")
+    def ranking_order(self, obj: Season) -> str:
+        return ", ".join(str(RANKING_WORDS.get(k, k)) for k in ranking_keys(obj.ranking))
 
     @admin.display(description=_("state"))
     def state(self, obj: Season) -> str:

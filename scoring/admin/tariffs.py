@@ -10,9 +10,11 @@ under the tariff, the organiser first sees how each would change and chooses whi
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from django import forms
@@ -56,8 +58,9 @@ from scoring.models.tariff_settings import (
     PREFERANS_SECTIONS,
     PREFERANS_SETTINGS,
 )
-from scoring.models.tariffs import Tariff
+from scoring.models.tariffs import SPECIAL_ROW_LABELS, Tariff
 from scoring.permissions import can_use_admin
+from scoring.templatetags.amounts import number
 
 CONFIRM = "_tariff_confirmed"
 """POSTed by the preview page: the organiser has seen the tables in play."""
@@ -154,7 +157,7 @@ class PaymentRowForm(NewRowForm):
     class Meta:
         model = BostonPaymentRow
         fields = ("contract", *PAYMENT_TERMS)
-        help_texts = {"contract": _("The contract this row prices (boston.md §1).")}
+        help_texts = {"contract": _("The contract this row prices.")}
 
     def clean(self) -> dict[str, Any]:
         """Check the row with the engine, so an impossible number is marked on its field."""
@@ -175,7 +178,7 @@ class CardRowForm(NewRowForm):
     class Meta:
         model = BostonCardRow
         fields = ("row", *CARD_TERMS)
-        help_texts = {"row": _("The row of the value card (boston.md §2).")}
+        help_texts = {"row": _("The row of the value card.")}
 
     def clean(self) -> dict[str, Any]:
         """Check the row with the engine, so an impossible number is marked on its field."""
@@ -272,7 +275,7 @@ class PaymentRowInline(FixedRowsInline):
     key = "contract"
     fields = ("contract", *PAYMENT_TERMS)
     verbose_name = _("payment tariff row")
-    verbose_name_plural = _("Payment tariff (тариф платежей): minor suit, simple tour")
+    verbose_name_plural = _("Payment tariff: minor suit, simple tour")
 
     def preset_rows(self) -> list[dict[str, Any]]:
         return BostonTariff.rows_from_rules(BostonRules())[0]
@@ -284,7 +287,7 @@ class CardRowInline(FixedRowsInline):
     key = "row"
     fields = ("row", *CARD_TERMS)
     verbose_name = _("value card row")
-    verbose_name_plural = _("Value card (таблица стоимости): units of the ×1 column")
+    verbose_name_plural = _("Value card: units of the ×1 column")
 
     def preset_rows(self) -> list[dict[str, Any]]:
         return BostonTariff.rows_from_rules(BostonRules())[1]
@@ -333,7 +336,7 @@ class TariffAdmin(SafeLookups, OrganisersOnly, admin.ModelAdmin):  # type: ignor
     @admin.display(description=_("version"), ordering="current_number")
     def current_version(self, obj: Tariff) -> str:
         number = getattr(obj, "current_number", None)
-        return f"v{number}" if number else "—"
+        return str(number) if number else "—"
 
     @admin.display(description=_("versions"))
     def version_history(self, obj: Tariff) -> str:
@@ -348,10 +351,10 @@ class TariffAdmin(SafeLookups, OrganisersOnly, admin.ModelAdmin):  # type: ignor
             "<ul>{}</ul>",
             format_html_join(
                 "\n",
-                "<li>v{} · {} · {} · {}</li>",
+                "<li>{} · {} · {} · {}</li>",
                 (
                     (
-                        v.number,
+                        gettext("version %(number)s") % {"number": v.number},
                         date_format(timezone.localtime(v.created_at), "DATETIME_FORMAT"),
                         v.created_by or "—",
                         ngettext("%(n)d table", "%(n)d tables", v.table_count)
@@ -523,7 +526,7 @@ class TariffAdmin(SafeLookups, OrganisersOnly, admin.ModelAdmin):  # type: ignor
             "original": obj,
             "has_view_permission": True,
             "settings_changed": [
-                (name, _setting_text(saved_rules.get(name)), _setting_text(value))
+                setting_words(name, saved_rules.get(name), value)
                 for name, value in new_rules.items()
                 if saved_rules.get(name) != value
             ],
@@ -728,14 +731,56 @@ def copy_name(model: type[Tariff], name: str) -> str:
 VERSIONS_FIELDSET = (_("Versions"), {"fields": ("version_history",)})
 
 
-def _setting_text(value: Any) -> str:
+def _setting_text(value: Any, choices: Any = ()) -> str:
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
     if isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
     if isinstance(value, Decimal):
-        return format(value.normalize(), "f")
-    return "—" if value is None else str(value)
+        return number(value.normalize())
+    if value is None:
+        return "—"
+    if isinstance(value, str) and re.fullmatch(r"\d+/\d+", value):
+        return number(tariff_settings.decimal(Fraction(value)))  # a rate such as "3/2"
+    return str(dict(choices).get(value, number(value)))
+
+
+# The engine's list rules and rows, which no single declaration names, in words.
+LIST_RULE_LABELS = {
+    "contract_values": _("Values of the contracts"),
+    "whist_obligations": _("Defence obligations"),
+    "column_multipliers": _("Suit column multipliers"),
+    "suit_order": _("Order of the suit columns"),
+    "contract_units": _("Value card: values of the trick contracts"),
+    "three_honours_units": _("Value card: three honours"),
+    "four_honours_units": _("Value card: four honours"),
+    "overtrick_units": _("Value card: each trick over or short"),
+}
+
+
+def setting_words(name: str, before: Any, after: Any) -> tuple[str, str, str]:
+    """One changed engine setting of the preview as the organiser reads it: its label
+    and both values in words (the engine's keys are not for organisers)."""
+    for setting in (*PREFERANS_SETTINGS, *BOSTON_SETTINGS):
+        if setting.engine_name == name and setting.index is None:
+            label = str(setting.label)
+            return (
+                label,
+                _setting_text(before, setting.choices),
+                _setting_text(after, setting.choices),
+            )
+    contract, _sep, term = name.partition("_")
+    contracts = dict(BostonPaymentRow.CONTRACTS)
+    if contract in contracts and term in PAYMENT_TERMS:
+        field = BostonPaymentRow._meta.get_field(term)
+        label = f"{contracts[contract]}: {getattr(field, 'verbose_name', term)}"
+    elif name.endswith("_unit") and (row := name[: -len("_unit")].replace("_", "-")) in (
+        SPECIAL_ROW_LABELS
+    ):
+        label = gettext("Value card: %(row)s") % {"row": SPECIAL_ROW_LABELS[row][0]}
+    else:
+        label = str(LIST_RULE_LABELS.get(name, name))
+    return label, _setting_text(before), _setting_text(after)
 
 
 @admin.register(PreferansTariff)
@@ -784,7 +829,7 @@ class TariffVersionAdmin(SafeLookups, OrganisersOnly, admin.ModelAdmin):  # type
     list_display = ("tariff", "number", "created_at", "created_by", "table_count")
     list_filter = ("tariff",)
     list_select_related = ("tariff", "created_by")
-    fields = ("tariff", "number", "created_at", "created_by", "table_count", "rules_json")
+    fields = ("tariff", "number", "created_at", "created_by", "table_count", "rules_text")
     readonly_fields = fields
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
@@ -797,8 +842,22 @@ class TariffVersionAdmin(SafeLookups, OrganisersOnly, admin.ModelAdmin):  # type
         return int(getattr(obj, "tables_count", 0))
 
     @admin.display(description=_("rules"))
-    def rules_json(self, obj: Any) -> str:
-        return format_html("<pre>{}</pre>", json.dumps(obj.rules, ensure_ascii=False, indent=2))
+    def rules_text(self, obj: Any) -> str:
+        """The version's settings in words, as the tariff page lists them (the stored JSON
+        is the engine's, with its keys: not for organisers)."""
+        preferans = isinstance(obj, PreferansTariffVersion)
+        rows = tariff_settings.page_rows(
+            obj.to_rules(),
+            PREFERANS_SETTINGS if preferans else BOSTON_SETTINGS,
+            PREFERANS_SECTIONS if preferans else BOSTON_SECTIONS,
+            (),
+        )
+        return format_html(
+            "<dl>{}</dl>",
+            format_html_join(
+                "", "<dt>{}</dt><dd>{}</dd>", ((r.term, r.value) for s in rows.values() for r in s)
+            ),
+        )
 
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
         return False

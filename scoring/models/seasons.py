@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime
 from decimal import Decimal
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -23,6 +23,18 @@ from scoring.engine.errors import RuleError
 from scoring.engine.standings import RANKING_KEYS, check_order
 from scoring.models.tables import Table
 from scoring.models.tariffs import BostonTariff, PreferansTariff
+
+RANKING_WORDS: dict[str, Any] = {
+    "total": _("total result"),
+    "money": _("total money"),
+    "average": _("average result per game"),
+    "wins": _("wins"),
+    "rating": _("rating"),
+    "best": _("best game"),
+    "games": _("games played"),
+}
+"""The ranking keys (``RANKING_KEYS``) in words, translatable: the standings pages and
+the season admin say the order with them."""
 
 
 def ranking_keys(text: str) -> tuple[str, ...]:
@@ -86,6 +98,8 @@ class Season(models.Model):
     )
 
     class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
         ordering = ("-starts_on",)
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.CheckConstraint(

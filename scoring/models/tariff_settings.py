@@ -26,7 +26,7 @@ from typing import Any, Literal
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.template.defaultfilters import yesno
-from django.utils import translation
+from django.utils import formats, translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -111,7 +111,11 @@ class Setting:
 
     def column(self, default: Any) -> models.Field[Any, Any]:
         """The model field, with the engine's default already in the column's form."""
-        common: dict[str, Any] = {"default": default, "help_text": self.help_text}
+        common: dict[str, Any] = {
+            "default": default,
+            "help_text": self.help_text,
+            "verbose_name": self.label,
+        }
         if self.kind == "flag":
             return models.BooleanField(**common)
         if self.kind == "choice":
@@ -177,7 +181,7 @@ def value_text(value: Any, choices: Sequence[tuple[str, Text]] = ()) -> str:
     if isinstance(value, bool):
         return str(yesno(value, gettext("yes,no")))
     if isinstance(value, Fraction):
-        return format(decimal(value).normalize(), "f")
+        return formats.number_format(decimal(value).normalize())
     if isinstance(value, tuple):
         return numbers_text(value) or "—"
     labels = dict(choices)
@@ -411,52 +415,49 @@ PREFERANS_SECTIONS = (
     Section(""),
     Section(
         "values",
-        _("Values and obligations (стоимость игр, обязанность вистовать)"),
+        _("Values and obligations"),
         _(
-            "preferans.md §3: the pool points V written for a made contract, and the "
-            "tricks O the defence must take (0–4)."
+            "The pool points V written for a made contract, and the tricks O the defence "
+            "must take (0–4)."
         ),
     ),
     Section(
         "rates",
-        _("Whists and remises (висты и ремизы)"),
-        _("preferans.md §4–5: each rate is a multiple of V per trick (1, 2, 1.5 …)."),
+        _("Whists and remises"),
+        _("Each rate is a multiple of V per trick (1, 2, 1.5 …)."),
     ),
     Section(
         "duty",
-        _("Whister duty (ответственность вистующих)"),
-        _("preferans.md §4.3 step 5: a whister short of the obligation."),
+        _("Whister duty"),
+        _("What a whister short of the obligation writes."),
     ),
     Section(
         "half_whist",
-        _("Half-whist and tens (полвиста и десятерная)"),
-        _("preferans.md §4.2 and §4.3."),
+        _("Half-whist and tens"),
+        _("When the second defender may half-whist, and whether a 10 is whisted."),
     ),
     Section(
         "concede",
-        _("Conceding a contract (уход без двух, без трёх)"),
+        _("Conceding a contract"),
         _(
-            "preferans.md §13.11: the declarer gives his contract up without playing it "
-            "and writes the undertricks as a remise."
+            "The declarer gives his contract up without playing it and writes the "
+            "undertricks as a remise."
         ),
     ),
     Section(
         "passouts",
-        _("Pass-outs (распасы)"),
-        _(
-            "preferans.md §6: ladders list the 1st, 2nd, 3rd … pass-out in a row; "
-            "the last step repeats."
-        ),
+        _("Pass-outs"),
+        _("Ladders list the 1st, 2nd, 3rd … pass-out in a row; the last step repeats."),
     ),
     Section(
         "dark",
-        _("Dark games and bombs (игры втёмную и бомбы)"),
-        _("preferans.md §7 (Classic)."),
+        _("Dark games and bombs"),
+        _("Contracts played without looking at the widow, and the bombs of the Classic."),
     ),
     Section(
         "settlement",
-        _("Closing and settlement (закрытие пули и расчёт)"),
-        _("preferans.md §8–9."),
+        _("Closing and settlement"),
+        _("Help past the pool target, and how the pulka is settled in whists."),
     ),
 )
 
@@ -481,15 +482,31 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         for i, (name, label, help_text) in enumerate(_OBLIGATIONS)
     ),
     # Whists and remises.
-    _rate("whist_rate", "rates", _("Whists a defender writes per defence trick, × V.")),
-    _rate("remise_rate", "rates", _("Mountain per undertrick for the declarer, × V.")),
+    _rate(
+        "whist_rate",
+        "rates",
+        _("Whists a defender writes per defence trick, × V."),
+        label=_("Whist rate"),
+    ),
+    _rate(
+        "remise_rate",
+        "rates",
+        _("Mountain per undertrick for the declarer, × V."),
+        label=_("Remise rate"),
+    ),
     _rate(
         "consolation_rate",
         "rates",
         _("Whists each consoling player writes per undertrick, × V (0: no consolation)."),
         minimum=Decimal(0),
+        label=_("Consolation rate"),
     ),
-    _whole("misere_penalty", "rates", _("Mountain per trick on a failed misère.")),
+    _whole(
+        "misere_penalty",
+        "rates",
+        _("Mountain per trick on a failed misère."),
+        label=_("Failed misère, per trick"),
+    ),
     _choice(
         "lone_whist",
         "rates",
@@ -499,9 +516,13 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         ),
         (("greedy", _("greedy")), ("gentleman", _("gentleman"))),
         length=10,
+        label=_("One whister on a remise"),
     ),
     _flag(
-        "consolation_by_dealer", "rates", _("With 4 players the dealer consoles on a remise too.")
+        "consolation_by_dealer",
+        "rates",
+        _("With 4 players the dealer consoles on a remise too."),
+        label=_("The 4-player dealer consoles"),
     ),
     # Whister duty.
     _choice(
@@ -510,6 +531,7 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         _("Whether a whister short of the defence obligation writes mountain."),
         (("responsible", _("responsible")), ("none", _("none"))),
         length=12,
+        label=_("Whister duty"),
     ),
     _choice(
         "two_whister_duty",
@@ -527,6 +549,7 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
             ("proportional", _("the pair's shortfall shared in proportion")),
         ),
         length=24,
+        label=_("Two whisters"),
     ),
     _choice(
         "duty_at_one",
@@ -556,7 +579,10 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         label=_("Whister duty on a remise"),
     ),
     _rate(
-        "whister_penalty_rate", "duty", _("Mountain per trick a whister is short of his duty, × V.")
+        "whister_penalty_rate",
+        "duty",
+        _("Mountain per trick a whister is short of his duty, × V."),
+        label=_("Whister's penalty rate"),
     ),
     # Half-whist and tens.
     _numbers(
@@ -565,11 +591,13 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         _("Levels where half-whist is allowed, e.g. 6, 7 (empty: never)."),
         length=20,
         may_be_empty=True,
+        label=_("Half-whist levels"),
     ),
     _flag(
         "ten_is_whisted",
         "half_whist",
         _("Whether a 10 may be whisted (otherwise it is always passed)."),
+        label=_("A 10 may be whisted"),
     ),
     _flag(
         "stalingrad",
@@ -578,14 +606,14 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
             "Stalingrad: a 6♠ must be whisted by both defenders; a 6♠ entered with a pass or "
             "a half-whist is refused."
         ),
-        label=_("Stalingrad (Сталинград)"),
+        label=_("Stalingrad"),
     ),
     # Conceding a contract.
     _flag(
         "concede",
         "concede",
         _(
-            "The declarer may give his contract up unplayed (уход без двух, без трёх): the "
+            "The declarer may give his contract up unplayed (down two, down three): the "
             "undertricks go into his mountain as a remise."
         ),
         label=_("Conceding allowed"),
@@ -593,7 +621,7 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
     _whole(
         "concede_undertricks",
         "concede",
-        _("The undertricks of a concession when the scorer does not enter them (3: «без трёх»)."),
+        _("The undertricks of a concession when the scorer does not enter them (3: down three)."),
         maximum=10,
         small=True,
         label=_("Usual undertricks of a concession"),
@@ -617,28 +645,33 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         ),
         (("mountain", _("mountain")), ("whists", _("whists"))),
         length=10,
+        label=_("Pass-out tricks go"),
     ),
     _whole(
         "passout_whists",
         "passouts",
         _("Whist mode: whists per trick at the first price (Rostov 5)."),
+        label=_("Pass-out whists per trick"),
     ),
     _numbers(
         "passout_ladder",
         "passouts",
         _("Price per trick of the 1st, 2nd, 3rd … pass-out in a row; the last repeats."),
         length=60,
+        label=_("Pass-out prices"),
     ),
     _numbers(
         "passout_exit",
         "passouts",
         _("Lowest contract after the 1st, 2nd, 3rd … pass-out in a row, e.g. 6, 7, 8."),
         length=30,
+        label=_("Exit from pass-outs"),
     ),
     _flag(
         "passout_amnesty",
         "passouts",
         _("Take the smallest trick count off everyone's pass-out tricks."),
+        label=_("Pass-out amnesty"),
     ),
     _choice(
         "passout_zero_bonus",
@@ -662,6 +695,7 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         "misere_ends_passouts",
         "passouts",
         _("A misère ends a series of pass-outs like any game."),
+        label=_("A misère ends pass-outs"),
     ),
     _choice(
         "passout_series_ends_on",
@@ -695,16 +729,33 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         "dealer_takes_widow_tricks",
         "passouts",
         _("With 4 players the dealer plays the widow on pass-outs (0–2)."),
+        label=_("The 4-player dealer plays the widow"),
     ),
     _flag(
         "passout_same_dealer",
         "passouts",
         _("After a pass-out the same player deals again, up to 3 times."),
+        label=_("Same dealer after a pass-out"),
     ),
     # Dark games and bombs.
-    _flag("dark_games", "dark", _("Dark contracts and dark pass-outs are played.")),
-    _whole("dark_multiplier", "dark", _("Every amount of a dark contract × this.")),
-    _flag("bombs", "dark", _("Dark pass-outs draw bombs that multiply a later game.")),
+    _flag(
+        "dark_games",
+        "dark",
+        _("Dark contracts and dark pass-outs are played."),
+        label=_("Dark games"),
+    ),
+    _whole(
+        "dark_multiplier",
+        "dark",
+        _("Every amount of a dark contract × this."),
+        label=_("Dark multiplier"),
+    ),
+    _flag(
+        "bombs",
+        "dark",
+        _("Dark pass-outs draw bombs that multiply a later game."),
+        label=_("Bombs"),
+    ),
     # Closing and settlement.
     _choice(
         "help_to",
@@ -726,6 +777,7 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         "help_whists_per_point",
         "settlement",
         _("Whists the helper writes per pool point given as help."),
+        label=_("Whists per point of help"),
     ),
     _choice(
         "overflow_floor",
@@ -738,14 +790,25 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         length=4,
         label=_("Overflow off the mountain"),
     ),
-    _whole("pool_weight", "settlement", _("Whists per pool point at settlement.")),
-    _whole("mountain_weight", "settlement", _("Whists per mountain point at settlement.")),
+    _whole(
+        "pool_weight",
+        "settlement",
+        _("Whists per pool point at settlement."),
+        label=_("Pool weight"),
+    ),
+    _whole(
+        "mountain_weight",
+        "settlement",
+        _("Whists per mountain point at settlement."),
+        label=_("Mountain weight"),
+    ),
     _choice(
         "settlement_divisor",
         "settlement",
         _("The mountain is divided among n players (usual) or n − 1."),
         (("players", _("players (n)")), ("players_minus_one", _("players − 1"))),
         length=20,
+        label=_("Mountain divided among"),
     ),
     _choice(
         "settlement_pools",
@@ -781,26 +844,30 @@ PREFERANS_LIST_MEANINGS = {
 """The docs table's words for the list rules (each item's help text names one level)."""
 
 _SUIT_COLUMNS = (
-    ("spades_multiplier", _("Value card: the spades column (П) ×.")),
-    ("clubs_multiplier", _("Value card: the clubs column (Тр) ×.")),
-    ("diamonds_multiplier", _("Value card: the diamonds column (Б) ×.")),
-    ("hearts_multiplier", _("Value card: the hearts column (Ч) ×.")),
+    ("spades_multiplier", _("Spades ♠ multiplier"), _("Value card: the spades column ♠ ×.")),
+    ("clubs_multiplier", _("Clubs ♣ multiplier"), _("Value card: the clubs column ♣ ×.")),
+    (
+        "diamonds_multiplier",
+        _("Diamonds ♦ multiplier"),
+        _("Value card: the diamonds column ♦ ×."),
+    ),
+    ("hearts_multiplier", _("Hearts ♥ multiplier"), _("Value card: the hearts column ♥ ×.")),
 )
 
 BOSTON_SECTIONS = (
     Section(""),
     Section(
         "payment_tariff",
-        _("Payment tariff (тариф платежей)"),
+        _("Payment tariff"),
         _(
-            "boston.md §1: each contract's terms are in the payment rows below (minor "
-            "suit, simple tour); these multiply them."
+            "Each contract's terms are in the payment rows below (minor suit, simple "
+            "tour); these multiply them."
         ),
     ),
     Section(
         "value_card",
-        _("Value card (таблица стоимости)"),
-        _("boston.md §2: a cell is the row's unit (rows below) × its suit column's multiplier."),
+        _("Value card"),
+        _("A cell is the row's unit (rows below) × its suit column's multiplier."),
     ),
 )
 
@@ -808,15 +875,29 @@ BOSTON_SETTINGS: tuple[Setting, ...] = (
     _choice(
         "system",
         "",
-        _("Which of the seed's two scoring systems tables under this tariff use."),
+        _("Which of the two scoring systems tables under this tariff use."),
         (("payment-tariff", _("payment tariff")), ("value-card", _("contract value card"))),
         length=20,
+        label=_("Scoring system"),
     ),
     # Payment tariff (its rows are BostonPaymentRow).
-    _whole("slam_multiplier", "payment_tariff", _("A slam (13 tricks) multiplies all by this.")),
-    _whole("major_multiplier", "payment_tariff", _("The major suit pays this × the minor.")),
     _whole(
-        "double_tour_multiplier", "payment_tariff", _("A double tour pays this × a simple tour.")
+        "slam_multiplier",
+        "payment_tariff",
+        _("A slam (13 tricks) multiplies all by this."),
+        label=_("Slam multiplier"),
+    ),
+    _whole(
+        "major_multiplier",
+        "payment_tariff",
+        _("The major suit pays this × the minor."),
+        label=_("Major suit multiplier"),
+    ),
+    _whole(
+        "double_tour_multiplier",
+        "payment_tariff",
+        _("A double tour pays this × a simple tour."),
+        label=_("Double tour multiplier"),
     ),
     _choice(
         "supported_payers",
@@ -824,11 +905,12 @@ BOSTON_SETTINGS: tuple[Setting, ...] = (
         _("2 vs 2: each winner is paid by one opponent (pairs) or by each opponent (each)."),
         (("pairs", _("in pairs")), ("each", _("each pays each"))),
         length=10,
+        label=_("Who pays in 2 vs 2"),
     ),
     # Value card (its rows are BostonCardRow).
     *(
-        _whole(name, "value_card", help_text, rule="column_multipliers", index=i)
-        for i, (name, help_text) in enumerate(_SUIT_COLUMNS)
+        _whole(name, "value_card", help_text, label=label, rule="column_multipliers", index=i)
+        for i, (name, label, help_text) in enumerate(_SUIT_COLUMNS)
     ),
     _whole(
         "together_required",
@@ -837,6 +919,7 @@ BOSTON_SETTINGS: tuple[Setting, ...] = (
         minimum=6,
         maximum=13,
         small=True,
+        label=_("Tricks two partners need"),
     ),
     _whole(
         "piccolissimo_tricks",
@@ -845,21 +928,25 @@ BOSTON_SETTINGS: tuple[Setting, ...] = (
         minimum=0,
         maximum=1,
         small=True,
+        label=_("Piccolissimo tricks"),
     ),
     _flag(
         "card_pays_honours",
         "value_card",
         _("Value card: honours are paid on a made trick contract."),
+        label=_("Honours paid"),
     ),
     _flag(
         "card_pays_overtricks",
         "value_card",
         _("Value card: each overtrick is paid at the row's rate."),
+        label=_("Overtricks paid"),
     ),
     _flag(
         "card_pays_undertricks",
         "value_card",
         _("Value card: each undertrick is paid at the row's rate."),
+        label=_("Undertricks paid"),
     ),
 )
 

@@ -263,19 +263,26 @@ class BostonPaymentRow(models.Model):
         ("independence", _("independence (8 alone)")),
     )
     tariff = models.ForeignKey(BostonTariff, on_delete=models.CASCADE, related_name="payment_rows")
-    contract = models.CharField(max_length=20, choices=CONTRACTS)
+    contract = models.CharField(_("contract"), max_length=20, choices=CONTRACTS)
     required = models.PositiveSmallIntegerField(
+        _("required tricks"),
         validators=[MinValueValidator(1), MaxValueValidator(13)],
         help_text=_("Tricks the declaring side must take."),
     )
-    base = positive(help_text=_("Consolation: paid for the required tricks (won or lost)."))
-    rate = positive(help_text=_("Paid per trick over or short."))
+    base = positive(
+        verbose_name=_("consolation"),
+        help_text=_("Consolation: paid for the required tricks (won or lost)."),
+    )
+    rate = positive(verbose_name=_("per trick"), help_text=_("Paid per trick over or short."))
     no_trick_count = models.PositiveSmallIntegerField(
+        _("tricks counted when none is taken"),
         validators=[MinValueValidator(1), MaxValueValidator(13)],
-        help_text=_("Tricks S counted at double rate when the side takes no trick."),
+        help_text=_("Tricks counted at double rate when the side takes no trick."),
     )
 
     class Meta:
+        verbose_name = _("payment tariff row")
+        verbose_name_plural = _("payment tariff rows")
         ordering = ("id",)
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=("tariff", "contract"), name="boston_payment_row_once"),
@@ -299,24 +306,52 @@ class BostonPaymentRow(models.Model):
         }
 
 
+SPECIAL_ROW_LABELS = {
+    "slam-by-two": (_("Slam by two (13 together)"), "шлем вдвоём"),
+    "small-misere": (_("Small misère"), "маленький мизер"),
+    "piccolissimo": (_("Piccolissimo"), "пикколиссимо"),
+    "grand-misere": (_("Grand misère"), "большой мизер"),
+    "four-tour-misere": (_("Misère of four tours"), "мизер четырёх туров"),
+    "small-open-misere": (_("Small open misère"), "маленький открытый мизер"),
+    "grand-open-misere": (_("Grand open misère"), "большой открытый мизер"),
+    "boston": (_("Boston (13 alone)"), "бостон"),
+    "open-boston": (_("Open Boston"), "открытый бостон"),
+}
+"""The value card's rows past the trick contracts: the label in the page's language and
+the Russian term (a hint on an English page)."""
+
+
 class BostonCardRow(models.Model):
     """One row of the contract value card (boston.md §2): units, × the column."""
 
-    ROWS = tuple((row, row) for row in CARD_ROWS)
+    ROWS = tuple(
+        (row, SPECIAL_ROW_LABELS[row][0] if row in SPECIAL_ROW_LABELS else row) for row in CARD_ROWS
+    )
     tariff = models.ForeignKey(BostonTariff, on_delete=models.CASCADE, related_name="card_rows")
-    row = models.CharField(max_length=20, choices=ROWS)
-    unit = positive(help_text=_("The contract's value in the ×1 column."))
+    row = models.CharField(_("contract"), max_length=20, choices=ROWS)
+    unit = positive(verbose_name=_("value"), help_text=_("The contract's value in the ×1 column."))
     three_honours = models.PositiveIntegerField(
-        null=True, blank=True, help_text=_("Trick rows: paid for three honours (×1 column).")
+        _("three honours"),
+        null=True,
+        blank=True,
+        help_text=_("Trick rows: paid for three honours (×1 column)."),
     )
     four_honours = models.PositiveIntegerField(
-        null=True, blank=True, help_text=_("Trick rows: paid for four honours (×1 column).")
+        _("four honours"),
+        null=True,
+        blank=True,
+        help_text=_("Trick rows: paid for four honours (×1 column)."),
     )
     overtrick = models.PositiveIntegerField(
-        null=True, blank=True, help_text=_("Trick rows: paid per trick over or short (×1 column).")
+        _("each trick over or short"),
+        null=True,
+        blank=True,
+        help_text=_("Trick rows: paid per trick over or short (×1 column)."),
     )
 
     class Meta:
+        verbose_name = _("value card row")
+        verbose_name_plural = _("value card rows")
         ordering = ("id",)
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=("tariff", "row"), name="boston_card_row_once"),
@@ -324,7 +359,7 @@ class BostonCardRow(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.row
+        return str(self.get_row_display())
 
     def clean(self) -> None:
         if self.row in TRICK_ROWS:
@@ -355,11 +390,18 @@ class BostonCardRow(models.Model):
 class TariffVersion(models.Model):
     """A frozen snapshot of a tariff's rules; tables point at one for their whole life."""
 
-    number = models.PositiveIntegerField()
-    rules = models.JSONField(help_text=_("The engine's settings (to_dict) at publication."))
-    created_at = models.DateTimeField(auto_now_add=True)
+    number = models.PositiveIntegerField(_("number"))
+    rules = models.JSONField(
+        _("rules"), help_text=_("The tariff's settings as they were when it was published.")
+    )
+    created_at = models.DateTimeField(_("published at"), auto_now_add=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("published by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
     )
 
     class Meta:
@@ -367,7 +409,10 @@ class TariffVersion(models.Model):
         ordering = ("tariff", "-number")
 
     def __str__(self) -> str:
-        return f"{self.tariff} v{self.number}"  # type: ignore[attr-defined]
+        return gettext("%(tariff)s, version %(number)s") % {
+            "tariff": self.tariff,  # type: ignore[attr-defined]
+            "number": self.number,
+        }
 
     def to_rules(self) -> Any:  # overridden with the game's rules type
         raise NotImplementedError
@@ -387,9 +432,16 @@ class TariffVersion(models.Model):
 
 
 class PreferansTariffVersion(TariffVersion):
-    tariff = models.ForeignKey(PreferansTariff, on_delete=models.PROTECT, related_name="versions")
+    tariff = models.ForeignKey(
+        PreferansTariff,
+        verbose_name=_("tariff"),
+        on_delete=models.PROTECT,
+        related_name="versions",
+    )
 
     class Meta(TariffVersion.Meta):
+        verbose_name = _("Preferans tariff version")
+        verbose_name_plural = _("Preferans tariff versions")
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=("tariff", "number"), name="preferans_version_once"),
         ]
@@ -399,9 +451,13 @@ class PreferansTariffVersion(TariffVersion):
 
 
 class BostonTariffVersion(TariffVersion):
-    tariff = models.ForeignKey(BostonTariff, on_delete=models.PROTECT, related_name="versions")
+    tariff = models.ForeignKey(
+        BostonTariff, verbose_name=_("tariff"), on_delete=models.PROTECT, related_name="versions"
+    )
 
     class Meta(TariffVersion.Meta):
+        verbose_name = _("Boston tariff version")
+        verbose_name_plural = _("Boston tariff versions")
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=("tariff", "number"), name="boston_version_once"),
         ]

@@ -125,6 +125,9 @@ def ledger(evening: Evening) -> Ledger:
             names[key] = seat.member.name if seat.member else str(seat.guest)
             money.setdefault(table.pk, {})[key] = seat.money or Decimal(0)
     table_money = _table_money(evening)
+    if not money:
+        # No table finished yet: nobody owes anything (the engine's netting wants parties).
+        return Ledger([], table_money, open_tables)
     settled = {(s.payer, s.payee, s.amount): s for s in evening.settlements.all()}
     lines = [
         LedgerLine(

@@ -52,7 +52,7 @@ def tables_in_play(tariff: Tariff) -> Any:
 
 
 def _move_to_version(table: Table, version: Any, by: Member | None) -> None:
-    before = str(table.version)
+    before = _audit_name(table.version)
     field = games.of_table(table).version_field
     setattr(table, field, version)
     selectors.replay(table)  # the new rules must accept every deal played so far
@@ -63,8 +63,14 @@ def _move_to_version(table: Table, version: Any, by: Member | None) -> None:
         action=AuditEntry.RETARIFF,
         actor=by,
         before={"tariff": before},
-        after={"tariff": str(version)},
+        after={"tariff": _audit_name(version)},
     )
+
+
+def _audit_name(version: Any) -> str:
+    """A version as the audit stores it: the same in every language (a version's own
+    ``str`` is in the reader's)."""
+    return f"{version.tariff} v{version.number}"
 
 
 @dataclass(frozen=True)

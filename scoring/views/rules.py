@@ -26,10 +26,10 @@ from scoring.engine.boston.rules import ASK_CONTRACTS, CARD_ROWS, TRICK_ROWS, Bo
 from scoring.engine.preferans import settle
 from scoring.engine.preferans.rules import LEVELS, PreferansRules
 from scoring.models import BostonTariff, PreferansTariff
+from scoring.models.tariffs import SPECIAL_ROW_LABELS
 from scoring.selectors.tariffs import house_tariffs
 from scoring.views.tariffs import (
     CONTRACT_LABELS,
-    SPECIAL_ROW_LABELS,
     LevelRow,
     level_rows,
     number,
@@ -212,7 +212,7 @@ def payment_numbers(tariff: BostonTariff, *, english: bool) -> PaymentNumbers:
         lines.append(
             AskLine(
                 contract=contract,
-                label=english_label if english else russian_label,
+                label=str(english_label) if english else russian_label,
                 required=required,
                 base=base,
                 rate=rate,
@@ -283,7 +283,7 @@ def card_numbers(tariff: BostonTariff, *, english: bool) -> CardNumbers:
         )
     ]
     others = [
-        CardLine(row, SPECIAL_ROW_LABELS[row][0 if english else 1], rules.special_unit(row))
+        CardLine(row, str(SPECIAL_ROW_LABELS[row][0 if english else 1]), rules.special_unit(row))
         for row in CARD_ROWS[len(TRICK_ROWS) :]
     ]
     return CardNumbers(

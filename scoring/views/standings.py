@@ -28,7 +28,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
-from django.utils.translation import get_language, gettext_lazy, ngettext
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
@@ -37,22 +37,12 @@ from scoring import games, selectors, spreadsheets
 from scoring.engine.standings import RANKING_KEYS, Standing
 from scoring.games import CENT
 from scoring.models import Season, Table
+from scoring.models.seasons import RANKING_WORDS
 from scoring.permissions import can_see_standings
 from scoring.selectors.profiles import figure, unit
 
 ALL_TIME_ORDER = ("money", "average", "wins")
 """How ``selectors.standings`` ranks the all-time boards (copied here to say it in words)."""
-
-RANKING_WORDS: dict[str, Any] = {
-    "total": gettext_lazy("total result"),
-    "money": gettext_lazy("total money"),
-    "average": gettext_lazy("average result per game"),
-    "wins": gettext_lazy("wins"),
-    "rating": gettext_lazy("rating"),
-    "best": gettext_lazy("best game"),
-    "games": gettext_lazy("games played"),
-}
-"""The ranking keys in words (``RANKING_KEYS``, translatable)."""
 
 
 class GameConverter:
@@ -113,7 +103,8 @@ SORT_KEYS = frozenset(
 
 @dataclass(frozen=True)
 class BoardLine:
-    """One member's line as the page and the CSV show it (numbers as plain text)."""
+    """One member's line: its numbers as machine text (points), as the CSV writes them;
+    the page shows them in the reader's language (:meth:`row`)."""
 
     rank: int | None
     username: str | None

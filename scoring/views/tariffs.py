@@ -10,6 +10,9 @@ from typing import Any
 from django.db.models import Max, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import formats
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.boston import Ask, BostonRules, Independence, tariff_amount
 from scoring.engine.boston.rules import ASK_CONTRACTS, CARD_ROWS, TRICK_ROWS
@@ -22,37 +25,26 @@ from scoring.models.tariff_settings import (
     PREFERANS_SETTINGS,
     page_rows,
 )
-from scoring.models.tariffs import Tariff
-from scoring.seed_corrections import card_note, payment_note
+from scoring.models.tariffs import SPECIAL_ROW_LABELS, Tariff
 
 SUIT_CLASSES = ("minor", "major")
 
+# Each label in the page's language; the Russian term follows as a hint on the English page.
 CONTRACT_LABELS = {
-    "supported": ("Supported ask", "прикуп купленный"),
-    "unsupported": ("Unsupported ask", "прикуп не купленный"),
-    "independence": ("Independence", "индепанданс, самостоятельная игра"),
+    "supported": (_("Supported ask"), "прикуп купленный"),
+    "unsupported": (_("Unsupported ask"), "прикуп не купленный"),
+    "independence": (_("Independence"), "индепанданс"),
 }
 SUIT_LABELS = {
-    "spades": ("spades", "П", "♠"),
-    "clubs": ("clubs", "Тр", "♣"),
-    "diamonds": ("diamonds", "Б", "♦"),
-    "hearts": ("hearts", "Ч", "♥"),
-}
-SPECIAL_ROW_LABELS = {
-    "slam-by-two": ("Slam by two (13 together)", "шлем или бостон вдвоём"),
-    "small-misere": ("Small misère", "маленький мизер"),
-    "piccolissimo": ("Piccolissimo", "пиколиссимо"),
-    "grand-misere": ("Grand misère", "большой мизер"),
-    "four-tour-misere": ("Misère of four tours", "мизер четырёх туров"),
-    "small-open-misere": ("Small open misère", "маленький открытый мизер"),
-    "grand-open-misere": ("Grand open misère", "большой открытый мизер"),
-    "boston": ("Boston (13 alone)", "бостон простой"),
-    "open-boston": ("Open Boston", "бостон открытый"),
+    "spades": (_("spades"), "♠"),
+    "clubs": (_("clubs"), "♣"),
+    "diamonds": (_("diamonds"), "♦"),
+    "hearts": (_("hearts"), "♥"),
 }
 CARD_PARTS = (
-    ("three_honours", "three honours", "три онера"),
-    ("four_honours", "four honours", "четыре онера"),
-    ("overtrick", "each trick over or short", "каждая взятка сверх того"),
+    ("three_honours", _("three honours"), "три онёра"),
+    ("four_honours", _("four honours"), "четыре онёра"),
+    ("overtrick", _("each trick over or short"), "каждая лишняя или недобранная взятка"),
 )
 
 
@@ -91,25 +83,76 @@ def _tariffs(model: type[Tariff]) -> QuerySet[Any]:
 
 
 def tariff_list(request: HttpRequest) -> HttpResponse:
+    preferans = list(_tariffs(PreferansTariff).order_by("name"))
+    boston = list(_tariffs(BostonTariff).order_by("name"))
     return render(
         request,
         "scoring/tariff_list.html",
         {
-            "preferans_tariffs": _tariffs(PreferansTariff).order_by("name"),
-            "boston_tariffs": _tariffs(BostonTariff).order_by("name"),
+            "preferans_tariffs": [(t, preferans_summary(t.to_rules())) for t in preferans],
+            "boston_tariffs": [(t, boston_summary(t)) for t in boston],
         },
     )
+
+
+def numbers_text(values: tuple[int, ...]) -> str:
+    return ", ".join(map(str, values))
+
+
+def preferans_summary(rules: PreferansRules) -> str:
+    """The tariff in one line, from its settings (so it never goes stale after an edit)."""
+    parts = [
+        gettext("gentleman's whist")
+        if rules.lone_whist == "gentleman"
+        else gettext("greedy whist"),
+        gettext("whists ×%(whist)s, remise ×%(remise)s")
+        % {"whist": number(rules.whist_rate), "remise": number(rules.remise_rate)},
+        gettext("pass-outs %(ladder)s, exit %(exit)s")
+        % {
+            "ladder": numbers_text(rules.passout_ladder),
+            "exit": numbers_text(rules.passout_exit),
+        },
+    ]
+    if rules.passout_mode == "whists":
+        parts.append(gettext("pass-outs paid in whists"))
+    if rules.dark_games:
+        parts.append(gettext("dark games and bombs") if rules.bombs else gettext("dark games"))
+    parts.append(
+        ngettext(
+            "a pool point is worth %(whists)s whist",
+            "a pool point is worth %(whists)s whists",
+            rules.pool_weight,
+        )
+        % {"whists": rules.pool_weight}
+    )
+    return "; ".join(parts) + "."
+
+
+def boston_summary(tariff: Any) -> str:
+    """The Boston tariff in one line: its system and multipliers (the tariff's own columns,
+    so the list needs no query per tariff)."""
+    if tariff.system == "value-card":
+        return gettext("Scored by the contract value card.")
+    return gettext(
+        "Scored by the payment tariff; major suit ×%(major)s, double tour ×%(double)s, "
+        "slam ×%(slam)s."
+    ) % {
+        "major": tariff.major_multiplier,
+        "double": tariff.double_tour_multiplier,
+        "slam": tariff.slam_multiplier,
+    }
 
 
 # -- Preferans ----------------------------------------------------------------------------
 
 
 def number(value: Fraction | int) -> str:
-    """An exact number as the page prints it: ``4``, ``2.5``, ``0.25`` (rates have at most
-    two decimals and values are whole, so every product has at most two)."""
+    """An exact number as the page prints it, in the page's language: ``4``, ``2,5``,
+    ``0,25`` in Russian (rates have at most two decimals and values are whole, so every
+    product has at most two)."""
     value = Fraction(value)
     exact = (Decimal(value.numerator) / Decimal(value.denominator)).quantize(Decimal("0.01"))
-    return format(exact.normalize(), "f")
+    return formats.number_format(exact.normalize())
 
 
 @dataclass(frozen=True)
@@ -151,6 +194,7 @@ def preferans_tariff_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "scoring/tariff_preferans_detail.html",
         {
             "tariff": tariff,
+            "summary": preferans_summary(rules),
             "rules": rules,
             "levels": level_rows(rules),
             "rates": {
@@ -175,20 +219,10 @@ def preferans_tariff_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @dataclass(frozen=True)
-class Cell:
-    """A number on the page; ``note`` is the reason when it was corrected from the seed,
-    ``where`` says where it stands (for the list of corrections under the tables)."""
-
-    value: int
-    note: str | None = None
-    where: str = ""
-
-
-@dataclass(frozen=True)
 class PaymentRow:
     tricks: int
     label: str
-    cells: tuple[Cell, ...]  # minor, major
+    cells: tuple[int, ...]  # minor, major
 
 
 @dataclass(frozen=True)
@@ -216,21 +250,14 @@ def payment_amount(rules: BostonRules, contract: str, suit: str, tricks: int) ->
     return tariff_amount(rules, deal, double=False).chips
 
 
-def _payment_row(
-    rules: BostonRules, contract: str, outcome: str, tricks: int, label: str
-) -> PaymentRow:
-    cells = []
-    for suit in SUIT_CLASSES:
-        value = payment_amount(rules, contract, suit, tricks)
-        note = payment_note((contract, outcome, suit, tricks), value)
-        where = f"{CONTRACT_LABELS[contract][0]}, {outcome}, {suit} suit, {tricks} tricks taken"
-        cells.append(Cell(value, note, where if note else ""))
-    return PaymentRow(tricks, label, tuple(cells))
+def _payment_row(rules: BostonRules, contract: str, tricks: int, label: str) -> PaymentRow:
+    cells = tuple(payment_amount(rules, contract, suit, tricks) for suit in SUIT_CLASSES)
+    return PaymentRow(tricks, label, cells)
 
 
 def payment_tables(rules: BostonRules) -> list[PaymentTable]:
-    """The payment tariff as boston.md §1 prints it: won rows for the required tricks up
-    to the slam, lost rows for one trick short down to no trick at all."""
+    """The payment tariff, one table per contract: won rows for the required tricks up to
+    the slam, lost rows for one trick short down to no trick at all."""
     tables = []
     for contract in ASK_CONTRACTS:
         required, base, rate, no_trick_count = rules.ask_terms(contract)
@@ -238,9 +265,12 @@ def payment_tables(rules: BostonRules) -> list[PaymentTable]:
             _payment_row(
                 rules,
                 contract,
-                "won",
                 tricks,
-                "slam" if tricks == 13 else f"+{tricks - required}" if tricks > required else "=",
+                gettext("slam")
+                if tricks == 13
+                else f"+{tricks - required}"
+                if tricks > required
+                else "=",
             )
             for tricks in range(required, 14)
         )
@@ -248,15 +278,16 @@ def payment_tables(rules: BostonRules) -> list[PaymentTable]:
             _payment_row(
                 rules,
                 contract,
-                "lost",
                 required - short,
-                "no trick" if short == required else f"−{short}",
+                gettext("no trick") if short == required else f"−{short}",
             )
             for short in range(1, required + 1)
         )
         label, label_ru = CONTRACT_LABELS[contract]
         tables.append(
-            PaymentTable(contract, label, label_ru, required, base, rate, no_trick_count, won, lost)
+            PaymentTable(
+                contract, str(label), label_ru, required, base, rate, no_trick_count, won, lost
+            )
         )
     return tables
 
@@ -266,58 +297,63 @@ class CardRow:
     row: str
     label: str
     label_ru: str
-    cells: tuple[Cell, ...]
+    cells: tuple[int, ...]
     part: bool = False  # an honours or overtrick line under its contract
 
 
 def trick_row_labels(rules: BostonRules) -> list[tuple[str, str]]:
-    """The value card's trick contracts 5 … 12 in words, (English, Russian)."""
+    """The value card's trick contracts 5 … 12 in words, (the page's language, Russian)."""
     labels = []
     for row in TRICK_ROWS:
+        together = rules.together_required
         if row == "5":
             labels.append(
                 (
-                    f"5 tricks alone or {rules.together_required} together",
-                    f"5 взяток один или {rules.together_required} вдвоём",
+                    gettext("5 tricks alone or %(together)s together") % {"together": together},
+                    f"5 взяток один или {together} вдвоём",
                 )
             )
         elif row == "6":
-            labels.append(("6 tricks or independence", "шесть взяток или индепанданс"))
+            labels.append((gettext("6 tricks or independence"), "6 взяток или индепанданс"))
         else:
-            labels.append((f"{row} tricks", f"{row} взяток"))
+            tricks = int(row)
+            labels.append(
+                (
+                    ngettext("%(tricks)s trick", "%(tricks)s tricks", tricks) % {"tricks": tricks},
+                    f"{tricks} взяток",
+                )
+            )
     return labels
 
 
-def value_card(rules: BostonRules) -> tuple[list[tuple[str, str, str, int]], list[CardRow]]:
-    """The value card: its suit columns (name, letter, symbol, multiplier) and rows; a
-    cell is the row's unit × the column's multiplier (boston.md §2)."""
+def value_card(rules: BostonRules) -> tuple[list[tuple[str, str, int]], list[CardRow]]:
+    """The value card: its suit columns (name, symbol, multiplier) and rows; a cell is the
+    row's unit × the column's multiplier."""
     suits = rules.suit_order
     multipliers = [rules.column_multiplier(suit) for suit in suits]
-    columns = [(*SUIT_LABELS[suit], m) for suit, m in zip(suits, multipliers, strict=True)]
+    columns = [
+        (str(SUIT_LABELS[suit][0]), SUIT_LABELS[suit][1], m)
+        for suit, m in zip(suits, multipliers, strict=True)
+    ]
 
-    def cells(row: str, part: str, unit: int) -> tuple[Cell, ...]:
-        out = []
-        for suit, m in zip(suits, multipliers, strict=True):
-            note = card_note((row, part, suit), unit * m)
-            where = f"value card, row {row}, {part.replace('_', ' ')}, {suit}"
-            out.append(Cell(unit * m, note, where if note else ""))
-        return tuple(out)
+    def cells(unit: int) -> tuple[int, ...]:
+        return tuple(unit * m for m in multipliers)
 
     rows = []
     for i, (row, (label, label_ru)) in enumerate(
         zip(TRICK_ROWS, trick_row_labels(rules), strict=True)
     ):
-        rows.append(CardRow(row, label, label_ru, cells(row, "contract", rules.contract_units[i])))
+        rows.append(CardRow(row, label, label_ru, cells(rules.contract_units[i])))
         units = {
             "three_honours": rules.three_honours_units[i],
             "four_honours": rules.four_honours_units[i],
             "overtrick": rules.overtrick_units[i],
         }
         for part, part_label, part_ru in CARD_PARTS:
-            rows.append(CardRow(row, part_label, part_ru, cells(row, part, units[part]), part=True))
+            rows.append(CardRow(row, str(part_label), part_ru, cells(units[part]), part=True))
     for row in CARD_ROWS[len(TRICK_ROWS) :]:
-        label, label_ru = SPECIAL_ROW_LABELS[row]
-        rows.append(CardRow(row, label, label_ru, cells(row, "contract", rules.special_unit(row))))
+        special, special_ru = SPECIAL_ROW_LABELS[row]
+        rows.append(CardRow(row, str(special), special_ru, cells(rules.special_unit(row))))
     return columns, rows
 
 
@@ -326,28 +362,19 @@ def boston_tariff_detail(request: HttpRequest, pk: int) -> HttpResponse:
         _tariffs(BostonTariff).prefetch_related("payment_rows", "card_rows"), pk=pk
     )
     rules = tariff.to_rules()
-    tables = payment_tables(rules)
     columns, card = value_card(rules)
-    corrections = [
-        cell
-        for group in (
-            [row for table in tables for row in (*table.won, *table.lost)],
-            card,
-        )
-        for row in group
-        for cell in row.cells
-        if cell.note
-    ]
     return render(
         request,
         "scoring/tariff_boston_detail.html",
         {
             "tariff": tariff,
+            "summary": boston_summary(tariff),
             "rules": rules,
-            "payment_tables": tables,
+            "payment_tables": payment_tables(rules),
             "card_columns": columns,
             "card_rows": card,
-            "corrections": corrections,
+            # The system the tariff's tables score by comes first; the other follows.
+            "card_first": rules.system == "value-card",
             "more": page_rows(rules, BOSTON_SETTINGS, BOSTON_SECTIONS, BOSTON_WRITTEN_OUT),
         },
     )

@@ -164,7 +164,7 @@ def test_changelist_shows_version_and_import_button(client, organiser):
     html = response.content.decode()
     assert response.status_code == 200
     assert SOCHI in html
-    assert "v1" in html
+    assert '<td class="field-current_version">1</td>' in html
     assert reverse("admin:scoring_preferanstariff_import") in html
 
 
@@ -566,7 +566,9 @@ def test_organiser_may_look_at_versions_but_not_edit_them(client, organiser):
     post = client.post(url, {"number": 7})
 
     assert response.status_code == 200
-    assert "contract_values" in response.content.decode()
+    # The settings in words, not the engine's JSON keys.
+    assert "<dt>Value of a 6</dt><dd>2</dd>" in response.content.decode()
+    assert "contract_values" not in response.content.decode()
     assert post.status_code == 403
     assert client.get(reverse("admin:scoring_preferanstariffversion_add")).status_code == 403
     version.refresh_from_db()
@@ -598,7 +600,7 @@ def test_a_tariff_no_table_played_is_deleted_with_its_versions(client, organiser
     response = client.post(url, {"post": "yes"})
 
     assert page.status_code == 200
-    assert "Лишний v1" in page.content.decode()
+    assert "Лишний, version 1" in page.content.decode()
     assert response.status_code == 302
     assert not BostonTariff.objects.filter(name="Лишний").exists()
     assert not BostonTariffVersion.objects.filter(tariff_id=copy.pk).exists()
@@ -626,3 +628,35 @@ def test_a_tariff_a_table_played_cannot_be_deleted(client, organiser):
     assert bulk.status_code == 200
     assert PreferansTariff.objects.filter(pk=tariff.pk).exists()
     assert tariff.versions.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "before", "after", "words"),
+    [
+        ("whist_rate", "1", "3/2", ("Ставка виста", "1", "1,5")),
+        (
+            "lone_whist",
+            "greedy",
+            "gentleman",
+            ("Один вистующий при ремизе", "жлобский", "джентльменский"),
+        ),
+        ("supported_rate", 2, 3, ("прикуп купленный (8 вдвоём): за взятку", "2", "3")),
+        ("open_boston_unit", 200, 250, ("Таблица стоимости: Открытый бостон", "200", "250")),
+        ("contract_values", [2, 4], [2, 6], ("Стоимость игр", "2, 4", "2, 6")),
+        (
+            "system",
+            "payment-tariff",
+            "value-card",
+            ("Система подсчёта", "тариф платежей", "таблица стоимости"),
+        ),
+    ],
+)
+def test_the_change_preview_names_each_setting_in_the_organisers_language(
+    name, before, after, words
+):
+    from django.utils import translation
+
+    from scoring.admin.tariffs import setting_words
+
+    with translation.override("ru"):
+        assert setting_words(name, before, after) == words

@@ -202,3 +202,16 @@ def test_settled_payments_leave_the_members_balance() -> None:
             by=p["Anna"],
         )
     assert Settlement.objects.count() == 1
+
+
+def test_an_evening_whose_tables_are_all_in_play_owes_nothing_yet() -> None:
+    """Before any table finishes the ledger is empty and a member's balance is zero (it
+    was a 500 on the member's page: the netting had no parties)."""
+    evening = services.evening_draw(evening=_evening(3, size=3), seed=1)
+    services.evening_open_tables(evening=evening, by=evening.organiser)
+    member = evening.attendances.first().member
+
+    ledger = selectors.ledger(evening)
+
+    assert (ledger.lines, ledger.tables_in_play) == ([], 1)
+    assert selectors.club_balance(member) == Decimal(0)

@@ -257,6 +257,9 @@ def test_preview_lists_games_in_play_with_money_before_and_after(client, organis
         assert row in html
     assert f'name="move_tables" value="{table.pk}"' in html
     assert "checked" not in html.split('id="tariff-preview-form"')[1]
+    # The changed setting in words, not the engine's key.
+    assert '<tr><th scope="row">Whist rate</th><td>1</td><td>2</td></tr>' in html
+    assert "whist_rate</" not in html
     # Nothing is saved by the preview.
     assert tariff.versions.count() == 1
     assert PreferansTariff.objects.get(pk=tariff.pk).to_rules().whist_rate == 1
@@ -335,7 +338,7 @@ def test_boston_preview_reads_the_edited_rows(client, organiser):
     # The supported slam: 2·base + 5·2·rate = 24 chips now, 26 with base 3 (pairs: each
     # winner is paid by one opponent).
     assert "<td>24.00</td><td>26.00</td><td>+2.00</td>" in html
-    assert "supported_base" in html
+    assert "supported ask (8 together): consolation" in html  # the row and term in words
     confirm = client.post(
         change_url(tariff),
         form_data(html, "tariff-preview-form") | {"move_tables": [str(table.pk)]},

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -546,3 +547,20 @@ def test_an_organiser_sees_seasons_in_the_admin_list(client: Client, season_admi
     assert "Spring" in html
     assert "finished (read-only)" in html  # spring 2026 is over by the time the tests run
     assert "/seasons/" in html
+
+
+def test_the_russian_board_writes_decimal_commas_and_its_csv_keeps_points(spring):
+    """One number format on a Russian page (Boris: 100.01 whists, best 66.67, worst
+    −33.33, average 33.34); the CSV beside it stays machine-readable and says so."""
+    russian = Client(headers={"accept-language": "ru"})
+
+    html = russian.get(season_url(spring)).content.decode()
+    body = russian.get(season_url(spring, suffix=".csv")).content.decode("utf-8")
+
+    boris = re.search(r'<tr><td class="col-rank">1</td>.*?</tr>', html, re.S)
+    assert boris is not None
+    for shown in ("100,01", "33,34", "66,67", "-33,33"):
+        assert f">{shown}</td>" in boris.group()
+    assert "100.01" not in boris.group()
+    assert "числа с десятичной точкой" in html
+    assert "1,Boris,3,100.01,100.01,33.34,66.67,-33.33,2," in body

@@ -1,0 +1,60 @@
+"""Numbers on screen in the page's language: ``{% load amounts %}``.
+
+The site keeps its figures as machine text («-188», «139.33»: the sheet, the CSV files and
+the JSON speak that way). On a page they are shown the way the reader's language writes
+them — a decimal comma in Russian, a point in English — and a count of whists or chips
+takes the plural its number needs: «−188 фишек», «139,33 виста», «1 вист».
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django import template
+from django.utils import formats
+from django.utils.translation import ngettext
+
+register = template.Library()
+
+MINUS = "−"
+
+
+def _decimal(value: Any) -> Decimal | None:
+    if isinstance(value, Decimal | int):
+        return Decimal(value)
+    try:
+        return Decimal(str(value).strip().replace(MINUS, "-"))
+    except InvalidOperation:
+        return None
+
+
+@register.filter
+def number(value: Any) -> str:
+    """``"139.33"`` → ``"139,33"`` on a Russian page, as it was on an English one; the
+    decimals kept as given. Anything not a number is shown as it is."""
+    exact = _decimal(value)
+    if exact is None:
+        return "" if value is None else str(value)
+    return str(formats.number_format(exact))
+
+
+def plural_count(exact: Decimal) -> int:
+    """The count a plural form is chosen by: a fraction reads as «2–4» does in Russian
+    («139,33 виста», «0,5 фишки») and as a plural in English."""
+    if exact != exact.to_integral_value():
+        return 2
+    return int(abs(exact))
+
+
+@register.filter
+def amount(value: Any, game: str) -> str:
+    """A result with its unit: «−188 фишек», «139,33 виста», «12 whists»."""
+    exact = _decimal(value)
+    if exact is None:
+        return "" if value is None else str(value)
+    count = plural_count(exact)
+    shown = number(exact)
+    if game == "boston":
+        return ngettext("%(amount)s chip", "%(amount)s chips", count) % {"amount": shown}
+    return ngettext("%(amount)s whist", "%(amount)s whists", count) % {"amount": shown}
