@@ -75,6 +75,8 @@ class Migration(migrations.Migration):
                 ),
             ],
             options={
+                "verbose_name": "head-to-head total",
+                "verbose_name_plural": "head-to-head totals",
                 "constraints": [
                     models.UniqueConstraint(
                         fields=("member", "game", "rival"), name="rival_total_once"
@@ -136,6 +138,8 @@ class Migration(migrations.Migration):
                 ),
             ],
             options={
+                "verbose_name": "standings total",
+                "verbose_name_plural": "standings totals",
                 "constraints": [
                     models.UniqueConstraint(
                         condition=models.Q(("season__isnull", False)),

@@ -12,6 +12,8 @@ from typing import Any, ClassVar
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from scoring.models.seasons import Season
 from scoring.models.tables import Table
@@ -41,6 +43,8 @@ class StandingsTotal(models.Model):
     """The seats' ``stats`` counts, summed key by key."""
 
     class Meta:
+        verbose_name = _("standings total")
+        verbose_name_plural = _("standings totals")
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(
                 fields=("season", "game", "member"),
@@ -54,8 +58,12 @@ class StandingsTotal(models.Model):
             ),
         ]
 
-    def __str__(self) -> str:
-        return f"{self.member_id} {self.game} {self.season_id or 'all time'}: {self.tables}"
+    def __str__(self) -> str:  # the admin names it when a season's deletion takes it along
+        return gettext("%(game)s, member %(member)s, tables: %(tables)s") % {
+            "game": self.get_game_display(),
+            "member": self.member_id,
+            "tables": self.tables,
+        }
 
 
 class RivalTotal(models.Model):
@@ -71,12 +79,19 @@ class RivalTotal(models.Model):
     above = models.PositiveIntegerField(default=0)
 
     class Meta:
+        verbose_name = _("head-to-head total")
+        verbose_name_plural = _("head-to-head totals")
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=("member", "game", "rival"), name="rival_total_once"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.member_id} vs {self.rival_id} ({self.game}): {self.tables}"
+        return gettext("%(game)s, member %(member)s against %(rival)s, tables: %(tables)s") % {
+            "game": self.get_game_display(),
+            "member": self.member_id,
+            "rival": self.rival_id,
+            "tables": self.tables,
+        }
 
 
 class StandingsStamp(models.Model):

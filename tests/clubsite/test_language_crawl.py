@@ -31,7 +31,7 @@ from django.utils.translation import gettext
 
 from members.models import Member
 from scoring.club.demo import load_demo
-from scoring.models import BostonTariff, Club, Evening, PreferansTariff, Season, Table
+from scoring.models import BostonTariff, Club, Evening, Guest, PreferansTariff, Season, Table
 from scoring.services import evenings
 from tests.clubsite.test_url_fuzz import PATTERNS, Param, Piece
 
@@ -50,6 +50,8 @@ ALLOWED_ON_RUSSIAN = {
     "QR",
     # The language switch names each language in its own tongue.
     "English",
+    # The messenger the club's chat is on, named as Russian speakers write it.
+    "Telegram",
     # The letters of the tariff's formulas, each defined where it is used: V the value of
     # a contract, O the defence's obligation, n the number of players.
     "V",
@@ -125,6 +127,7 @@ def foreign_words(html: str, language: str, names: list[str], url: str = "") -> 
     # An English page may give the game's Russian term as a hint, marked lang="ru"; a
     # Russian page needs no English hint.
     text = visible_text(html, hint="ru" if language == "en" else "")
+    text = re.sub(r"\S+@\S+", " ", text)  # an e-mail address is data, in no language
     # Whole names only: the username "vera" is not taken out of "average".
     if names:
         whole_names = "|".join(re.escape(name) for name in names)
@@ -175,6 +178,7 @@ def club_names() -> list[str]:
         *BostonTariff.objects.values_list("name", flat=True),
         *Season.objects.values_list("name", flat=True),
         *Evening.objects.values_list("place", flat=True),
+        *Guest.objects.values_list("name", flat=True),
         *Club.objects.values_list("name", flat=True),
         *Club.objects.values_list("name_en", flat=True),
     ]
@@ -205,10 +209,13 @@ def table_ids() -> list[int]:
     return sorted(chosen.values())
 
 
-def values(name: str, param: Param) -> tuple[str, ...]:
-    """What fills ``param`` of the pattern ``name``: the rows the page is about."""
+def values(name: str, param: Param, language: str) -> tuple[str, ...]:
+    """What fills ``param`` of the pattern ``name``: the rows the page is about (a page
+    in a language of its own, the offline page, in the crawl's)."""
     if param.choices:
         return param.choices
+    if param.name == "language":
+        return (language,)
     if param.name == "game":
         return ("preferans", "boston")
     if param.name == "username":
@@ -233,7 +240,7 @@ def values(name: str, param: Param) -> tuple[str, ...]:
     raise AssertionError(f"nothing fills {param.name} of {name}")
 
 
-def urls(name: str, pieces: tuple[Piece, ...]) -> Iterator[str]:
+def urls(name: str, pieces: tuple[Piece, ...], language: str) -> Iterator[str]:
     if name in SKIPPED or name.startswith("//admin//") or name.startswith("admin:password"):
         return
     params = [piece for piece in pieces if isinstance(piece, Param)]
@@ -248,7 +255,7 @@ def urls(name: str, pieces: tuple[Piece, ...]) -> Iterator[str]:
         elif piece.name == "deal_pk":
             filled = [url + deal for url in filled for deal in deals_of(url)]
         else:
-            filled = [url + value for url in filled for value in values(name, piece)]
+            filled = [url + value for url in filled for value in values(name, piece, language)]
     yield from (re.sub("/+", "/", url) for url in filled)
 
 
@@ -284,7 +291,7 @@ def crawl(language: str, people: SimpleNamespace) -> list[Page]:
         client = Client(headers={"accept-language": language})
         client.force_login(getattr(people, role))
         for name, pieces in PATTERNS:
-            for url in urls(name, pieces):
+            for url in urls(name, pieces, language):
                 response = client.get(url)
                 if response.status_code != 200:
                     continue
