@@ -21,6 +21,7 @@ from scoring.engine.boston import CARD_ROWS, SUITS, BostonTable
 from scoring.engine.errors import RuleError
 from scoring.engine.preferans import Pulka
 from scoring.engine.preferans.rules import LEVELS
+from scoring.labels import ANSWERS as ANSWER_WORDS
 from scoring.labels import BOSTON_SUITS, DEAL_KINDS, SUIT_CLASSES, suit_label
 from scoring.models import Evening, PreferansTariffVersion, Table
 from scoring.models.tables import validate_played_on
@@ -28,7 +29,7 @@ from scoring.models.tables import validate_played_on
 TRICKS = [(n, str(n)) for n in range(11)]
 BOSTON_TRICKS = [(n, str(n)) for n in range(14)]
 SUIT_CHOICES = (("S", "♠"), ("C", "♣"), ("D", "♦"), ("H", "♥"), ("N", _("NT")))
-ANSWERS = (("pass", _("pass")), ("whist", _("whist")), ("half", _("half-whist")))
+ANSWERS = tuple(ANSWER_WORDS.items())
 
 # Engine field names → the form field that shows the error.
 ERROR_FIELDS = {
@@ -55,10 +56,26 @@ ERROR_FIELDS = {
 }
 
 
+GROUPS = ("tricks", "answers")
+"""Rows of fields the deal form shows under one legend (a Preferans deal's tricks, its
+answers): an error about the row as a whole is shown on it (``form.errors.tricks``)."""
+
+
 def rule_error_to_form(form: forms.Form, error: RuleError) -> None:
-    """Put the engine's message on the field it names (or on the form)."""
+    """Put the engine's message on the field it names (or its row, or the form)."""
     field = ERROR_FIELDS.get(error.field or "")
-    form.add_error(field if field in form.fields else None, error.message)
+    if field in form.fields:
+        form.add_error(field, error.message)
+    elif field in GROUPS:
+        add_group_error(form, field, error.message)
+    else:
+        form.add_error(None, error.message)
+
+
+def add_group_error(form: forms.Form, group: str, message: Any) -> None:
+    """An error on a row of fields (``GROUPS``), which is no field of its own: kept in
+    ``form.errors`` under the row's name, so the form is invalid and the row shows it."""
+    form.errors.setdefault(group, form.error_class()).append(str(message))
 
 
 class Segmented(forms.RadioSelect):
@@ -72,6 +89,12 @@ class Segmented(forms.RadioSelect):
 
 NOT_CONCEDED = _("conceding a contract is not allowed under this tariff")
 """The engine's refusal (``Pulka._check_concede``), in the member's language."""
+
+
+UNPLAYED_TRICKS = _(
+    "tricks are entered only when somebody whists: nobody did, so nobody played. Choose "
+    "«whist», or save again without them (they are cleared)"
+)
 
 
 class KindField(forms.ChoiceField):
@@ -205,6 +228,28 @@ class PreferansDealForm(forms.Form):
         self.fields["whist_amount"] = forms.IntegerField(
             label=_("whists"), required=False, min_value=-100_000, max_value=100_000
         )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("kind") == "game":
+            self._refuse_unplayed_tricks(data)
+        return data
+
+    def _refuse_unplayed_tricks(self, data: dict[str, Any]) -> None:
+        """Tricks entered for a game nobody whisted are refused on the tricks row, not
+        dropped (docs/rules.md): the scorer may have meant a whist and forgotten to say
+        so. The form comes back without them, so that Save again stores the game both
+        passed, or «whist» shows the tricks to enter again."""
+        declarer = data.get("declarer")
+        answers = [data.get(f"answer:{n}") for n in self.active if n != declarer]
+        given = [n for n in self.active if data.get(f"tricks:{n}") not in (None, "")]
+        if not given or "whist" in answers:
+            return
+        add_group_error(self, "tricks", UNPLAYED_TRICKS)
+        posted: Any = self.data  # a QueryDict (immutable) or a dict: copy, then drop them
+        self.data = posted = posted.copy()
+        for name in self.active:
+            posted.pop(f"tricks:{name}", None)
 
     def kind_value(self) -> str:
         """The kind being entered (for drawing the right fields)."""

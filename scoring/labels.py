@@ -30,6 +30,8 @@ ENTRY_KINDS = {
     "mountain": _("mountain"),
     "whists": _("whists"),
 }
+ANSWERS = {"pass": _("pass"), "whist": _("whist"), "half": _("half-whist")}
+"""A Preferans defender's answers."""
 SUITS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥", "N": _("NT")}
 BOSTON_SUITS = {"spades": "♠", "clubs": "♣", "diamonds": "♦", "hearts": "♥"}
 """The Boston engine's suits (its value-card columns, a trump, the preference suit) as
@@ -111,6 +113,17 @@ def deal_title(deal: dict[str, Any], *, preference_suit: str | None = None) -> s
     if deal.get("declarer"):
         parts.append(str(deal["declarer"]))
     return " · ".join(parts)
+
+
+def deal_words(deal: dict[str, Any], *, preference_suit: str | None = None) -> str:
+    """A stored deal in words, to confirm or report it: its title in the log and, for a
+    Preferans game, the defenders' answers, e.g. «игра 7♣ · Вера · пас–пас»."""
+    title = deal_title(deal, preference_suit=preference_suit)
+    answers = deal.get("answers")
+    if deal.get("kind") != "game" or not isinstance(answers, dict) or not answers:
+        return title
+    said = "–".join(str(ANSWERS.get(a, a)) for a in answers.values())
+    return f"{title} · {said}"
 
 
 def suit_label(suit: str) -> Any:

@@ -6,7 +6,7 @@ in ``scoring/services/``."""
 from scoring.models.club import Club
 from scoring.models.evenings import ApartRequest, Attendance, Evening, EveningTable, Settlement
 from scoring.models.seasons import Rating, RatingHistory, Season
-from scoring.models.tables import AuditEntry, DealRecord, Seat, Table
+from scoring.models.tables import AuditEntry, DealRecord, Seat, Table, WriteKey
 from scoring.models.tariffs import (
     BostonCardRow,
     BostonPaymentRow,
@@ -36,4 +36,5 @@ __all__ = [
     "Seat",
     "Settlement",
     "Table",
+    "WriteKey",
 ]

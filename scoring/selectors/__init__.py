@@ -3,7 +3,9 @@ Call sites use ``selectors.<name>``; the topic modules hold the code."""
 
 from scoring.selectors.standings import finished_seats, standings
 from scoring.selectors.tables import (
+    Change,
     TableState,
+    changes_since,
     current,
     live_deals,
     replay,
@@ -12,7 +14,9 @@ from scoring.selectors.tables import (
 )
 
 __all__ = [
+    "Change",
     "TableState",
+    "changes_since",
     "current",
     "finished_seats",
     "live_deals",

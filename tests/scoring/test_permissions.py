@@ -421,7 +421,7 @@ action(
 
 def _post_deal(client: Client, w: World, data: dict[str, Any], **headers: Any) -> HttpResponse:
     url = _url("scoring:deal_create", w.table.pk)
-    return client.post(url, {**data, "count": w.live_deals()}, **headers)
+    return client.post(url, {**data, **factories.drawn(w.table)}, **headers)
 
 
 def _deal_added(w: World, response: HttpResponse) -> None:
@@ -455,7 +455,9 @@ action("edit-deal-form", "Edit a deal, the form — `GET /tables/<id>/deals/<dea
 
 def _edit_deal(client: Client, w: World) -> HttpResponse:
     data = {**FIRST_GAME, "tricks:Anna": "5", "tricks:Boris": "4", "reason": "misread"}
-    return client.post(_url("scoring:deal_edit", w.table.pk, w.deal.pk), data)
+    return client.post(
+        _url("scoring:deal_edit", w.table.pk, w.deal.pk), {**data, **factories.drawn(w.table)}
+    )
 
 
 def _deal_edited(w: World, response: HttpResponse) -> None:
@@ -474,7 +476,7 @@ action(
 
 def _delete_deal(client: Client, w: World) -> HttpResponse:
     url = _url("scoring:deal_delete", w.table.pk, w.deal.pk)
-    return client.post(url, {"reason": "entered twice"})
+    return client.post(url, {"reason": "entered twice", **factories.drawn(w.table)})
 
 
 def _deal_struck(w: World, response: HttpResponse) -> None:
@@ -495,7 +497,7 @@ action(
     ok_status=302,
     writes=True,
     done=_deal_struck,
-)(lambda client, w: client.post(_url("scoring:deal_undo", w.table.pk)))
+)(lambda client, w: client.post(_url("scoring:deal_undo", w.table.pk), factories.drawn(w.table)))
 
 
 # finishing
@@ -509,7 +511,7 @@ def _complete_pulka(w: World) -> None:
 
 
 def _finish(client: Client, w: World) -> HttpResponse:
-    return client.post(_url("scoring:table_finish", w.table.pk))
+    return client.post(_url("scoring:table_finish", w.table.pk), factories.drawn(w.table))
 
 
 def _finished(w: World, response: HttpResponse) -> None:
@@ -552,7 +554,8 @@ action(
     refusal=EARLY,
 )(
     lambda client, w: client.post(
-        _url("scoring:table_finish", w.table.pk), {"reason": "the club closes"}
+        _url("scoring:table_finish", w.table.pk),
+        {"reason": "the club closes", **factories.drawn(w.table)},
     )
 )
 action(
@@ -600,7 +603,11 @@ action(
     ok_status=302,
     writes=True,
     done=_reopened,
-)(lambda client, w: client.post(_url("scoring:table_reopen", w.table.pk), {"reason": "a deal"}))
+)(
+    lambda client, w: client.post(
+        _url("scoring:table_reopen", w.table.pk), {"reason": "a deal", **factories.drawn(w.table)}
+    )
+)
 
 # the control time (preferans.md §13.12)
 
@@ -631,13 +638,13 @@ action(
     ok_status=302,
     writes=True,
     done=_marked,
-)(lambda client, w: client.post(_control_time_url(w)))
+)(lambda client, w: client.post(_control_time_url(w), factories.drawn(w.table)))
 action(
     "mark-control-time-again",
     "Mark the control time when it is marked already — `POST /tables/<id>/control-time/`",
     prepare=_mark_first,
     refusal="The control time is marked already",
-)(lambda client, w: client.post(_control_time_url(w)))
+)(lambda client, w: client.post(_control_time_url(w), factories.drawn(w.table)))
 action(
     "mark-control-time-boston",
     "Mark the control time at a Boston table (it has none) — `GET /tables/<id>/control-time/`",
@@ -646,7 +653,10 @@ action(
 
 
 def _clear_control_time(client: Client, w: World, reason: str) -> HttpResponse:
-    return client.post(_url("scoring:control_time_clear", w.table.pk), {"reason": reason})
+    return client.post(
+        _url("scoring:control_time_clear", w.table.pk),
+        {"reason": reason, **factories.drawn(w.table)},
+    )
 
 
 def _cleared(w: World, response: HttpResponse) -> None:
@@ -693,7 +703,7 @@ action(
     "Undo at a finished table — `POST /tables/<id>/undo/`",
     prepare=_finish_first,
     refusal=FINISHED,
-)(lambda client, w: client.post(_url("scoring:deal_undo", w.table.pk)))
+)(lambda client, w: client.post(_url("scoring:deal_undo", w.table.pk), factories.drawn(w.table)))
 
 
 def _other_table(w: World) -> None:
@@ -716,7 +726,8 @@ action(
     prepare=_other_table,
 )(
     lambda client, w: client.post(
-        _url("scoring:deal_delete", w.table.pk, w.extra["other_deal"].pk), {"reason": "x"}
+        _url("scoring:deal_delete", w.table.pk, w.extra["other_deal"].pk),
+        {"reason": "x", **factories.drawn(w.table)},
     )
 )
 
