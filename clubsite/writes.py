@@ -48,13 +48,15 @@ def typed(request: HttpRequest) -> list[tuple[str, str]]:
 
 def came_from(request: HttpRequest, fallback: str) -> str:
     """The page the write was sent from (htmx says it; a browser's form sends a Referer),
-    when it is a page of this site; else ``fallback``."""
+    when it is a page of this site other than the write's own address (which takes only
+    a POST); else ``fallback``."""
     for url in (request.headers.get("HX-Current-URL"), request.headers.get("Referer")):
         if url and url_has_allowed_host_and_scheme(
             url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
         ):
             parts = urlsplit(url)
-            return parts.path + (f"?{parts.query}" if parts.query else "")
+            if parts.path != request.path:
+                return parts.path + (f"?{parts.query}" if parts.query else "")
     return fallback
 
 

@@ -5,6 +5,7 @@ stable English keys; the site translates them here and nowhere else."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils.text import format_lazy
@@ -115,14 +116,24 @@ def deal_title(deal: dict[str, Any], *, preference_suit: str | None = None) -> s
     return " · ".join(parts)
 
 
-def deal_words(deal: dict[str, Any], *, preference_suit: str | None = None) -> str:
+def deal_words(
+    deal: dict[str, Any], players: Sequence[str] = (), *, preference_suit: str | None = None
+) -> str:
     """A stored deal in words, to confirm or report it: its title in the log and, for a
-    Preferans game, the defenders' answers, e.g. «игра 7♣ · Вера · пас–пас»."""
+    Preferans game, the defenders' answers in the order they speak (clockwise from the
+    declarer among ``players``, the seats in order), e.g. «игра 7♣ · Вера · вист–пас».
+    (The record's answers are a mapping, and PostgreSQL keeps no key order.)"""
     title = deal_title(deal, preference_suit=preference_suit)
     answers = deal.get("answers")
     if deal.get("kind") != "game" or not isinstance(answers, dict) or not answers:
         return title
-    said = "–".join(str(ANSWERS.get(a, a)) for a in answers.values())
+    seats = {name: i for i, name in enumerate(players)}
+    start = seats.get(deal.get("declarer"), 0)  # type: ignore[arg-type]
+
+    def speaks(name: str) -> tuple[int, str]:
+        return ((seats.get(name, len(seats)) - start) % max(len(seats), 1), name)
+
+    said = "–".join(str(ANSWERS.get(answers[n], answers[n])) for n in sorted(answers, key=speaks))
     return f"{title} · {said}"
 
 

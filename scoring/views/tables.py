@@ -502,9 +502,10 @@ def _stale_message(table: Table, seen: int) -> str:
     """Why a write drawn at revision ``seen`` was refused: what was written since, e.g.
     «… на столе записали раздачу 12: игра 7♣ · Вера · пас–пас …»."""
     said = []
+    players = selectors.seat_names(table)
     for change in selectors.changes_since(table, seen):
         if change.action in CHANGES and change.n is not None and change.deal is not None:
-            words = deal_words(change.deal, preference_suit=table.preference_suit)
+            words = deal_words(change.deal, players, preference_suit=table.preference_suit)
             said.append(str(CHANGES[change.action]) % {"n": change.n, "deal": words})
         else:
             said.append(str(dict(AuditEntry.ACTIONS).get(change.action, change.action)))
@@ -754,7 +755,7 @@ def _undo_page(
         "n": state.count,
         "words": ""
         if last is None
-        else deal_words(last.data, preference_suit=table.preference_suit),
+        else deal_words(last.data, state.players, preference_suit=table.preference_suit),
         "stale": stale,
         "new_key": uuid.uuid4,
     }
