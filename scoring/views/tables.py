@@ -271,6 +271,7 @@ def _sheet_context(table: Table, state: selectors.TableState, shown: int | None)
         "results": _result_rows(game, document),
         "rows": _deal_rows(state, shown),
         "hidden_rows": max(0, state.count - shown) if shown else 0,
+        "log_all": shown is None,
         "poll_seconds": LIVE_POLL_SECONDS,
     } | game.sheet_context(table, state.game, state.players, _revision_cache(table))
 

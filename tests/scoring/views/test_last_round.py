@@ -111,7 +111,7 @@ def test_marking_at_the_first_dealer_says_the_pulka_completes_at_once(client, pu
     client.post(mark_url(pulka), factories.drawn(pulka))
     html = page(client, pulka)
     assert "The last round is over: the pulka is complete." in html
-    assert ">Finish the table</button>" in html
+    assert ">Finish the table…</a>" in html
     assert "Close the table early…" not in html
 
 
@@ -172,7 +172,7 @@ def test_the_first_deal_saved_after_the_control_time_marks_it(client, clock, pul
     assert response["HX-Retarget"] == "#sheet"
     assert fresh(pulka).control_time_deal == 3
     assert "The last round is over: the pulka is complete." in html
-    assert ">Finish the table</button>" in html  # the table's buttons, out of band
+    assert ">Finish the table…</a>" in html  # the table's buttons, out of band
     history = page(client, pulka)
     assert "control time passed: the last round" in history
 
@@ -255,7 +255,7 @@ def test_a_boston_table_is_finished_by_its_players_as_before(client):
     table = factories.boston_table(deals=[{"kind": "pass"}])
     client.force_login(table.seats.get(position=0).member)
     html = page(client, table)
-    assert ">Finish the table</button>" in html
+    assert ">Finish the table…</a>" in html
     assert "Last round (control time)…" not in html
     assert client.get(mark_url(table)).status_code == 404
     assert client.post(finish_url(table), factories.drawn(table)).status_code == 302

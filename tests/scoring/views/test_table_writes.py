@@ -365,3 +365,40 @@ def test_the_undo_confirmation_says_what_changed_since_the_page(client, table, a
     said = text(page)
     assert "the table changed: deal 2 saved: game 6♠ · Anna · whist–pass" in said
     assert "Undo deal 2: game 6♠ · Anna · whist–pass?" in said
+
+
+@pytest.mark.pool_target(1000)
+def test_an_expanded_log_stays_expanded_across_live_updates(client, table, anna):
+    for _ in range(12):  # two more than the log shows folded (LOG_SHOWN)
+        post_deal(client, table, PASSOUT)
+    client.logout()  # a viewer
+    folded = client.get(reverse("scoring:table_detail", args=[table.pk])).content.decode()
+    live_url = reverse("scoring:table_live", args=[table.pk])
+    assert f'hx-get="{live_url}"' in folded
+    assert "Show 2 earlier deals" in folded
+    expanded = client.get(reverse("scoring:table_detail", args=[table.pk]) + "?log=all")
+    assert f'hx-get="{live_url}?log=all"' in expanded.content.decode()
+    services.deal_create(
+        table, {"kind": "passout", "tricks": {"Anna": 4, "Boris": 3, "Vera": 3}}, by=None
+    )
+    polled = client.get(f"{live_url}?log=all").content.decode()  # the live update
+    assert polled.count('<li value="') == 13
+    assert f'hx-get="{live_url}?log=all"' in polled  # and the next one asks the same
+    assert "Show 3 earlier deals" not in polled
+
+
+def test_finishing_a_complete_table_asks_first(client, anna):
+    table = factories.pulka(
+        [anna, factories.member("Boris"), factories.member("Vera")], pool_target=1
+    )
+    pools = {"kind": "adjust", "reason": "pools", "pool": {"Anna": 1, "Boris": 1, "Vera": 1}}
+    services.deal_create(table, pools, by=anna)
+    page = client.get(reverse("scoring:table_detail", args=[table.pk])).content.decode()
+    finish = reverse("scoring:table_finish", args=[table.pk])
+    assert f'href="{finish}">Finish the table…</a>' in page  # a link to the question
+    confirm = client.get(finish)
+    assert "takes no more deals and counts in the standings" in text(confirm)
+    assert Table.objects.get(pk=table.pk).is_open
+    done = client.post(finish, {"revision": hidden(confirm.content.decode(), "revision")})
+    assert done.status_code == 302
+    assert Table.objects.get(pk=table.pk).status == Table.FINISHED
