@@ -108,6 +108,7 @@ MATRIX: list[tuple[str, str]] = [
     ("edit-deal-form",       "403     403     ok      ok      ok      403     ok"),
     ("edit-deal",            "403     403     ok      ok      ok      403     ok"),
     ("delete-deal",          "403     403     ok      ok      ok      403     ok"),
+    ("undo-form",            "403     403     ok      ok      ok      403     ok"),
     ("undo",                 "403     403     ok      ok      ok      403     ok"),
     ("finish-complete",      "403     403     ok      ok      ok      403     ok"),
     ("close-early-form",     "403     403     refused ok      ok      403     ok"),
@@ -491,6 +492,10 @@ action(
     writes=True,
     done=_deal_struck,
 )(_delete_deal)
+action(
+    "undo-form",
+    "Undo the last deal, the confirmation that names it — `GET /tables/<id>/undo/`",
+)(lambda client, w: client.get(_url("scoring:deal_undo", w.table.pk)))
 action(
     "undo",
     "Undo the last deal — `POST /tables/<id>/undo/`",
