@@ -92,6 +92,7 @@ def write_refused(
         response = render(request, "_write_refused.html", context, status=status)
         response["HX-Retarget"] = PROBLEM_REGION
         response["HX-Reswap"] = "innerHTML"
+        response["HX-Reselect"] = "unset"  # a redraw selects #deal-form from its answer
     else:
         response = render(request, "write_refused.html", context, status=status)
     response[REFUSED_HEADER] = "1"

@@ -402,3 +402,23 @@ def test_finishing_a_complete_table_asks_first(client, anna):
     done = client.post(finish, {"revision": hidden(confirm.content.decode(), "revision")})
     assert done.status_code == 302
     assert Table.objects.get(pk=table.pk).status == Table.FINISHED
+
+
+def test_the_way_back_after_signing_in_draws_the_deal_typed(client, table, anna):
+    """The sign-in link of a refused write leads to the table page with the deal in its
+    address (clubsite.writes): the form shows it, ready to save."""
+    url = reverse("scoring:table_detail", args=[table.pk])
+    page = client.get(url + "?kind=game&declarer=Vera&level=7&suit=C").content.decode()
+    assert re.search(r'name="declarer" value="Vera"[^>]*checked', page)
+    assert re.search(r'name="level" value="7"[^>]*checked', page)
+    assert re.search(r'name="suit" value="C"[^>]*checked', page)
+    assert hidden(page, "revision") == "0"
+
+
+def test_a_signed_out_redraw_shows_the_message_not_an_empty_form(table):
+    """htmx selects ``#deal-form`` from a redraw's answer: the refusal unsets it."""
+    url = reverse("scoring:deal_create", args=[table.pk])
+    response = Client().post(url, {"kind": "passout", "change": "1"}, **HTMX)
+    assert response.status_code == 403
+    assert response["HX-Reselect"] == "unset"
+    assert response["HX-Retarget"] == "#write-problem"
