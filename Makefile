@@ -103,16 +103,20 @@ fmt: venv
 # gettext still serves Russian from the committed .mo. tests/clubsite/test_i18n.py checks that every
 # message is translated and that the .mo matches the .po.
 messages: venv
-	$(BIN)/python manage.py makemessages -l ru --no-obsolete --no-location --ignore=.venv --ignore=bench --ignore=staticfiles
+	$(BIN)/python manage.py makemessages -l ru --keyword=N_ --no-obsolete --no-location --ignore=.venv --ignore=bench --ignore=staticfiles
 	$(BIN)/python manage.py compilemessages -l ru --ignore=.venv
 
 # Engine benchmarks (bench/): each figure printed beside its target.
 bench: venv tools
 	$(BIN)/python -m bench
 
-# 50 viewers polling a live pulka for 60 s while deals are entered (gunicorn, PostgreSQL).
+# 50 viewers polling a live pulka for 60 s while deals are entered, through nginx to two
+# gunicorn instances sharing PostgreSQL and Redis (redis://127.0.0.1:6379/5, or
+# LOAD_REDIS_URL); fails on an error, a missed deal or a sheet rendered twice. Needs
+# Debian's nginx and a running Redis (.ci/run installs both). make load ARGS="--servers 1".
 load: venv tools
-	$(BIN)/python -m bench.live_load
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { echo "error: make load needs nginx (apt-get install nginx)" >&2; exit 1; }
+	$(BIN)/python -m bench.live_load $(ARGS)
 
 # The load tool the benchmarks drive gunicorn with.
 tools:

@@ -1,10 +1,14 @@
 """``make load``: 50 viewers polling a live pulka while a scorer enters deals, 60 s,
-against gunicorn on PostgreSQL. Prints throughput, latency and errors; exits 1 on any
-error.
+through nginx to two gunicorn instances that share PostgreSQL and Redis (the layout of
+docs/deploy.md). Prints throughput, latency, errors and how often each revision's sheet
+was rendered across the servers; exits 1 on any error, on a viewer that missed a deal, or
+on a revision's sheet rendered more than once.
 
 Each viewer behaves like the page does: it polls the live sheet every two seconds with
 the ETag of the last sheet it saw (a 304 while nothing changed). ``--stress`` drops the
-pause, to find how many polls a second the server sustains.
+pause, to find how many polls a second the servers sustain. ``--servers 1`` puts one
+gunicorn behind nginx; ``--redis ''`` leaves each process its own cache (then each
+process renders each revision once, and the run says so without failing).
 """
 
 from __future__ import annotations
@@ -13,13 +17,20 @@ import argparse
 import http.client
 import os
 import re
+import shutil
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
 import time
 import urllib.parse
+import urllib.request
+import uuid
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +39,52 @@ from bench import load, site
 
 POLL_SECONDS = 2.0
 DEAL_SECONDS = 3.0
+LOG_SHOWN = 10  # deals in the sheet's log (scoring.views.tables.LOG_SHOWN)
+REDIS_URL = os.environ.get("LOAD_REDIS_URL", "redis://127.0.0.1:6379/5")
+NEWEST_DEAL = re.compile(r'<li value="(\d+)">')
+
+NGINX_CONF = """\
+# The reverse proxy of docs/deploy.md, on the loopback, for a load run.
+{user}
+worker_processes 1;
+daemon off;
+pid {folder}/nginx.pid;
+error_log {folder}/error.log warn;
+events {{
+    worker_connections 1024;
+}}
+http {{
+    access_log off;
+    client_body_temp_path {folder}/client_body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+
+    upstream clubsite {{
+{servers}
+        # Keep-alive connections to the app servers, closed before gunicorn's own
+        # keepalive (5 s) would close them under a request.
+        keepalive 32;
+        keepalive_timeout 4s;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        client_max_body_size 2m;
+        location / {{
+            proxy_pass http://clubsite;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_set_header X-Request-ID $request_id;
+            # Which app server answered (the run counts the sheets each one served).
+            add_header X-Upstream $upstream_addr always;
+        }}
+    }}
+}}
+"""
 
 
 @dataclass
@@ -40,6 +97,9 @@ class Tally:
     errors: list[str] = field(default_factory=list)
     deals: int = 0
     resent: int = 0
+    upstreams: Counter[str] = field(default_factory=Counter)
+    seen: list[set[int]] = field(default_factory=list)
+    """The deals each viewer's sheets showed."""
 
     def add(self, status: int, seconds: float) -> None:
         with self.lock:
@@ -105,11 +165,14 @@ class KeepAlive:
 def viewer(host: str, port: int, path: str, stop: float, tally: Tally, pause: float) -> None:
     connection = KeepAlive(host, port, 10, tally)
     etag = None
+    seen: set[int] = set()
+    with tally.lock:
+        tally.seen.append(seen)
     while time.monotonic() < stop:
         headers = {"If-None-Match": etag} if etag else {}
         start = time.perf_counter()
         try:
-            response, _ = connection.request("GET", path, headers=headers)
+            response, body = connection.request("GET", path, headers=headers)
         except OSError as error:
             tally.error(f"viewer: {error!r}")
             connection.reopen()
@@ -117,10 +180,22 @@ def viewer(host: str, port: int, path: str, stop: float, tally: Tally, pause: fl
         tally.add(response.status, time.perf_counter() - start)
         if response.status == 200:
             etag = response.getheader("ETag")
+            seen.update(shown_deals(body.decode()))
+            with tally.lock:
+                tally.upstreams[response.getheader("X-Upstream") or "?"] += 1
         elif response.status != 304:
             tally.error(f"viewer: HTTP {response.status}")
         time.sleep(pause)
     connection.close()
+
+
+def shown_deals(sheet: str) -> range:
+    """The deals a sheet's log shows: the newest and the ``LOG_SHOWN - 1`` before it."""
+    newest = NEWEST_DEAL.search(sheet)
+    if newest is None:
+        return range(0)
+    last = int(newest.group(1))
+    return range(max(1, last - LOG_SHOWN + 1), last + 1)
 
 
 class Scorer:
@@ -190,19 +265,88 @@ class Scorer:
             time.sleep(DEAL_SECONDS)
 
 
+@contextmanager
+def nginx(port: int, upstreams: list[int]) -> Iterator[str]:
+    """nginx from Debian in front of ``upstreams``, listening on ``port`` of the loopback:
+    a child process (not a daemon) with its configuration, pid file, logs and buffers in a
+    temporary folder of its own, stopped when the block ends."""
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not Path(binary).exists():
+        raise RuntimeError("nginx is not installed (apt-get install nginx)")
+    folder = Path(tempfile.mkdtemp(prefix="clubsite-nginx-"))
+    folder.chmod(0o755)  # its worker runs as nobody when the run is root's
+    for buffers in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (folder / buffers).mkdir(mode=0o777)
+        (folder / buffers).chmod(0o777)
+    servers = "\n".join(f"        server 127.0.0.1:{p};" for p in upstreams)
+    user = "user nobody nogroup;" if os.geteuid() == 0 else ""
+    config = folder / "nginx.conf"
+    config.write_text(NGINX_CONF.format(user=user, folder=folder, servers=servers, port=port))
+    command = [binary, "-p", str(folder), "-c", str(config), "-e", str(folder / "error.log")]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base + "/bench/bare/", timeout=1).read()
+                break
+            except OSError:
+                if process.poll() is not None:
+                    raise RuntimeError(
+                        "nginx did not start: " + (folder / "error.log").read_text()
+                    ) from None
+                time.sleep(0.2)
+        else:
+            raise RuntimeError("nginx did not answer")
+        yield base
+    finally:
+        process.send_signal(signal.SIGQUIT)  # finish what is in flight, then stop
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def ports(first: int, servers: int) -> tuple[int, list[int]]:
+    """nginx's port and the app servers' (``first`` and the ones after it; free ones if 0)."""
+    if first:
+        return first, [first + n for n in range(1, servers + 1)]
+    return load.free_port(), [load.free_port() for _ in range(servers)]
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.live_load")
     parser.add_argument("--viewers", type=int, default=50)
     parser.add_argument("--seconds", type=int, default=60)
     parser.add_argument("--stress", action="store_true", help="poll without pausing")
+    parser.add_argument("--servers", type=int, default=2, help="gunicorn instances")
+    parser.add_argument(
+        "--port", type=int, default=0, help="nginx's port; the servers take the next ones"
+    )
+    parser.add_argument(
+        "--redis", default=REDIS_URL, help="the shared cache ('' for each process's own)"
+    )
+    parser.add_argument(
+        "--database", default=None, help="the scratch PostgreSQL database (dropped first)"
+    )
     args = parser.parse_args(argv)
 
     from bench.__main__ import DATABASE, DATABASE_URL
 
+    database = args.database or DATABASE
+    database_url = DATABASE_URL.replace(DATABASE, database)
+
     render_log = Path(tempfile.mkdtemp()) / "renders.log"
-    env = load.environment(DATABASE_URL) | {"BENCH_RENDER_LOG": str(render_log)}
+    prefix = f"load-{uuid.uuid4().hex[:12]}"
+    env = load.environment(database_url) | {
+        "BENCH_RENDER_LOG": str(render_log),
+        "REDIS_URL": args.redis,
+        "DJANGO_CACHE_KEY_PREFIX": prefix,
+        "DJANGO_TRUSTED_PROXY_COUNT": "1",
+    }
     os.environ.update(env)
-    site.recreate(DATABASE)
+    site.recreate(database)
     import django
     from django.core.management import call_command
 
@@ -215,30 +359,56 @@ def main(argv: list[str]) -> int:
     live = built["live"]
     seats = list(live.seats.order_by("position"))
     names = [s.name for s in seats]
+    before = live.deal_records.filter(deleted=False).count()
     tally = Tally()
-    with load.gunicorn(env) as (base, _):
-        host, port = "127.0.0.1", int(base.rsplit(":", 1)[1])
-        stop = time.monotonic() + args.seconds
-        scorer = Scorer(host, port, live.pk, seats[0].member.username, names, tally)
-        threads = [threading.Thread(target=scorer.enter_deals, args=(stop, tally))]
-        pause = 0.0 if args.stress else POLL_SECONDS
-        threads += [
-            threading.Thread(
-                target=viewer, args=(host, port, f"/tables/{live.pk}/live/", stop, tally, pause)
-            )
-            for _ in range(args.viewers)
-        ]
-        started = time.perf_counter()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        elapsed = time.perf_counter() - started
+    nginx_port, server_ports = ports(args.port, args.servers)
+    live_path = f"/tables/{live.pk}/live/"
+    try:
+        with ExitStack() as servers:
+            for port in server_ports:
+                servers.enter_context(load.gunicorn(env, port=port))
+            base = servers.enter_context(nginx(nginx_port, server_ports))
+            host, port = "127.0.0.1", nginx_port
+            stop = time.monotonic() + args.seconds
+            # The last deal lands a poll and a second before the viewers stop.
+            scoring_stops = stop - POLL_SECONDS - 1
+            scorer = Scorer(host, port, live.pk, seats[0].member.username, names, tally)
+            threads = [threading.Thread(target=scorer.enter_deals, args=(scoring_stops, tally))]
+            pause = 0.0 if args.stress else POLL_SECONDS
+            threads += [
+                threading.Thread(target=viewer, args=(host, port, live_path, stop, tally, pause))
+                for _ in range(args.viewers)
+            ]
+            started = time.perf_counter()
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            elapsed = time.perf_counter() - started
+            final = urllib.request.urlopen(base + live_path, timeout=10).read().decode()
+    finally:
+        if args.redis:
+            forget(args.redis, prefix)
+    entered = range(before + 1, before + tally.deals + 1)
+    return report(args, tally, elapsed, entered, final, render_log)
+
+
+def report(
+    args: argparse.Namespace,
+    tally: Tally,
+    elapsed: float,
+    entered: range,
+    final: str,
+    render_log: Path,
+) -> int:
+    """Print what the run saw; 1 if anything failed."""
     latencies = sorted(tally.latencies)
     polls = len(latencies)
     print(
-        f"{args.viewers} viewers polling {'flat out' if args.stress else 'every 2 s'}, "
-        f"a scorer entering a deal every {DEAL_SECONDS:.0f} s, {elapsed:.0f} s:"
+        f"{args.viewers} viewers polling {'flat out' if args.stress else 'every 2 s'} through "
+        f"nginx to {args.servers} gunicorn instance(s) "
+        f"({'one Redis cache' if args.redis else 'a cache per process'}), a scorer entering "
+        f"a deal every {DEAL_SECONDS:.0f} s, {elapsed:.0f} s:"
     )
     statuses = dict(sorted(tally.statuses.items()))
     print(f"  polls: {polls} ({polls / elapsed:.1f}/s), statuses {statuses}")
@@ -252,24 +422,57 @@ def main(argv: list[str]) -> int:
         f"  deals entered: {tally.deals}; errors: {len(tally.errors)}; requests sent again "
         f"after a recycled worker closed their connection: {tally.resent}"
     )
-    print(f"  {render_counts(render_log)}")
+    served = ", ".join(f"{server} {n}" for server, n in sorted(tally.upstreams.items()))
+    print(f"  new sheets served by: {served}")
+    failed = bool(tally.errors)
+    missed = [set(entered) - seen for seen in tally.seen]
+    blind = sum(1 for deals in missed if deals)
+    last_shown = max(shown_deals(final), default=0)
+    print(
+        f"  viewers who saw every deal entered: {len(missed) - blind} of {len(missed)}; "
+        f"the final sheet's newest deal: {last_shown} (entered up to {entered.stop - 1})"
+    )
+    if blind or last_shown != entered.stop - 1 or not entered:
+        failed = True
+    renders, most = render_counts(render_log)
+    print(f"  {renders}")
+    if args.redis and most > 1:
+        print("  FAILED: with one shared cache each revision's sheet is rendered once")
+        failed = True
     for message in tally.errors[:10]:
         print(f"    {message}")
-    return 1 if tally.errors else 0
+    return 1 if failed else 0
 
 
-def render_counts(render_log: Path) -> str:
+def forget(redis_url: str, prefix: str) -> None:
+    """Delete the run's keys (the Redis database may be shared)."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    for key in client.scan_iter(match=f"{prefix}:*"):
+        client.delete(key)
+
+
+def render_counts(render_log: Path) -> tuple[str, int]:
     """How often the servers made the viewers' sheet region of each revision (the log has
-    one line per fragment made; the key ends with the table revision)."""
+    one line per fragment made, with the process's id; the key ends with the table
+    revision), and the most times one revision's was made."""
     lines = render_log.read_text().splitlines() if render_log.exists() else []
-    keys = [line.split("made ", 1)[1] for line in lines if "made sheet-html:" in line]
-    made = Counter(key for key in keys if key.split(":")[2] == "0")  # not editable: viewers'
+    made: Counter[str] = Counter()
+    processes: set[str] = set()
+    for line in lines:
+        process, _, key = line.partition(" made ")
+        if key.startswith("sheet-html:") and key.split(":")[2] == "0":  # not editable: viewers'
+            made[key] += 1
+            processes.add(process)
     if not made:
-        return "viewers' sheet renders: none logged"
+        return "viewers' sheet renders: none logged", 0
+    most = max(made.values())
     return (
-        f"viewers' sheet renders: {sum(made.values())} for {len(made)} revisions "
-        f"(at most {max(made.values())} for one revision, "
-        f"{sum(1 for n in made.values() if n > 1)} revisions made more than once)"
+        f"viewers' sheet renders: {sum(made.values())} for {len(made)} revisions, in "
+        f"{len(processes)} processes (at most {most} for one revision, "
+        f"{sum(1 for n in made.values() if n > 1)} revisions made more than once)",
+        most,
     )
 
 

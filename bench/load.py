@@ -34,10 +34,11 @@ def free_port() -> int:
 
 @contextmanager
 def gunicorn(
-    env: dict[str, str], workers: int = 2
+    env: dict[str, str], workers: int = 2, port: int | None = None
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """The site under gunicorn with the production config, on a free loopback port."""
-    port = free_port()
+    """The site under gunicorn with the production config, on ``port`` of the loopback (a
+    free one if not given)."""
+    port = port or free_port()
     command = [
         str(ROOT / ".venv" / "bin" / "gunicorn"),
         "clubsite.wsgi:application",

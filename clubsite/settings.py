@@ -170,6 +170,31 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             filter(None, [_options.get("options"), f"-c statement_timeout={_statement_timeout}s"])
         )
 
+# Connections to PostgreSQL come from a pool in each process (psycopg_pool, through
+# Django's OPTIONS["pool"]) when DEBUG is off, or with DJANGO_DB_POOL=1: a request takes a
+# connection that is already open and gives it back when it ends, and nothing asks the
+# server whether the connection still works (Django's health check was a `SELECT 1` round
+# trip per request, about as much as the idle live poll's own query). A connection the
+# server closed while it waited in the pool is seen on its socket and replaced before any
+# request gets it (clubsite/db.py). DJANGO_DB_POOL_SIZE connections at most per process
+# (default 4: one per gunicorn thread, each thread holds one at a time); a request waits
+# at most DJANGO_DB_CONNECT_TIMEOUT seconds for one (an unreachable server: then the "try
+# again" page). DJANGO_DB_POOL=0 goes back to one persistent connection per thread
+# (DJANGO_CONN_MAX_AGE) checked with a query at each request's first use.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+    "DJANGO_DB_POOL", default=not DEBUG
+):
+    from clubsite.db import unbroken
+
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django refuses a pool with persistent ones
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False  # the pool checks (``unbroken``)
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": 1,
+        "max_size": env_int("DJANGO_DB_POOL_SIZE", default=4),
+        "timeout": env_int("DJANGO_DB_CONNECT_TIMEOUT", default=5) or 30,
+        "check": unbroken,
+    }
+
 # SQLite (the quick start's database) lets one writer in at a time. A transaction that
 # began as a reader and then writes fails at once ("database is locked": two scorers saving
 # at the same moment got a 500 nineteen times in twenty); begun IMMEDIATE, every atomic
@@ -181,17 +206,41 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Each process keeps what it derived from a table revision (the replay snapshot, the drawn
-# sheet, the rendered sheet region and history): keys carry the revision, so nothing can
-# go stale, and a process that misses simply works it out again. Old revisions are never
-# asked for again and fall out first (least recently used); 500 entries of at most ~40 kB
-# bound the memory per process.
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "OPTIONS": {"MAX_ENTRIES": 500},
+# What is derived from a table revision (the drawn sheet, the rendered sheet region and
+# history, the sheet's picture; scoring/live/) is kept in Django's cache under keys that
+# carry the database's epoch and the revision, so nothing can go stale.
+#
+# With REDIS_URL (redis://host:6379/0) the cache is one Redis that every app server shares
+# (Django's own Redis backend): a revision's sheet is rendered once for all of them.
+# DJANGO_CACHE_KEY_PREFIX tells two sites sharing one Redis database apart. Redis keeps
+# each entry a day at most; give it a memory limit and `maxmemory-policy allkeys-lru`
+# (docs/deploy.md), as old revisions are never asked for again.
+#
+# Without it each process keeps its own (local memory), and a process that misses simply
+# works the revision out again. Old revisions fall out first (least recently used); 500
+# entries of at most ~40 kB bound the memory per process.
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("DJANGO_CACHE_KEY_PREFIX", "clubsite").strip(),
+            "OPTIONS": {
+                # A Redis that does not answer fails the request (logged) within a second
+                # rather than holding a worker thread for the system's TCP timeout.
+                "socket_connect_timeout": 1,
+                "socket_timeout": 1,
+            },
+        }
     }
-}
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 500},
+        }
+    }
 
 # Background tasks (Django's tasks framework): work that need not hold up a request, the
 # ratings after a finish (scoring/services/ratings.py) among it. By default each task runs
@@ -371,7 +420,26 @@ else:
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "").strip() or "club@localhost"
 
 # Every e-mail is sent by the task members.tasks.send_email (TASKS above: at once, or by
-# the worker); a failed send is logged by django.tasks and the request goes on.
+# the worker); a failed send is logged, tried again later by the worker (members.tasks.
+# SEND_RETRIES), and never breaks the request.
+
+# Where the links in e-mails and Telegram posts sent by the task worker point (it has no
+# request to take the host from): the site's address as members open it.
+SITE_URL = os.environ.get("DJANGO_SITE_URL", "").strip().rstrip("/") or (
+    "http://127.0.0.1:8000"
+    if DEBUG or not ALLOWED_HOSTS
+    else f"https://{ALLOWED_HOSTS[0].lstrip('.')}"
+)
+
+# Telegram (scoring/services/notifications.py): with a bot's token and the club chat's id
+# set, a finished table and an evening's summary are posted to the chat through the Bot
+# API, as tasks. Unset: nothing is sent. TELEGRAM_API_URL is for tests (a local fake).
+TELEGRAM_BOT_TOKEN = os.environ.get("TELEGRAM_BOT_TOKEN", "").strip()
+TELEGRAM_CHAT_ID = os.environ.get("TELEGRAM_CHAT_ID", "").strip()
+TELEGRAM_API_URL = (
+    os.environ.get("TELEGRAM_API_URL", "").strip().rstrip("/") or "https://api.telegram.org"
+)
+TELEGRAM_TIMEOUT = env_int("TELEGRAM_TIMEOUT", default=10)
 
 # A password link (reset or invitation) works once, for this many days.
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24 * 3

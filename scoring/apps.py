@@ -7,6 +7,11 @@ class ScoringConfig(AppConfig):
     verbose_name = "Подсчёт очков"
 
     def ready(self) -> None:
+        # Its signal receivers renew the database's epoch after migrate and flush, and
+        # forget it at each request's start.
+        import scoring.live.keys  # noqa: F401
         from scoring.share import check_fonts
+        from scoring.telegram import check_settings
 
         checks.register(check_fonts)
+        checks.register(check_settings)

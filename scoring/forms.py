@@ -22,8 +22,15 @@ from scoring.engine.errors import RuleError
 from scoring.engine.preferans import Pulka
 from scoring.engine.preferans.rules import LEVELS
 from scoring.labels import ANSWERS as ANSWER_WORDS
-from scoring.labels import BOSTON_SUITS, DEAL_KINDS, SUIT_CLASSES, suit_label
-from scoring.models import Evening, PreferansTariffVersion, Table
+from scoring.labels import (
+    BOSTON_SUITS,
+    CARD_CONTRACTS,
+    DEAL_KINDS,
+    SUIT_CLASSES,
+    rule_error_text,
+    suit_label,
+)
+from scoring.models import Evening, Guest, PreferansTariffVersion, Table
 from scoring.models.tables import validate_played_on
 
 TRICKS = [(n, str(n)) for n in range(11)]
@@ -56,26 +63,51 @@ ERROR_FIELDS = {
 }
 
 
-GROUPS = ("tricks", "answers")
-"""Rows of fields the deal form shows under one legend (a Preferans deal's tricks, its
-answers): an error about the row as a whole is shown on it (``form.errors.tricks``)."""
+PRINTED_GROUPS = ("answers", "tricks", "adjust")
+"""Places of ``ERROR_FIELDS`` that are no field: the deal templates print their errors
+beside the group of fields (``form.errors.tricks``)."""
 
 
 def rule_error_to_form(form: forms.Form, error: RuleError) -> None:
-    """Put the engine's message on the field it names (or its row, or the form)."""
-    field = ERROR_FIELDS.get(error.field or "")
-    if field in form.fields:
-        form.add_error(field, error.message)
-    elif field in GROUPS:
-        add_group_error(form, field, error.message)
+    """Put the engine's message, in the member's language, once, where the form shows the
+    field it names: on that field, beside a group of fields, else on the form (a deal form
+    lists a field its kind does not show in its summary: ``ErrorSummary``)."""
+    text = rule_error_text(error)
+    place = ERROR_FIELDS.get(error.field or "")
+    if place in form.fields:
+        form.add_error(place, text)
+    elif place in PRINTED_GROUPS:
+        form.errors[place] = form.error_class([text])
     else:
-        form.add_error(None, error.message)
+        form.add_error(None, text)
+
+
+class ErrorSummary:
+    """The deal forms' summary above their fields: the errors of fields that the kind being
+    entered does not show (a form posted from an old page, or by hand), named by their
+    labels. A shown field prints its own errors, so each message appears once.
+
+    ``SHOWN`` lists, per kind, the fields (or name prefixes, ``"tricks:"``) whose errors
+    the kind's template prints beside them; the kind itself is always shown."""
+
+    SHOWN: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+
+    def summary(self) -> list[str]:
+        assert isinstance(self, forms.Form)  # noqa: S101 - mixed into the deal forms
+        shown = ("kind", *self.SHOWN.get(self.kind_value(), ()))  # type: ignore[attr-defined]
+        return [
+            f"{field.label}: {error}"
+            for field in self
+            if not field.name.startswith(shown)
+            for error in field.errors
+        ]
 
 
 def add_group_error(form: forms.Form, group: str, message: Any) -> None:
-    """An error on a row of fields (``GROUPS``), which is no field of its own: kept in
-    ``form.errors`` under the row's name, so the form is invalid and the row shows it."""
-    form.errors.setdefault(group, form.error_class()).append(str(message))
+    """An error on a group of fields (``PRINTED_GROUPS``), which is no field of its own:
+    kept in ``form.errors`` under the group's name, so the form is invalid and the
+    template prints it beside the group."""
+    form.errors[group] = form.error_class([str(message)])
 
 
 class Segmented(forms.RadioSelect):
@@ -116,7 +148,7 @@ UNDERTRICKS = [(n, str(n)) for n in range(1, 11)]
 """A concession's undertricks: 1 up to the level (the engine refuses more than the level)."""
 
 
-class PreferansDealForm(forms.Form):
+class PreferansDealForm(ErrorSummary, forms.Form):
     """One Preferans deal. Fields for every active seat are present; the engine decides
     which answers and tricks apply (the declarer's own answer is ignored).
 
@@ -129,6 +161,14 @@ class PreferansDealForm(forms.Form):
     )
     kind = KindField(label=_("deal"), choices=KINDS, initial="game", refused={}, widget=Segmented)
     fields_template = "scoring/preferans/_deal_fields.html"
+    SHOWN: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        # As scoring/preferans/_deal_fields.html shows them (whist_amount prints no error).
+        "game": ("declarer", "level", "suit", "answer:", "tricks:", "dark"),
+        "misere": ("declarer", "tricks:", "dark"),
+        "passout": ("tricks:", "dealer_tricks", "dark", "looked"),
+        "concede": ("declarer", "level", "suit", "undertricks"),
+        "adjust": ("reason", "pool:", "mountain:", "whist_writer", "whist_on"),
+    }
 
     @staticmethod
     def shape(pulka: Pulka) -> tuple[int, ...]:
@@ -347,7 +387,7 @@ class PreferansDealForm(forms.Form):
         return initial
 
 
-class BostonDealForm(forms.Form):
+class BostonDealForm(ErrorSummary, forms.Form):
     """One Boston deal: a payment-tariff ask or independence, a value-card contract, a
     pass, or an adjustment."""
 
@@ -377,10 +417,16 @@ class BostonDealForm(forms.Form):
         widget=Segmented,
     )
     contract = forms.ChoiceField(
-        label=_("contract"), choices=[(r, r) for r in CARD_ROWS], required=False, widget=Segmented
+        label=_("contract"),
+        choices=[(r, CARD_CONTRACTS.get(r, r)) for r in CARD_ROWS],
+        required=False,
+        widget=Segmented,
     )
     column = forms.ChoiceField(
-        label=_("column"), choices=[(s, s) for s in SUITS], required=False, widget=Segmented
+        label=_("column"),
+        choices=[(s, suit_label(s)) for s in SUITS],
+        required=False,
+        widget=Segmented,
     )
     honours = forms.TypedChoiceField(
         label=_("honours"),
@@ -393,6 +439,13 @@ class BostonDealForm(forms.Form):
     reason = forms.CharField(label=_("reason"), max_length=200, required=False)
     amount = forms.IntegerField(label=_("chips"), required=False, min_value=1, max_value=100_000)
     fields_template = "scoring/boston/_deal_fields.html"
+    SHOWN: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        # As scoring/boston/_deal_fields.html shows them (amount prints no error).
+        "ask": ("declarer", "partner", "trump", "suit", "tour", "tricks"),
+        "independence": ("declarer", "trump", "suit", "tour", "tricks"),
+        "card": ("declarer", "partner", "contract", "column", "honours", "tour", "tricks"),
+        "adjust": ("reason", "payer", "payee"),
+    }
 
     @staticmethod
     def shape(table: BostonTable) -> tuple[int, ...]:
@@ -570,12 +623,14 @@ class TableOpenForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.game = game
         members = Member.objects.filter(is_active=True).order_by("display_name", "username")
-        count = min(players)
+        self.seats_needed = min(players)
         for i in range(4):
+            # A seat is a member, or a guest typed by name (the form checks one of them).
             self.fields[f"player_{i}"] = forms.ModelChoiceField(
-                label=_("seat %(n)s") % {"n": "АБВГ"[i]},
-                queryset=members,
-                required=i < count,
+                label=_("seat %(n)s") % {"n": "АБВГ"[i]}, queryset=members, required=False
+            )
+            self.fields[f"guest_{i}"] = forms.CharField(
+                label=_("or a guest's name"), max_length=60, required=False
             )
         version_field = self.fields["version"]
         assert isinstance(version_field, forms.ModelChoiceField)  # noqa: S101
@@ -585,19 +640,30 @@ class TableOpenForm(forms.Form):
             if name not in conditions:
                 del self.fields[name]
 
-    def members(self) -> list[Member]:
-        return [
-            self.cleaned_data[f"player_{i}"]
-            for i in range(4)
-            if self.cleaned_data.get(f"player_{i}")
-        ]
+    def seat_fields(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        """Each seat's two fields: a member, or a guest's name."""
+        return [(self[f"player_{i}"], self[f"guest_{i}"]) for i in range(4)]
+
+    def _seat(self, data: dict[str, Any], i: int) -> Member | Guest | None:
+        guest = " ".join((data.get(f"guest_{i}") or "").split())
+        return data.get(f"player_{i}") or (Guest(name=guest) if guest else None)
+
+    def members(self) -> list[Member | Guest]:
+        """The seated players, clockwise: members, and guests (not saved yet)."""
+        return [p for i in range(4) if (p := self._seat(self.cleaned_data, i)) is not None]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        for i in range(4):
+            if data.get(f"player_{i}") and (data.get(f"guest_{i}") or "").strip():
+                self.add_error(f"guest_{i}", _("A seat is a member or a guest, not both."))
+            elif i < self.seats_needed and self._seat(data, i) is None:
+                self.add_error(f"player_{i}", _("Choose a member or type a guest's name."))
         chosen = [data[f"player_{i}"] for i in range(4) if data.get(f"player_{i}")]
         if len({m.pk for m in chosen}) != len(chosen):
             raise forms.ValidationError(_("Each member can take one seat only."))
-        if data.get("first_dealer", 0) >= max(len(chosen), 1):
+        seated = [p for i in range(4) if (p := self._seat(data, i)) is not None]
+        if data.get("first_dealer", 0) >= max(len(seated), 1):
             self.add_error("first_dealer", _("Choose one of the seated players."))
         return data
 
@@ -635,15 +701,31 @@ class DrawForm(forms.Form):
     seed = forms.IntegerField(label=_("seed"), required=False, min_value=0, max_value=999_999)
 
 
+class GuestForm(forms.Form):
+    """A guest checked in at an evening: his name (no account)."""
+
+    name = forms.CharField(label=_("guest's name"), max_length=60, strip=True)
+
+
+class GuestMergeForm(forms.Form):
+    """The member a guest turned out to be (his history is merged into the member's)."""
+
+    member = forms.ModelChoiceField(
+        label=_("member"),
+        queryset=Member.objects.filter(is_active=True).order_by("display_name", "username"),
+    )
+
+
 class PairForm(forms.Form):
-    """Two members of the evening: a "not together" request, or a swap in the draw."""
+    """Two players of the evening (party keys): a "not together" request (members), or a
+    swap in the draw."""
 
-    first = forms.TypedChoiceField(label=_("first"), coerce=int)
-    second = forms.TypedChoiceField(label=_("second"), coerce=int)
+    first = forms.ChoiceField(label=_("first"))
+    second = forms.ChoiceField(label=_("second"))
 
-    def __init__(self, *args: Any, choices: list[tuple[int, str]], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, choices: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for name in ("first", "second"):
             field = self.fields[name]
-            assert isinstance(field, forms.TypedChoiceField)  # noqa: S101
+            assert isinstance(field, forms.ChoiceField)  # noqa: S101
             field.choices = choices

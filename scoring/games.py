@@ -22,13 +22,13 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import boston, preferans
 from scoring.engine.boston import BostonRules, BostonSetup, BostonTable
-from scoring.engine.errors import RuleError
+from scoring.engine.errors import N_, RuleError
 from scoring.engine.money import two_decimals
 from scoring.engine.preferans import PreferansRules, Pulka, PulkaSetup
 from scoring.engine.preferans.rules import RATES
 from scoring.engine.stats import Stats, boston_stats, preferans_stats
 from scoring.forms import BostonDealForm, PreferansDealForm, TableOpenForm
-from scoring.labels import deal_title, entry_text, suit_label, transfer_text
+from scoring.labels import deal_title, engine_text, entry_text, suit_label, transfer_text
 from scoring.models import (
     BostonCardRow,
     BostonPaymentRow,
@@ -54,8 +54,6 @@ class ResultColumn(NamedTuple):
 
     key: str
     heading: Promise
-    printed: str
-    """The heading on the printed sheet, which keeps the paper sheet's own words."""
 
 
 class Entry(NamedTuple):
@@ -165,7 +163,7 @@ class Game:
     def mark_control_time(self, engine: Engine) -> int:
         """Mark the control time on ``engine`` now (preferans.md §13.12) and return the
         mark: the deals played by then. ``RuleError`` in a game that has no last round."""
-        raise RuleError("this game has no control time", field="table")
+        raise RuleError(N_("this game has no control time"), field="table")
 
     def deals_left(self, engine: Engine) -> int | None:
         """How many deals the last round has left at least (``None``: not in a last round,
@@ -291,9 +289,9 @@ class Preferans(Game):
     conditions = ("first_dealer", "pool_target", "control_time")
     last_round = True
     result_columns = (
-        ResultColumn("pool", _("pool"), "пуля"),
-        ResultColumn("mountain", _("mountain"), "гора"),
-        ResultColumn("balance", _("balance, whists"), "висты"),
+        ResultColumn("pool", _("pool")),
+        ResultColumn("mountain", _("mountain")),
+        ResultColumn("balance", _("balance, whists")),
     )
 
     def setup(self, table: Table, players: tuple[str, ...]) -> PulkaSetup:
@@ -310,7 +308,7 @@ class Preferans(Game):
         assert isinstance(rules, PreferansRules)  # noqa: S101 - this game's rules
         for rate in RATES:
             if (getattr(rules, rate) * 100).denominator != 1:  # the columns keep two decimals
-                raise RuleError("must have at most two decimals", field=f"rules.{rate}")
+                raise RuleError(N_("must have at most two decimals"), field=f"rules.{rate}")
         return PreferansTariff(**fields, **PreferansTariff.fields_from_rules(rules))
 
     def new_engine(self, setup: Setup) -> Pulka:
@@ -384,7 +382,7 @@ class Preferans(Game):
         )
 
     def entries(self, result: Any, players: tuple[str, ...]) -> list[Entry]:
-        return [Entry(entry_text(e, players), e.rule, e.calc) for e in result.entries]
+        return [Entry(entry_text(e, players), e.rule, engine_text(e.calc)) for e in result.entries]
 
     def deal_row(self, result: Any, players: tuple[str, ...]) -> dict[str, Any]:
         dealer = None if result.dealer is None else players[result.dealer]
@@ -417,7 +415,7 @@ class Boston(Game):
     price_label = _("price of a chip")
     deal_form_class = BostonDealForm
     conditions = ("preference_suit",)
-    result_columns = (ResultColumn("chips", _("chips"), "фишки"),)
+    result_columns = (ResultColumn("chips", _("chips")),)
     tariff_rows = (("payment_rows", BostonPaymentRow), ("card_rows", BostonCardRow))
 
     def setup(self, table: Table, players: tuple[str, ...]) -> BostonSetup:
@@ -479,7 +477,10 @@ class Boston(Game):
         return {"preference_suit": suit_label(suit) if suit else None}
 
     def entries(self, result: Any, players: tuple[str, ...]) -> list[Entry]:
-        return [Entry(transfer_text(t, players), t.rule, t.arithmetic) for t in result.transfers]
+        return [
+            Entry(transfer_text(t, players), t.rule, engine_text(t.arithmetic))
+            for t in result.transfers
+        ]
 
     def deal_title(self, engine: Engine, deal: dict[str, Any]) -> str:
         """As every game's, with the suit a trump gives at this table (its preference suit)."""

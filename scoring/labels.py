@@ -1,17 +1,23 @@
-"""Words for the engine's keys (deal kinds, suits, the rule behind each entry), in the
-member's language, and every way the site writes a deal: its title in the log, the lines
-of what it wrote (log and preview), its line on the printed sheet. The engine speaks in
-stable English keys; the site translates them here and nowhere else."""
+"""Words for the engine's keys (deal kinds, suits, contracts, the rule behind each entry)
+and its messages, in the member's language, and every way the site writes a deal: its
+title in the log and on the printed sheet, the lines of what it wrote (log, preview
+and print). The engine speaks in stable English keys and templates (``RuleError``, ``Text``);
+the site translates them here and nowhere else."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any
 
+from django.utils import formats
 from django.utils.text import format_lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.boston import trump_class
+from scoring.engine.errors import Grouped, RuleError
+from scoring.engine.text import Text
 from scoring.models.tables import SUIT_NAMES
 
 DEAL_KINDS = {
@@ -37,6 +43,20 @@ SUITS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥", "N": _("NT")}
 BOSTON_SUITS = {"spades": "♠", "clubs": "♣", "diamonds": "♦", "hearts": "♥"}
 """The Boston engine's suits (its value-card columns, a trump, the preference suit) as
 the cards show them."""
+CARD_CONTRACTS = {
+    # The value card's rows as the club names them (boston.md §2; the seed's card).
+    "5": _("5 alone or 8 together"),
+    "slam-by-two": _("slam by two"),
+    "small-misere": _("small misère"),
+    "piccolissimo": _("piccolissimo"),
+    "grand-misere": _("grand misère"),
+    "four-tour-misere": _("misère of four tours"),
+    "small-open-misere": _("small open misère"),
+    "grand-open-misere": _("grand open misère"),
+    "boston": _("Boston"),
+    "open-boston": _("open Boston"),
+}
+"""The value card's contracts in words; the trick rows 6–12 are their numbers."""
 SUIT_CLASSES = {"minor": _("minor"), "major": _("major")}
 """The payment tariff's suit classes (младшая / старшая)."""
 RULES = {
@@ -83,6 +103,36 @@ RULES = {
 }
 
 
+RECORD_FIELDS = {
+    # A game record's fields (game-format.md) as a located message names them; a field
+    # not listed (a tariff setting, «rules.pool_weight») is named by its key.
+    "players": _("players"),
+    "deals": _("deals"),
+    "kind": _("kind of deal"),
+    "declarer": _("declarer"),
+    "partner": _("partner"),
+    "contract": _("contract"),
+    "answers": _("answers"),
+    "tricks": _("tricks"),
+    "dealer_tricks": _("dealer's widow tricks"),
+    "undertricks": _("undertricks"),
+    "dark": _("dark"),
+    "looked": _("looked before passing"),
+    "reason": _("reason"),
+    "whists": _("whists"),
+    "pool": _("pool"),
+    "mountain": _("mountain"),
+    "amount": _("amount"),
+    "transfers": _("transfers"),
+    "column": _("column"),
+    "honours": _("honours"),
+    "trump": _("trump"),
+    "suit": _("suit"),
+    "tour": _("tour"),
+    "note": _("note"),
+}
+
+
 DOWN = {
     # A concession's undertricks as players say them: «уход без трёх».
     1: _("one down"),
@@ -111,6 +161,8 @@ def deal_title(deal: dict[str, Any], *, preference_suit: str | None = None) -> s
         parts[0] += f" {contract_text(deal['contract'])}"
     if played := boston_suit(deal, preference_suit):
         parts[0] += f" {played}"
+    if deal.get("column") in BOSTON_SUITS:  # a value-card contract's column
+        parts[0] += f" {BOSTON_SUITS[deal['column']]}"
     if deal.get("declarer"):
         parts.append(str(deal["declarer"]))
     return " · ".join(parts)
@@ -170,25 +222,66 @@ def _concede_title(deal: dict[str, Any]) -> str:
 
 
 def contract_text(contract: Any) -> str:
-    """A stored contract with its suit as a sign, e.g. ``"7H"`` → «7♥»."""
-    if isinstance(contract, str) and contract[:-1].isdigit():
-        return f"{contract[:-1]}{SUITS.get(contract[-1], contract[-1])}"
-    return str(contract)
+    """A stored contract in words: a Preferans contract with its suit as a sign, e.g.
+    ``"7H"`` → «7♥»; a value-card row by its name, e.g. ``"small-misere"`` → «маленький
+    мизер» (the engine's arithmetic writes it with spaces, «small misere»)."""
+    if not isinstance(contract, str):
+        return str(contract)
+    row = contract.replace(" ", "-")
+    if row in CARD_CONTRACTS:
+        return str(CARD_CONTRACTS[row])
+    if contract[:-1].isdigit() and contract[-1] in SUITS:
+        return f"{contract[:-1]}{SUITS[contract[-1]]}"
+    return contract
+
+
+def rule_error_text(error: RuleError, *, located: bool = False) -> str:
+    """The engine's (or a service's) refusal in the member's language: its template
+    through the catalogue, its parameters written as the site writes them. ``located``
+    puts the deal and the field in front, e.g. «раздача 3, взятки: …» (for an uploaded
+    record or tariff, or a correction refused for a later deal: no form field shows it)."""
+    text = engine_text(Text(str(error.template), **error.params))
+    if not located:
+        return text
+    where = [] if error.deal is None else [gettext("deal %(n)s") % {"n": error.deal}]
+    if error.field:
+        where.append(str(RECORD_FIELDS.get(error.field, error.field)))
+    return f"{', '.join(where)}: {text}" if where else text
+
+
+def engine_text(text: Any) -> str:
+    """Words the engine wrote (a ``Text``: an explanation, a message) in the member's
+    language; a plain string (numbers, a note, a name) is shown as it is."""
+    if not isinstance(text, Text):
+        return str(text)
+    template = gettext(text.template)
+    if not text.params:
+        return template
+    return template % {name: _param(name, value) for name, value in text.params.items()}
+
+
+def _param(name: str, value: Any) -> str:
+    """A message's parameter as the site writes it: a suit as its sign, a contract or a
+    kind of deal in words, a number in the language's format; the parameter's name says
+    which it is (docs/contributing.md)."""
+    if isinstance(value, Text):
+        return engine_text(value)
+    if name in ("suit", "column", "trump") and isinstance(value, str):
+        return str(BOSTON_SUITS.get(value) or SUITS.get(value) or value)
+    if name == "contract":
+        return contract_text(value)
+    if name == "kind" and value in DEAL_KINDS:
+        return str(DEAL_KINDS[value])
+    if isinstance(value, Grouped):
+        return formats.number_format(value, force_grouping=True)
+    if isinstance(value, int | Decimal) and not isinstance(value, bool):
+        return formats.number_format(value)
+    return str(value)
 
 
 def rule_label(key: str) -> str:
     """The words for an entry's rule key (the key itself when it has none)."""
     return str(RULES.get(key, key))
-
-
-def deal_line(deal: dict[str, Any]) -> str:
-    """A stored deal as the printed sheet lists it: its keys as stored, e.g. «game 7H Анна»
-    (the paper copy is for checking against the record, so it is not translated); a
-    concession with its undertricks, «concede 7S Вера undertricks 3»."""
-    line = f"{deal.get('kind', '')} {deal.get('contract') or ''} {deal.get('declarer') or ''}"
-    if deal.get("kind") == "concede" and "undertricks" in deal:
-        line += f" undertricks {deal['undertricks']}"
-    return line
 
 
 def entry_text(entry: Any, names: tuple[str, ...]) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest
 
-from scoring.models import Table
+from scoring.models import Guest, Table
 from scoring.models.evenings import party_key
 
 
@@ -88,8 +88,17 @@ def can_run_evening(user: Any) -> bool:
 
 
 def can_check_in(user: Any, member: Any) -> bool:
-    """An organiser checks anyone in (or out, or as sitting out); a member himself."""
-    return bool(user.is_authenticated and (is_organiser(user) or user.pk == member.pk))
+    """An organiser checks anyone in (or out, or as sitting out), guests too; a member
+    himself."""
+    if not user.is_authenticated:
+        return False
+    return is_organiser(user) or (not isinstance(member, Guest) and user.pk == member.pk)
+
+
+def can_merge_guest(user: Any) -> bool:
+    """Only organisers merge a guest's history into a member (it rewrites finished
+    tables' seats, and is recorded in each table's audit)."""
+    return is_organiser(user)
 
 
 def can_settle(user: Any, payee: str) -> bool:

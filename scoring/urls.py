@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from scoring import views
-from scoring.views import evenings, rules, standings, tables, tariffs
+from scoring.views import app, evenings, guests, rules, standings, tables, tariffs
 
 app_name = "scoring"
 register_converter(standings.GameConverter, "game")
@@ -9,6 +9,10 @@ register_converter(standings.GameConverter, "game")
 urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", rules.rules, name="rules"),
+    # The installable app (scoring/views/app.py): the worker controls what is under its URL.
+    path("manifest.webmanifest", app.manifest, name="manifest"),
+    path("sw.js", app.service_worker, name="service_worker"),
+    path("offline/<str:language>/", app.offline, name="offline"),
     # Tariff pages (scoring/views/tariffs.py)
     path("tariffs/", tariffs.tariff_list, name="tariff_list"),
     path(
@@ -43,6 +47,11 @@ urlpatterns = [
     path("evenings/new/", evenings.evening_create, name="evening_create"),
     path("evenings/<int:pk>/", evenings.evening_detail, name="evening_detail"),
     path("evenings/<int:pk>/check-in/", evenings.evening_check_in, name="evening_check_in"),
+    path(
+        "evenings/<int:pk>/check-in-guest/",
+        evenings.evening_check_in_guest,
+        name="evening_check_in_guest",
+    ),
     path("evenings/<int:pk>/check-out/", evenings.evening_check_out, name="evening_check_out"),
     path("evenings/<int:pk>/sits-out/", evenings.evening_sits_out, name="evening_sits_out"),
     path("evenings/<int:pk>/apart/", evenings.evening_apart, name="evening_apart"),
@@ -52,6 +61,10 @@ urlpatterns = [
     path("evenings/<int:pk>/ledger/", evenings.evening_ledger, name="evening_ledger"),
     path("evenings/<int:pk>/ledger.csv", evenings.evening_ledger_csv, name="evening_ledger_csv"),
     path("evenings/<int:pk>/settle/", evenings.settlement_mark, name="settlement_mark"),
+    path("evenings/<int:pk>/close/", evenings.evening_close, name="evening_close"),
+    # Guests (scoring/views/guests.py): organisers merge a guest's history into a member
+    path("guests/", guests.guest_list, name="guest_list"),
+    path("guests/<int:pk>/merge/", guests.guest_merge, name="guest_merge"),
     # Standings (scoring/views/standings.py): seasons, leaderboards, CSV downloads
     path("seasons/", standings.season_list, name="season_list"),
     path("seasons/<int:pk>/<game:game>/", standings.season_standings, name="season_standings"),

@@ -33,6 +33,7 @@ def db_snapshot() -> dict[str, Any]:
         DealRecord,
         Evening,
         EveningTable,
+        Guest,
         PreferansTariff,
         PreferansTariffVersion,
         Rating,
@@ -50,7 +51,10 @@ def db_snapshot() -> dict[str, Any]:
         "tables": rows(
             Table, "status", "revision", "result", "price", "double_tour_from", "preference_suit"
         ),
-        "seats": rows(Seat, "table_id", "member_id", "name", "result", "money", "place"),
+        "seats": rows(
+            Seat, "table_id", "member_id", "guest_id", "name", "result", "money", "place"
+        ),
+        "guests": rows(Guest, "name", "evening_id"),
         "deals": rows(DealRecord, "table_id", "sequence", "deleted", "data"),
         "audit": rows(AuditEntry, "table_id", "action", "reason"),
         "preferans_tariffs": list(PreferansTariff.objects.order_by("pk").values()),
@@ -76,7 +80,7 @@ def db_snapshot() -> dict[str, Any]:
         "rating_history": RatingHistory.objects.count(),
         "club": list(Club.objects.values()),
         "evenings": rows(Evening, "played_on", "place", "game", "table_size", "seed", "draft"),
-        "attendances": rows(Attendance, "evening_id", "member_id", "sits_out"),
+        "attendances": rows(Attendance, "evening_id", "member_id", "guest_id", "sits_out"),
         "apart": rows(ApartRequest, "evening_id", "first_id", "second_id"),
         "evening_tables": rows(EveningTable, "evening_id", "table_id", "round"),
         "settlements": rows(Settlement, "evening_id", "payer", "payee", "amount"),

@@ -3,6 +3,8 @@ post through the real admin and forms)."""
 
 from __future__ import annotations
 
+import html as entities
+import re
 from html.parser import HTMLParser
 from typing import Any
 
@@ -67,3 +69,25 @@ def form_data(html: str, form_id: str) -> dict[str, Any]:
         else:
             data[name] = value
     return data
+
+
+def field_errors(html: str, field_id: str) -> list[str]:
+    """The errors a page prints beside the form field ``field_id`` (Django's error list
+    ``id="<field_id>_error"``), unescaped."""
+    match = re.search(rf'<ul class="errorlist" id="{re.escape(field_id)}_error">(.*?)</ul>', html)
+    if match is None:
+        return []
+    return [entities.unescape(item) for item in re.findall(r"<li>(.*?)</li>", match[1])]
+
+
+def group_errors(html: str, group: str) -> list[str]:
+    """The errors a deal form prints beside a group of fields (``form.errors.tricks``:
+    an error list without an id, right after the group's buttons)."""
+    match = re.search(
+        rf'<fieldset class="{re.escape(group)}[^"]*"[^>]*>.*?<ul class="errorlist">(.*?)</ul>',
+        html,
+        re.S,
+    )
+    if match is None:
+        return []
+    return [entities.unescape(item) for item in re.findall(r"<li>(.*?)</li>", match[1])]

@@ -10,7 +10,6 @@ under the tariff, the organiser first sees how each would change and chooses whi
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
@@ -41,6 +40,7 @@ from scoring import services
 from scoring.engine.boston.rules import TRICK_ROWS, BostonRules
 from scoring.engine.errors import RuleError
 from scoring.games import GAMES
+from scoring.labels import rule_error_text
 from scoring.models import (
     BostonCardRow,
     BostonPaymentRow,
@@ -144,7 +144,10 @@ CARD_ENGINE_FIELDS = {
 
 def _engine_message(error: RuleError) -> str:
     # A list setting's message names the item ("item 3 must be …"); on a row it is the row.
-    return re.sub(r"^item \d+ ", "", error.message)
+    if "item" in error.params:
+        params = {name: value for name, value in error.params.items() if name != "item"}
+        error = RuleError(error.template.removeprefix("item %(item)s "), **params)
+    return rule_error_text(error)
 
 
 class PaymentRowForm(NewRowForm):
@@ -233,7 +236,7 @@ class TariffRowsFormSet(forms.BaseInlineFormSet):  # type: ignore[type-arg]
             try:
                 self.instance.to_rules()
             except RuleError as error:
-                raise ValidationError(str(error)) from None
+                raise ValidationError(rule_error_text(error, located=True)) from None
 
 
 # -- inlines ------------------------------------------------------------------------------
@@ -642,7 +645,7 @@ class TariffAdmin(SafeLookups, OrganisersOnly, admin.ModelAdmin):  # type: ignor
                 form.add_error(None, error)
             except RuleError as error:
                 field = "name" if error.field == "name" and form.cleaned_data["name"] else "file"
-                form.add_error(field, str(error))
+                form.add_error(field, rule_error_text(error, located=True))
             else:
                 for tariff in tariffs:
                     self.message_user(

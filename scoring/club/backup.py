@@ -3,11 +3,14 @@
 
 The document holds everything that cannot be recomputed: the club's name and introduction,
 members (never their password hashes), groups, both kinds of tariff with every version,
-seasons, and every table with its seats, deal log and audit history. Ratings are left out:
+seasons, guests, every table with its seats, deal log and audit history, and the club
+evenings (check-ins, "not together" requests, the draw waiting to open, the tables by
+round, the settled payments; a season's table money is the season's). Ratings are left out:
 ``club_import`` enqueues their update, which rates every finished table in date order (at
 once, or by the task worker under ``DJANGO_TASKS=database``). Rows
 refer to each other by natural keys (usernames, tariff names and version numbers, deal
-sequences). Each row also carries its ``id``, which the restore keeps: table 17 is table 17
+sequences; a guest by his row's ``id``; a ledger's party as ``club``, ``member:<username>``
+or ``guest:<id>``). Each row also carries its ``id``, which the restore keeps: table 17 is table 17
 again, so printed sheets and links still point at the same game (the database's id
 sequences are moved past them). An ``id`` is optional; a row without one gets a new number.
 A backup made before the club's texts were kept restores with the migration's texts.
@@ -43,10 +46,25 @@ from django.utils import timezone
 from members.models import Member
 from scoring import selectors, services
 from scoring.engine.errors import RuleError
+from scoring.engine.ledger import CLUB
 from scoring.engine.record import BAD_TEXT, MAX_DEALS, bad_text
 from scoring.engine.stats import before_concessions
 from scoring.games import GAMES, Game
-from scoring.models import AuditEntry, Club, DealRecord, Season, Seat, Table
+from scoring.live import keys
+from scoring.models import (
+    ApartRequest,
+    Attendance,
+    AuditEntry,
+    Club,
+    DealRecord,
+    Evening,
+    EveningTable,
+    Guest,
+    Season,
+    Seat,
+    Settlement,
+    Table,
+)
 from scoring.models.tables import validate_played_on, validate_recorded_at
 from scoring.services import ratings_update_task
 
@@ -92,7 +110,9 @@ def club_export() -> dict[str, Any]:
             "members": _export_members(),
             "tariffs": {code: _export_tariffs(game, usernames) for code, game in GAMES.items()},
             "seasons": _export_seasons(),
+            "guests": [_fields(guest) for guest in Guest.objects.order_by("pk")],
             "tables": _export_tables(usernames),
+            "evenings": _export_evenings(usernames),
         }
 
 
@@ -173,7 +193,7 @@ def _export_tables(usernames: dict[int, str]) -> list[dict[str, Any]]:
                 "version": table.version.number,
                 "opened_by": _username(usernames, table.opened_by_id),
                 "seats": [
-                    _fields(seat) | {"member": usernames[seat.member_id]}
+                    _fields(seat) | _seat_player(usernames, seat)
                     for seat in sorted(table.seats.all(), key=lambda s: s.position)
                 ],
                 "deals": [
@@ -191,6 +211,66 @@ def _export_tables(usernames: dict[int, str]) -> list[dict[str, Any]]:
             }
         )
     return exported
+
+
+def _export_evenings(usernames: dict[int, str]) -> list[dict[str, Any]]:
+    evenings = Evening.objects.prefetch_related(
+        "attendances", "apart", "links", "settlements", "guests"
+    ).order_by("played_on", "pk")
+    return [
+        {k: v for k, v in _fields(evening).items() if k != "draft"}
+        | {
+            "organiser": usernames[evening.organiser_id],
+            "guests": sorted(guest.pk for guest in evening.guests.all()),
+            "attendances": [
+                {k: v for k, v in _fields(a).items() if k != "id"}
+                | _seat_player(usernames, a)
+                | {"checked_in_by": _username(usernames, a.checked_in_by_id)}
+                for a in evening.attendances.all()
+            ],
+            "apart": [[usernames[r.first_id], usernames[r.second_id]] for r in evening.apart.all()],
+            "draft": [
+                {
+                    "players": [_party_name(usernames, key) for key in t["players"]],
+                    "first_dealer": t["first_dealer"],
+                }
+                for t in evening.draft or []
+            ]
+            if evening.draft
+            else None,
+            "tables": [
+                {"table": link.table_id, "round": link.round} for link in evening.links.all()
+            ],
+            "settlements": [
+                {
+                    "payer": _party_name(usernames, x.payer),
+                    "payee": _party_name(usernames, x.payee),
+                    "amount": _plain(x.amount),
+                    "settled_by": _username(usernames, x.settled_by_id),
+                    "settled_at": _plain(x.settled_at),
+                }
+                for x in evening.settlements.all()
+            ],
+        }
+        for evening in evenings
+    ]
+
+
+def _party_name(usernames: dict[int, str], key: str) -> str:
+    """A ledger's or a draw's party key (``m<id>``, ``g<id>``, ``club``) as the backup
+    writes it: ``member:<username>`` (ids may change on a restore), ``guest:<id>``, ``club``."""
+    if key.startswith("m"):
+        return f"member:{usernames[int(key[1:])]}"
+    if key.startswith("g"):
+        return f"guest:{key[1:]}"
+    return key
+
+
+def _seat_player(usernames: dict[int, str], seat: Seat | Attendance) -> dict[str, Any]:
+    """Who holds a seat: ``member`` (a username), or ``guest`` (a guest's id in ``guests``)."""
+    if seat.member_id is None:
+        return {"guest": seat.guest_id}
+    return {"member": usernames[seat.member_id]}
 
 
 def _username(usernames: dict[int, str], pk: int | None) -> str | None:
@@ -297,6 +377,8 @@ class _Importer:
         self.members: dict[str, int] = {}
         self.tariffs: dict[tuple[str, str], Any] = {}
         self.versions: dict[tuple[str, str, int], Any] = {}
+        self.guests: dict[int, Guest] = {}  # by the backup's guest id
+        self.tables: dict[int, Table] = {}  # by the backup's table id
 
     def run(self, document: dict[str, Any]) -> None:
         permissions = {
@@ -314,14 +396,22 @@ class _Importer:
         self.replace_tariffs(_object(document.get("tariffs"), "tariffs"))
         for i, item in enumerate(_list(document, "seasons", "")):
             self.season(item, f"seasons[{i}]")
+        # A backup from before guests and evenings were kept has neither.
+        for i, item in enumerate(_list(document, "guests", "", default=[])):
+            self.guest(item, f"guests[{i}]")
         tables = [
             self.table(item, f"tables[{i}]") for i, item in enumerate(_list(document, "tables", ""))
         ]
         for i, table in enumerate(tables):
             self.at = f"tables[{i}]"
             self.check_replay(table, f"tables[{i}]")
+        for i, item in enumerate(_list(document, "evenings", "", default=[])):
+            self.evening(item, f"evenings[{i}]")
         self.at = ""
         _reset_sequences(self.restored)
+        # The tables come back at their old revisions: a cache may hold those revisions
+        # of the tables this database had before, drawn from other deals.
+        keys.renew_epoch()
         for game in GAMES:
             ratings_update_task.enqueue(game)  # none rated yet: rates every table
 
@@ -477,11 +567,10 @@ class _Importer:
         for i, seat_item in enumerate(_list(item, "seats", path)):
             seat_path = f"{path}.seats[{i}]"
             seat_item = _object(seat_item, seat_path)
-            seat = Seat(table=table, **_values(Seat, seat_item, seat_path, extra={"member"}))
-            member = self.member_id(seat_item.get("member"), f"{seat_path}.member")
-            if member is None:
-                raise BackupError(f"{seat_path}.member: missing")
-            seat.member_id = member
+            seat = Seat(
+                table=table, **_values(Seat, seat_item, seat_path, extra={"member", "guest"})
+            )
+            self.seat_player(seat, seat_item, seat_path)
             self.insert(seat, seat_path)
         deal_items = _list(item, "deals", path, default=[])
         live = sum(not (isinstance(d, dict) and d.get("deleted")) for d in deal_items)
@@ -515,10 +604,148 @@ class _Importer:
                 entry.deal = deals[sequence]
             entry.actor_id = self.member_id(entry_item.get("actor"), f"{entry_path}.actor")
             self.insert(entry, entry_path)
+        if "id" in item:
+            self.tables[item["id"]] = table
         self.summary.counts["tables"] += 1
         self.summary.counts["deals"] += len(deals)
         self.summary.counts["audit entries"] += len(item.get("audit") or [])
         return table
+
+    def seat_player(self, row: Seat | Attendance, item: dict[str, Any], path: str) -> None:
+        """Who holds a seat (or checked in): ``member`` (a username) or ``guest`` (the
+        backup's id of a guest), exactly one."""
+        if (item.get("member") is None) == (item.get("guest") is None):
+            raise BackupError(f"{path}: must name a member or a guest")
+        if item.get("guest") is not None:
+            row.guest = self.guest_of(item["guest"], f"{path}.guest")
+        else:
+            row.member_id = self.member_id(item["member"], f"{path}.member")
+
+    def guest_of(self, raw: Any, path: str) -> Guest:
+        if not isinstance(raw, int) or isinstance(raw, bool) or raw not in self.guests:
+            raise BackupError(f"{path}: no guest {raw!r} in the backup")
+        return self.guests[raw]
+
+    # -- guests and evenings
+
+    def guest(self, item: Any, path: str) -> None:
+        item = _object(item, path)
+        values = _values(Guest, item, path)
+        if "id" not in values:
+            raise BackupError(f"{path}.id: missing (seats name a guest by it)")
+        if not str(values.get("name", "")).strip():
+            raise BackupError(f"{path}.name: must be a non-empty string")
+        guest = Guest(**values)
+        self.insert(guest, path)
+        self.guests[guest.pk] = guest
+        self.summary.counts["guests"] += 1
+
+    def evening(self, item: Any, path: str) -> None:
+        item = _object(item, path)
+        nested = {"organiser", "guests", "attendances", "apart", "draft", "tables", "settlements"}
+        evening = Evening(**_values(Evening, item, path, extra=nested))
+        try:
+            validate_played_on(evening.played_on)
+        except ValidationError as error:
+            raise BackupError(f"{path}.played_on: {_messages(error)}") from None
+        organiser = self.member_id(item.get("organiser"), f"{path}.organiser")
+        if organiser is None:
+            raise BackupError(f"{path}.organiser: missing")
+        evening.organiser_id = organiser
+        self.insert(evening, path)
+        for i, raw in enumerate(_list(item, "guests", path, default=[])):
+            guest = self.guest_of(raw, f"{path}.guests[{i}]")
+            Guest.objects.filter(pk=guest.pk).update(evening=evening)
+        parties = self.attendances(evening, item, path)
+        for i, pair in enumerate(_list(item, "apart", path, default=[])):
+            where = f"{path}.apart[{i}]"
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise BackupError(f"{where}: must be two usernames")
+            ids = sorted(self.member_id(name, where) or 0 for name in pair)
+            if ids[0] == ids[1] or ids[0] == 0:
+                raise BackupError(f"{where}: must be two different members")
+            self.insert(ApartRequest(evening=evening, first_id=ids[0], second_id=ids[1]), where)
+        self.evening_tables(evening, item, path)
+        for i, raw in enumerate(_list(item, "settlements", path, default=[])):
+            self.settlement(evening, raw, f"{path}.settlements[{i}]")
+        draft = item.get("draft")
+        if draft is not None:
+            evening.draft = self.draft(draft, parties, f"{path}.draft")
+            evening.save(update_fields=["draft"])
+        self.summary.counts["evenings"] += 1
+
+    def attendances(self, evening: Evening, item: dict[str, Any], path: str) -> set[str]:
+        """The evening's check-ins; returns their party keys."""
+        parties = set()
+        for i, raw in enumerate(_list(item, "attendances", path, default=[])):
+            where = f"{path}.attendances[{i}]"
+            raw = _object(raw, where)
+            extra = {"member", "guest", "checked_in_by"}
+            attendance = Attendance(evening=evening, **_values(Attendance, raw, where, extra=extra))
+            self.seat_player(attendance, raw, where)
+            attendance.checked_in_by_id = self.member_id(
+                raw.get("checked_in_by"), f"{where}.checked_in_by"
+            )
+            self.insert(attendance, where)
+            parties.add(attendance.party)
+        return parties
+
+    def evening_tables(self, evening: Evening, item: dict[str, Any], path: str) -> None:
+        for i, raw in enumerate(_list(item, "tables", path, default=[])):
+            where = f"{path}.tables[{i}]"
+            raw = _object(raw, where)
+            table = raw.get("table")
+            if not isinstance(table, int) or isinstance(table, bool) or table not in self.tables:
+                raise BackupError(f"{where}.table: no table {table!r} in the backup")
+            link = EveningTable(
+                evening=evening,
+                table=self.tables[table],
+                **_values(EveningTable, raw, where, extra={"table"}),
+            )
+            if not isinstance(link.round, int) or link.round < 1:
+                raise BackupError(f"{where}.round: must be a whole number from 1")
+            self.insert(link, where)
+
+    def party(self, raw: Any, path: str) -> str:
+        """A party key from the backup's ``club``, ``member:<username>`` or ``guest:<id>``."""
+        if raw == CLUB:
+            return CLUB
+        kind, _, name = raw.partition(":") if isinstance(raw, str) else ("", "", "")
+        if kind == "member":
+            return f"m{self.member_id(name, path)}"
+        if kind == "guest" and name.isdigit():
+            return self.guest_of(int(name), path).key
+        raise BackupError(f'{path}: must be "club", "member:<username>" or "guest:<id>"')
+
+    def settlement(self, evening: Evening, raw: Any, path: str) -> None:
+        raw = _object(raw, path)
+        extra = {"payer", "payee", "settled_by"}
+        settlement = Settlement(evening=evening, **_values(Settlement, raw, path, extra=extra))
+        settlement.payer = self.party(raw.get("payer"), f"{path}.payer")
+        settlement.payee = self.party(raw.get("payee"), f"{path}.payee")
+        settlement.settled_by_id = self.member_id(raw.get("settled_by"), f"{path}.settled_by")
+        self.insert(settlement, path)
+
+    def draft(self, raw: Any, here: set[str], path: str) -> list[dict[str, Any]]:
+        """The draw waiting to open: tables of 3 or 4 players checked in at the evening,
+        each once, with a first dealer among them."""
+        if not isinstance(raw, list):
+            raise BackupError(f"{path}: must be a list of tables")
+        draft: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        for i, table in enumerate(raw):
+            where = f"{path}[{i}]"
+            table = _object(table, where)
+            players = [self.party(p, f"{where}.players") for p in _list(table, "players", where)]
+            dealer = table.get("first_dealer")
+            once = len(set(players)) == len(players) and set(players) <= here - seen
+            if not 3 <= len(players) <= 4 or not once:
+                raise BackupError(f"{where}.players: 3 or 4 players checked in, each once")
+            if not isinstance(dealer, int) or not 0 <= dealer < len(players):
+                raise BackupError(f"{where}.first_dealer: must be a seat of the table")
+            seen |= set(players)
+            draft.append({"players": players, "first_dealer": dealer})
+        return draft
 
     def check_replay(self, table: Table, path: str) -> None:
         """The restored deal log must replay under its tariff version, as the site will."""
@@ -628,6 +855,8 @@ def _values(
         model_field = fields.get(name)
         if model_field is None:
             raise BackupError(f"{path}.{name}: unknown field")
+        if raw is None and not model_field.null:  # a CharField's to_python lets None by
+            raise BackupError(f"{path}.{name}: must not be null")
         try:
             values[name] = (
                 raw if isinstance(model_field, models.JSONField) else model_field.to_python(raw)

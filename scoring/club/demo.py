@@ -32,7 +32,9 @@ from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
 from scoring.engine.preferans import Pulka
 from scoring.engine.preferans.rules import LEVELS
-from scoring.models import BostonTariff, Club, PreferansTariff, Table
+from scoring.models import BostonTariff, Club, Evening, EveningTable, PreferansTariff, Table
+from scoring.selectors import evenings as evening_selectors
+from scoring.services import evenings as evening_services
 
 SEED = 2026
 ATTEMPTS = 200  # proposals per deal before giving up (the drawer is almost always right)
@@ -284,14 +286,70 @@ def load_demo(*, stdout: Writer) -> dict[str, str]:
         rng = random.Random(SEED)  # noqa: S311 - reproducible demo deals, not a secret
         today = timezone.localdate()
         tables = []
+        played: dict[PulkaPlan, Table] = {}
         for plan in PULKAS:
             if version := _tariff_version(PreferansTariff, plan.tariff, stdout):
-                tables.append(_play_pulka(plan, version, members, organiser, rng, today))
+                played[plan] = _play_pulka(plan, version, members, organiser, rng, today)
+                tables.append(played[plan])
         for boston_plan in BOSTON_TABLES:
             if version := _tariff_version(BostonTariff, boston_plan.tariff, stdout):
                 tables.append(_play_boston(boston_plan, version, members, organiser, today))
+        if LAST_EVENING in played and TONIGHT in played:
+            _finished_evening(played[LAST_EVENING], members, organiser)
+            tables += _tonight(played[TONIGHT], members, organiser, rng)
     _report(stdout, passwords, tables)
     return passwords
+
+
+DEMO_DOMAIN = "demo.example.org"
+"""The demo members' e-mail domain (example.org: reserved, never delivers anywhere)."""
+
+LAST_EVENING = PULKAS[4]
+"""The pulka of the finished demo evening (Anna, Boris, Gleb, Dina, 12 days ago)."""
+TONIGHT = PULKAS[-1]
+"""The pulka in play tonight (Anna, Boris, Gleb), opened by hand: round 1 of tonight."""
+TONIGHT_ARRIVALS = ("vera", "dina", "egor")
+GUEST = "Пётр (гость)"
+"""Tonight's guest: drawn with Vera, Dina and Egor for round 2."""
+TONIGHT_SEED = 2026
+TONIGHT_SCRIPT = "gpgmgrgg"
+
+
+def _finished_evening(table: Table, members: dict[str, Member], organiser: Member) -> None:
+    """The evening 12 days ago: its pulka, the four who came, and the ledger with its
+    first payment settled (the others still owed)."""
+    evening = Evening.objects.create(
+        organiser=organiser, played_on=table.played_on, place="Клуб, малый зал"
+    )
+    for member in Member.objects.filter(seats__table=table).order_by("seats__position"):
+        evening_services.evening_check_in(evening=evening, member=member, by=organiser)
+    EveningTable.objects.create(evening=evening, table=table, round=1)
+    first = evening_selectors.ledger(evening).lines[0]
+    evening_services.settlement_mark(
+        evening=evening, payer=first.payer, payee=first.payee, amount=first.amount, by=organiser
+    )
+
+
+def _tonight(
+    table: Table, members: dict[str, Member], organiser: Member, rng: random.Random
+) -> list[Table]:
+    """Tonight: the pulka in play is round 1; Vera, Dina, Egor and a guest arrive later,
+    and are drawn (seed ``TONIGHT_SEED``) and seated at round 2, which has a few deals."""
+    evening = Evening.objects.create(
+        organiser=organiser, played_on=table.played_on, place="Клуб, большой зал"
+    )
+    for member in Member.objects.filter(seats__table=table).order_by("seats__position"):
+        evening_services.evening_check_in(evening=evening, member=member, by=organiser)
+    EveningTable.objects.create(evening=evening, table=table, round=1)
+    for username in TONIGHT_ARRIVALS:
+        evening_services.evening_check_in(evening=evening, member=members[username], by=organiser)
+    evening_services.evening_check_in_guest(evening=evening, name=GUEST, by=organiser)
+    evening_services.evening_draw(evening=evening, seed=TONIGHT_SEED)
+    drawn = evening_services.evening_open_tables(evening=evening, by=organiser)
+    for opened in drawn:
+        scorer = next(s.member for s in opened.seats.order_by("position") if s.member)
+        _play_script(opened, TONIGHT_SCRIPT, scorer, rng)
+    return drawn
 
 
 def _create_people() -> tuple[dict[str, str], dict[str, Member]]:
@@ -300,7 +358,11 @@ def _create_people() -> tuple[dict[str, str], dict[str, Member]]:
     members: dict[str, Member] = {}
     for person in PEOPLE:
         password = secrets.token_urlsafe(8)
-        member = Member(username=person.username, display_name=person.display_name)
+        member = Member(
+            username=person.username,
+            display_name=person.display_name,
+            email=f"{person.username}@{DEMO_DOMAIN}",
+        )
         member.is_staff = person in (ADMIN, ORGANISER)
         member.is_superuser = person == ADMIN
         member.set_password(password)
@@ -339,20 +401,22 @@ def _play_pulka(
         price=plan.price,
         played_on=today - timedelta(days=plan.days_ago),
     )
+    script = plan.script + ("g" * MAX_DEALS if plan.until_complete else "")
+    _play_script(table, script, seated[0], rng)
+    if plan.finish:
+        table = services.table_finish(table, by=organiser)
+    return table
+
+
+def _play_script(table: Table, script: str, scorer: Member, rng: random.Random) -> None:
+    """Play ``script``'s deals (``PulkaPlan``'s letters) at ``table``, as ``scorer``."""
     names = selectors.seat_names(table)
     pulka = Pulka(games.PREFERANS.setup(table, names))  # the demo's own copy, to draw deals
-    scorer = seated[0]
-    script = plan.script
-    if plan.until_complete:
-        script += "g" * MAX_DEALS
     for letter in script[:MAX_DEALS]:
         if pulka.complete:
             break
         data = _draw(pulka, names, letter, rng)
         services.deal_create(table, data, by=scorer)
-    if plan.finish:
-        table = services.table_finish(table, by=organiser)
-    return table
 
 
 def _draw(pulka: Pulka, names: tuple[str, ...], letter: str, rng: random.Random) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from scoring.engine.errors import RuleError
+from scoring.engine.errors import N_, RuleError
 
 Pair = frozenset[str]
 
@@ -51,13 +51,16 @@ def table_sizes(players: int, *, game: str, prefer: int = 4) -> tuple[int, ...]:
     if game == "boston":
         if players < 4 or players % 4:
             raise RuleError(
-                f"Boston is played four to a table: {players} players cannot be seated; "
-                "mark someone as sitting out, or check someone in",
+                N_(
+                    "Boston is played four to a table: %(count)s players cannot be seated; "
+                    "mark someone as sitting out, or check someone in"
+                ),
                 field="players",
+                count=players,
             )
         return (4,) * (players // 4)
     if prefer not in (3, 4):
-        raise RuleError("a Preferans table has 3 or 4 players", field="table_size")
+        raise RuleError(N_("a Preferans table has 3 or 4 players"), field="table_size")
     other = 7 - prefer
     for many in range(players // prefer, -1, -1):  # as many preferred tables as possible
         rest = players - many * prefer
@@ -65,9 +68,12 @@ def table_sizes(players: int, *, game: str, prefer: int = 4) -> tuple[int, ...]:
             sizes = (prefer,) * many + (other,) * (rest // other)
             return tuple(sorted(sizes, reverse=True))
     raise RuleError(
-        f"{players} players cannot be seated at tables of 3 and 4; "
-        "mark someone as sitting out, or check someone in",
+        N_(
+            "%(count)s players cannot be seated at tables of 3 and 4; "
+            "mark someone as sitting out, or check someone in"
+        ),
         field="players",
+        count=players,
     )
 
 
@@ -170,9 +176,9 @@ def draw(request: DrawRequest) -> Draw:
     the players who play, or when a "not together" pair cannot be kept apart."""
     seated = [p for p in request.players if p not in request.sits_out]
     if len(set(seated)) != len(seated):
-        raise RuleError("each player can take one seat only", field="players")
+        raise RuleError(N_("each player can take one seat only"), field="players")
     if sum(request.sizes) != len(seated) or any(s not in (3, 4) for s in request.sizes):
-        raise RuleError("the tables' sizes do not match the players", field="players")
+        raise RuleError(N_("the tables' sizes do not match the players"), field="players")
     rng = random.Random(request.seed)  # noqa: S311 - a reproducible draw, not a secret
     runs = [_anneal(seated, request, rng) for _ in range(RESTARTS)]
     tables = min(runs, key=lambda t: _cost(t, request))
@@ -181,9 +187,13 @@ def draw(request: DrawRequest) -> Draw:
             if frozenset(pair) in request.apart:
                 a, b = sorted(pair)
                 raise RuleError(
-                    f"{a} and {b} asked not to sit together, and the tables cannot keep "
-                    "them apart; change the requests or the table size",
+                    N_(
+                        "%(first)s and %(second)s asked not to sit together, and the tables "
+                        "cannot keep them apart; change the requests or the table size"
+                    ),
                     field="apart",
+                    first=a,
+                    second=b,
                 )
     drawn = []
     for table in tables:

@@ -5,8 +5,8 @@ to the cent: ``money.to_cents``). The ledger adds up each player's balances over
 evening's tables, charges each player who played the evening's table money (a season
 setting, paid to the club: ``CLUB``), and settles the totals with the same greedy payment
 list that settles one table (``money.payments``, preferans.md §9): so at most n − 1
-transfers for n parties, exact to the cent. Parties are keys (a member's or, later, a
-guest's seat id as a string), never names, so two players of one name stay two.
+transfers for n parties, exact to the cent. Parties are keys (``m<member id>``,
+``g<guest id>``), never names, so two players of one name stay two.
 """
 
 from __future__ import annotations
@@ -56,6 +56,8 @@ def evening_ledger(
     """Who pays whom to settle the evening (module docstring); parties are taken in their
     key order, so the same evening always gives the same list."""
     balances = evening_balances(tables, table_money=table_money)
+    if not balances:  # no table has finished yet: nobody owes anybody
+        return []
     parties = sorted(balances)
     return [
         Transfer(parties[payer], parties[payee], amount)

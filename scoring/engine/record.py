@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from scoring.engine.errors import RuleError
+from scoring.engine.errors import N_, Grouped, RuleError
 
 FORMAT = "pulka/1"
 GAMES = ("preferans", "boston")
@@ -28,9 +28,12 @@ def check_size(size: int) -> None:
     before the text is read or parsed, so an oversized record costs nothing."""
     if size > MAX_RECORD_BYTES:
         raise RuleError(
-            f"the record is larger than {MAX_RECORD_BYTES:,} bytes "
-            f"({MAX_RECORD_BYTES / 1_000_000:g} MB), "
-            "the limit for a game record"
+            N_(
+                "the record is larger than %(limit)s bytes (%(megabytes)s MB), "
+                "the limit for a game record"
+            ),
+            limit=Grouped(MAX_RECORD_BYTES),
+            megabytes=MAX_RECORD_BYTES // 1_000_000,
         )
 
 
@@ -38,8 +41,10 @@ def check_deal_count(count: int) -> None:
     """``RuleError`` if a game of ``count`` deals is over ``MAX_DEALS``."""
     if count > MAX_DEALS:
         raise RuleError(
-            f"a game record has at most {MAX_DEALS:,} deals; this one has {count:,}",
+            N_("a game record has at most %(limit)s deals; this one has %(count)s"),
             field="deals",
+            limit=Grouped(MAX_DEALS),
+            count=Grouped(count),
         )
 
 
@@ -51,24 +56,29 @@ def load(text: str) -> Mapping[str, Any]:
         data = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         raise RuleError(
-            f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+            N_("not valid JSON: %(reason)s at line %(line)s, column %(column)s"),
+            reason=error.msg,
+            line=error.lineno,
+            column=error.colno,
         ) from None
     except RecursionError:
-        raise RuleError("not valid JSON: nested too deeply") from None
+        raise RuleError(N_("not valid JSON: nested too deeply")) from None
     except ValueError as error:  # e.g. an integer of thousands of digits
-        raise RuleError(f"not valid JSON: {error}") from None
+        raise RuleError(N_("not valid JSON: %(reason)s"), reason=str(error)) from None
     where = bad_text(data)
     if where is not None:
-        raise RuleError(f"{BAD_TEXT} (at {where[:80]})")
+        raise RuleError(BAD_TEXT_AT, at=where[:80])
     return check_head(data)
 
 
-BAD_TEXT = (
+BAD_TEXT_AT = N_(
     "the text holds a NUL character (\\u0000) or half of a surrogate pair (\\ud800–\\udfff), "
-    "which no name or note can hold"
+    "which no name or note can hold (at %(at)s)"
 )
 """Why a JSON document with such a string is refused: JSON's ``\\u`` escapes can spell
 them, but neither is text (a database column refuses them; PostgreSQL refuses NUL)."""
+BAD_TEXT = BAD_TEXT_AT.removesuffix(" (at %(at)s)")
+"""The same without the place, for messages that are not an engine error."""
 
 _BAD_CHARACTER = re.compile("[\x00\ud800-\udfff]")
 
@@ -98,11 +108,11 @@ def check_head(data: Any) -> Mapping[str, Any]:
     """``data`` if it is a game record object of a known format and game, with at most
     ``MAX_DEALS`` deals (counted before any deal is read)."""
     if not isinstance(data, Mapping):
-        raise RuleError("a game record must be a JSON object")
+        raise RuleError(N_("a game record must be a JSON object"))
     if data.get("format") != FORMAT:
-        raise RuleError(f'must be "{FORMAT}"', field="format")
+        raise RuleError(N_('must be "%(wanted)s"'), field="format", wanted=FORMAT)
     if data.get("game") not in GAMES:
-        raise RuleError('must be "preferans" or "boston"', field="game")
+        raise RuleError(N_('must be "preferans" or "boston"'), field="game")
     deals = data.get("deals")
     if isinstance(deals, list):  # the game's reader says what else is wrong with it
         check_deal_count(len(deals))
@@ -130,4 +140,4 @@ def score_record(data: Any) -> dict[str, Any]:
 
 
 def _no_constant(name: str) -> None:
-    raise RuleError(f"not valid JSON: {name} is not a number")
+    raise RuleError(N_("not valid JSON: %(name)s is not a number"), name=name)

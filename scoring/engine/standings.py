@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from scoring.engine.errors import RuleError
+from scoring.engine.errors import N_, RuleError
 
 RANKING_KEYS = {
     "total": "total result",
@@ -61,14 +61,17 @@ class Standing:
 def check_order(order: Sequence[str]) -> tuple[str, ...]:
     """A ranking order: known keys, each once, at least one."""
     if not order:
-        raise RuleError("choose at least one ranking key", field="ranking")
+        raise RuleError(N_("choose at least one ranking key"), field="ranking")
     unknown = [k for k in order if k not in RANKING_KEYS]
     if unknown:
         raise RuleError(
-            f"unknown ranking key {unknown[0]!r}; use: {', '.join(RANKING_KEYS)}", field="ranking"
+            N_("unknown ranking key %(key)s; use: %(keys)s"),
+            field="ranking",
+            key=repr(unknown[0]),
+            keys=", ".join(RANKING_KEYS),
         )
     if len(set(order)) != len(order):
-        raise RuleError("each ranking key once", field="ranking")
+        raise RuleError(N_("each ranking key once"), field="ranking")
     return tuple(order)
 
 

@@ -1,15 +1,27 @@
 """Rendered fragments (the sheet region, the drawing, the history, the empty deal form, the
-sheet's PNG picture, a QR code), made once per key and then read from Django's cache."""
+sheet's PNG picture, a QR code), made once per key and then read from Django's cache.
+
+The cache is each process's own memory, or with ``REDIS_URL`` one Redis that every app
+server shares (``CACHES`` in clubsite/settings.py): then a revision's sheet is made once
+for all of them."""
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 
 from django.core.cache import cache
 
 CACHE_SECONDS = 24 * 3600
+MAKING_SECONDS = 10
+"""How long a claim to make a fragment holds: a maker that died (a worker killed in the
+middle) holds up the others this long at most, then one of them makes it instead."""
+WAIT_STEP_SECONDS = 0.005
+"""How often a process waiting for another's fragment looks for it (rendering a sheet
+takes a few milliseconds)."""
+
 logger = logging.getLogger(__name__)
 """Logs each fragment made (DEBUG): the load run counts them per revision."""
 
@@ -20,8 +32,10 @@ def cached[Made: (str, bytes)](key: str, make: Callable[[], Made]) -> Made:
     goes stale. Rendered HTML stays a SafeString through the cache.
 
     When a deal lands, every viewer's poll asks for the new sheet at about the same moment;
-    the threads of a process that miss wait for the one making it rather than each making
-    it again (single flight: the wait is shorter than making it, as threads share the GIL)."""
+    those that miss wait for the one making it rather than each making it again (single
+    flight): the threads of a process queue on a lock (the wait is shorter than making it,
+    as threads share the GIL), and the processes (every worker of every app server) on a
+    claim in the shared cache."""
     text = cache.get(key)
     if text is None:
         with _MAKING_GUARD:
@@ -30,14 +44,32 @@ def cached[Made: (str, bytes)](key: str, make: Callable[[], Made]) -> Made:
             with lock:
                 text = cache.get(key)
                 if text is None:
-                    text = make()
-                    cache.set(key, text, CACHE_SECONDS)
-                    logger.debug("made %s", key)
+                    text = _made_by_one_process(key, make)
         finally:
             # Whoever comes later finds the text in the cache; at worst (the entry was
             # evicted at once) a thread makes it again, which is slower but never wrong.
             _MAKING.pop(key, None)
     return text  # type: ignore[no-any-return]
+
+
+def _made_by_one_process[Made: (str, bytes)](key: str, make: Callable[[], Made]) -> Made:
+    """``make()`` by whichever process claims ``key`` first (``cache.add`` is atomic, in
+    Redis as in process memory); the others wait for it to appear in the cache."""
+    claim = f"making:{key}"
+    while not cache.add(claim, 1, MAKING_SECONDS):
+        time.sleep(WAIT_STEP_SECONDS)
+        made = cache.get(key)
+        if made is not None:
+            return made  # type: ignore[no-any-return]
+    try:
+        made = cache.get(key)  # made between our miss and our claim
+        if made is None:
+            made = make()
+            cache.set(key, made, CACHE_SECONDS)
+            logger.debug("made %s", key)
+    finally:
+        cache.delete(claim)
+    return made  # type: ignore[no-any-return]
 
 
 _MAKING: dict[str, threading.Lock] = {}

@@ -1,9 +1,91 @@
 """The keys of what is kept per table: every write moves the table's revision on, so a
-key with the revision in it names something that never changes."""
+key with the revision in it names something that never changes.
+
+Every key starts with the database's epoch (``scoring.models.Epoch``). A restore brings a
+table back at an older revision, and its next write makes a revision number that a shared
+cache (Redis outlives every app server) or a process's snapshots may hold already, from
+deals the restore took away; a deploy may change how a sheet is rendered. Restores,
+flushes and migrations renew the epoch, so each starts a key space of its own.
+"""
 
 from __future__ import annotations
 
-from scoring.models import Table
+import threading
+from typing import Any
+
+from django.core.signals import request_started
+from django.db import DEFAULT_DB_ALIAS
+from django.db.models import QuerySet, Subquery
+from django.db.models.signals import post_migrate
+from django.dispatch import receiver
+
+from scoring.models import Epoch, Table
+from scoring.models.epoch import MISSING
+
+
+class _Memo(threading.local):
+    epoch: str | None = None
+
+
+_MEMO = _Memo()
+"""The epoch as this thread's current request read it: one query per request at most."""
+
+
+def epoch() -> str:
+    """The database's epoch, read once per request (a restore is never in the middle of
+    one: it commits before the next request reads the epoch)."""
+    if _MEMO.epoch is None:
+        _MEMO.epoch = Epoch.current()
+    return _MEMO.epoch
+
+
+def remember_epoch(token: str) -> None:
+    """The epoch this request read along with something else (the live sheet's version)."""
+    _MEMO.epoch = token
+
+
+def renew_epoch() -> None:
+    """Give the database a new epoch (in the caller's transaction): every key made before
+    it is never asked for again."""
+    _MEMO.epoch = Epoch.renew()
+
+
+@receiver(request_started)
+def _forget_epoch(**kwargs: Any) -> None:
+    _MEMO.epoch = None
+
+
+@receiver(post_migrate)
+def _renew_after_migrate(sender: Any, using: str = DEFAULT_DB_ALIAS, **kwargs: Any) -> None:
+    """``migrate`` (a deploy, or after loading a database dump) and ``flush`` end here:
+    the code or the data may differ from what the caches hold. Not when the migrations
+    run stop short of the epoch's table (``migrate scoring 0014``, or unapplying)."""
+    if getattr(sender, "name", None) != "scoring" or using != DEFAULT_DB_ALIAS:
+        return
+    state = kwargs.get("apps")
+    try:
+        if state is not None:
+            state.get_model("scoring", "Epoch")
+    except LookupError:
+        return
+    renew_epoch()
+
+
+EPOCH_FIELD = "live_epoch"
+
+
+def with_epoch(tables: QuerySet[Table]) -> QuerySet[Table]:
+    """``tables`` each read with the database's epoch, in the same statement (no query of
+    its own): the keys of a table read so name the epoch its row was read in."""
+    token = Epoch.objects.filter(pk=Epoch.ONLY_PK).values("token")
+    return tables.annotate(**{EPOCH_FIELD: Subquery(token)})
+
+
+def _epoch_of(table: Table) -> str:
+    token: str | None = getattr(table, EPOCH_FIELD, None)
+    if token is None:
+        return epoch()
+    return token or MISSING
 
 
 def _table(table: Table) -> str:
@@ -14,13 +96,14 @@ def _table(table: Table) -> str:
 
 def revision_key(table: Table, kind: str) -> str:
     """The key of ``kind`` derived from this revision of ``table``."""
-    return f"{kind}:{_table(table)}:{table.revision}"
+    return f"{kind}:{_epoch_of(table)}:{_table(table)}:{table.revision}"
 
 
 def tariff_key(table: Table, kind: str) -> str:
     """The key of ``kind`` derived only from ``table``'s players and tariff version (the
     empty deal form of a shape), which outlives revisions."""
-    return f"{kind}:{_table(table)}:{table.preferans_version_id or table.boston_version_id}"
+    version = table.preferans_version_id or table.boston_version_id
+    return f"{kind}:{_epoch_of(table)}:{_table(table)}:{version}"
 
 
 def url_key(kind: str, url: str) -> str:

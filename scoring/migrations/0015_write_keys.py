@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scoring", "0014_evenings"),
+        ("scoring", "0016_guests"),
     ]
 
     operations = [

@@ -4,7 +4,9 @@ engine (``to_rules()``), a table through its game (``scoring.games``); the write
 in ``scoring/services/``."""
 
 from scoring.models.club import Club
+from scoring.models.epoch import Epoch
 from scoring.models.evenings import ApartRequest, Attendance, Evening, EveningTable, Settlement
+from scoring.models.guests import Guest
 from scoring.models.seasons import Rating, RatingHistory, Season
 from scoring.models.tables import AuditEntry, DealRecord, Seat, Table, WriteKey
 from scoring.models.tariffs import (
@@ -26,8 +28,10 @@ __all__ = [
     "BostonTariffVersion",
     "Club",
     "DealRecord",
+    "Epoch",
     "Evening",
     "EveningTable",
+    "Guest",
     "PreferansTariff",
     "PreferansTariffVersion",
     "Rating",

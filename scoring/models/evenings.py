@@ -2,14 +2,14 @@
 
 An evening's tables are ordinary tables (``Table``) linked to it by ``EveningTable``; its
 ledger is computed from their seats' money (``Seat.money``) each time it is shown, and
-only the payments marked as settled are stored (``Settlement``). Players are members for
-now; the ledger and the draw work on party keys (``party_key``) so a guest's seat can be
-added later without changing them (docs/evenings.md).
+only the payments marked as settled are stored (``Settlement``). Players are members or
+guests (``scoring.models.guests``); the ledger and the draw key them by party
+(``m<member id>``, ``g<guest id>``: ``party_key``, ``guest_key``), docs/evenings.md.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.core.validators import MinValueValidator
@@ -22,14 +22,18 @@ from scoring.models.tables import Table
 
 
 def party_key(member_id: int) -> str:
-    """A member's key in the draw and the ledger (a guest would get ``g<id>``)."""
+    """A member's key in the draw and the ledger (a guest's is ``guest_key``: ``g<id>``)."""
     return f"m{member_id}"
+
+
+def _member_or_guest() -> Q:
+    return Q(member__isnull=False, guest__isnull=True) | Q(member__isnull=True, guest__isnull=False)
 
 
 class Evening(models.Model):
     """One club evening: date, place, organiser, the game and table size it is drawn for,
     and the draw waiting to be opened (``draft``: a list of tables, each
-    ``{"players": [member ids clockwise], "first_dealer": seat}``; ``None`` when none)."""
+    ``{"players": [party keys clockwise], "first_dealer": seat}``; ``None`` when none)."""
 
     TABLE_SIZES = ((4, _("tables of 4 where possible")), (3, _("tables of 3 where possible")))
 
@@ -58,11 +62,23 @@ class Evening(models.Model):
 
 
 class Attendance(models.Model):
-    """A member checked in at an evening (a late arrival is checked in later, the same)."""
+    """A member or a guest (exactly one) checked in at an evening (a late arrival is
+    checked in later, the same)."""
 
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="attendances")
     member = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="attendances"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="attendances",
+    )
+    guest = models.ForeignKey(
+        "scoring.Guest",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="attendances",
     )
     arrived_at = models.DateTimeField(auto_now_add=True)
     checked_in_by = models.ForeignKey(
@@ -74,10 +90,21 @@ class Attendance(models.Model):
         ordering = ("evening", "arrived_at", "id")
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=("evening", "member"), name="attendance_once"),
+            models.UniqueConstraint(fields=("evening", "guest"), name="attendance_guest_once"),
+            models.CheckConstraint(condition=_member_or_guest(), name="attendance_member_or_guest"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.evening}: {self.member}"
+        return f"{self.evening}: {self.player}"
+
+    @property
+    def player(self) -> Any:
+        """The member or the guest who came (each has a ``name``)."""
+        return self.member if self.member_id is not None else self.guest
+
+    @property
+    def party(self) -> str:
+        return party_key(self.member_id) if self.member_id is not None else f"g{self.guest_id}"
 
 
 class ApartRequest(models.Model):

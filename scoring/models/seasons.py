@@ -16,6 +16,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils.text import format_lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.errors import RuleError
@@ -33,7 +34,7 @@ def validate_ranking(text: str) -> None:
     try:
         check_order(ranking_keys(text))
     except RuleError as error:
-        raise ValidationError(error.message) from None
+        raise ValidationError(gettext(error.template), params=error.params or None) from None
 
 
 class Season(models.Model):

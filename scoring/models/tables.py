@@ -222,14 +222,29 @@ class Table(models.Model):
         return moment is not None and moment <= timezone.now() < moment + CLOCK_WINDOW
 
 
+class SeatQuerySet(models.QuerySet["Seat"]):
+    def members_only(self) -> SeatQuerySet:
+        """The members' seats: guests stay out of leaderboards, ratings and profiles
+        (docs/evenings.md, Guests). Every read that ranks or profiles members starts here."""
+        return self.filter(member__isnull=False)
+
+
 class Seat(models.Model):
-    """A member at a table; ``name`` is fixed when the table opens, because the deal log
-    refers to players by name and must read the same forever."""
+    """A member or a guest at a table (exactly one of the two); ``name`` is fixed when the
+    table opens, because the deal log refers to players by name and must read the same
+    forever."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
     member = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
+    )
+    guest = models.ForeignKey(
+        "scoring.Guest", null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
     )
     name = models.CharField(max_length=100)
     # The final standing, stored when the table finishes (empty while it is in play).
@@ -245,17 +260,30 @@ class Seat(models.Model):
     won = models.BooleanField(default=False, help_text=_("Finished with the best balance."))
     stats = models.JSONField(default=dict, blank=True)
 
+    objects = SeatQuerySet.as_manager()
+
     class Meta:
         ordering = ("table", "position")
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=("table", "position"), name="seat_position_once"),
             models.UniqueConstraint(fields=("table", "member"), name="seat_member_once"),
+            models.UniqueConstraint(fields=("table", "guest"), name="seat_guest_once"),
+            models.CheckConstraint(
+                condition=Q(member__isnull=False, guest__isnull=True)
+                | Q(member__isnull=True, guest__isnull=False),
+                name="seat_member_or_guest",
+            ),
             models.UniqueConstraint(fields=("table", "name"), name="seat_name_once"),
             models.CheckConstraint(condition=Q(position__lte=3), name="seat_position_0_to_3"),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def party(self) -> str:
+        """The seat's player as the draw and the ledger key him: ``m<id>`` or ``g<id>``."""
+        return f"m{self.member_id}" if self.member_id is not None else f"g{self.guest_id}"
 
 
 class DealRecord(models.Model):
@@ -287,6 +315,7 @@ class AuditEntry(models.Model):
     ADD, EDIT, DELETE, UNDO = "add", "edit", "delete", "undo"
     CLOSE, REOPEN, IMPORT, RETARIFF = "close", "reopen", "import", "retariff"
     MARK, CLOCK, UNMARK = "mark", "clock", "unmark"
+    MERGE = "merge"
     ACTIONS = (
         (ADD, _("deal added")),
         (EDIT, _("deal edited")),
@@ -299,6 +328,7 @@ class AuditEntry(models.Model):
         (MARK, _("control time marked: the last round")),
         (CLOCK, _("control time passed: the last round")),
         (UNMARK, _("control time mark cleared")),
+        (MERGE, _("a guest's seat given to a member")),
     )
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="audit")
     deal = models.ForeignKey(

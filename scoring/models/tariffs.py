@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.boston.rules import ASK_CONTRACTS, CARD_ROWS, SUITS, TRICK_ROWS, BostonRules
@@ -86,7 +87,10 @@ class Tariff(models.Model):
             name = (error.field or "").removeprefix("rules.")
             field = self.ENGINE_FIELDS.get(name, name)
             known = {f.name for f in self._meta.get_fields()}
-            raise ValidationError({field if field in known else "__all__": error.message}) from None
+            # The template through the catalogue (labels.rule_error_text is a room above;
+            # a setting's parameters are numbers and keys, written as they are).
+            message = ValidationError(gettext(error.template), params=error.params or None)
+            raise ValidationError({field if field in known else "__all__": message}) from None
         except (TypeError, ValueError) as error:
             raise ValidationError(str(error)) from None
 

@@ -10,7 +10,7 @@ from scoring.selectors.tables import (
     live_deals,
     replay,
     seat_names,
-    table_revision,
+    table_version,
 )
 
 __all__ = [
@@ -23,5 +23,5 @@ __all__ = [
     "replay",
     "seat_names",
     "standings",
-    "table_revision",
+    "table_version",
 ]

@@ -16,32 +16,46 @@ from django.utils.translation import gettext as _
 
 from scoring.engine.draw import Pair
 from scoring.engine.ledger import CLUB, evening_ledger
-from scoring.models import Attendance, Evening, Season, Seat, Settlement, Table
+from scoring.models import Attendance, Evening, Guest, Season, Seat, Settlement, Table
 from scoring.models.evenings import party_key
+from scoring.models.guests import guest_key
 
 
 def attendances(evening: Evening) -> list[Attendance]:
-    """Who has checked in, in order of arrival, with their members."""
-    return list(evening.attendances.select_related("member"))
+    """Who has checked in (members and guests), in order of arrival."""
+    return list(evening.attendances.select_related("member", "guest"))
+
+
+RETURNING_GUESTS = 20
+"""How many of the latest guests the check-in list offers to tap again."""
+
+
+def returning_guests(evening: Evening) -> list[Guest]:
+    """The latest guests not checked in tonight: one who comes again is checked in as the
+    same guest, so his evenings stay one history (to merge into a member some day)."""
+    here = Attendance.objects.filter(evening=evening, guest__isnull=False)
+    return list(
+        Guest.objects.exclude(pk__in=here.values("guest_id")).order_by("-created_at", "-pk")[
+            :RETURNING_GUESTS
+        ]
+    )
 
 
 def evening_tables(evening: Evening) -> list[Table]:
-    """The evening's tables, by round, with their seats and members."""
+    """The evening's tables, by round, with their seats, members and guests."""
     return list(
         Table.objects.filter(evening_link__evening=evening)
         .select_related("evening_link")
-        .prefetch_related("seats__member")
+        .prefetch_related("seats__member", "seats__guest")
         .order_by("evening_link__round", "pk")
     )
 
 
-def busy_members(evening: Evening) -> set[int]:
-    """The members seated at one of the evening's tables still in play: not drawn again."""
-    return set(
-        Seat.objects.filter(
-            table__evening_link__evening=evening, table__status=Table.OPEN
-        ).values_list("member_id", flat=True)
-    )
+def busy_members(evening: Evening) -> set[str]:
+    """The players (party keys) seated at one of the evening's tables still in play: not
+    drawn again."""
+    seats = Seat.objects.filter(table__evening_link__evening=evening, table__status=Table.OPEN)
+    return {seat.party for seat in seats.only("member_id", "guest_id")}
 
 
 def season_tables(evening: Evening) -> Any:
@@ -54,17 +68,18 @@ def season_tables(evening: Evening) -> Any:
 
 
 def meetings(evening: Evening) -> tuple[dict[Pair, int], dict[str, int]]:
-    """For the draw: how often each pair of members has sat at one table this season, and
-    how often each member has dealt first (``party_key`` keys)."""
+    """For the draw: how often each pair of players has sat at one table this season, and
+    how often each has dealt first (party keys: a guest's meetings count too)."""
     seats = Seat.objects.filter(table__in=season_tables(evening)).values_list(
-        "table_id", "member_id", "position", "table__first_dealer"
+        "table_id", "member_id", "guest_id", "position", "table__first_dealer"
     )
     by_table: dict[int, list[str]] = {}
     first_deals: Counter[str] = Counter()
-    for table_id, member_id, position, first_dealer in seats:
-        by_table.setdefault(table_id, []).append(party_key(member_id))
+    for table_id, member_id, guest_id, position, first_dealer in seats:
+        key = party_key(member_id) if member_id is not None else guest_key(guest_id)
+        by_table.setdefault(table_id, []).append(key)
         if position == first_dealer:
-            first_deals[party_key(member_id)] += 1
+            first_deals[key] += 1
     met: Counter[Pair] = Counter()
     for players in by_table.values():
         met.update(frozenset(pair) for pair in combinations(players, 2))
@@ -106,8 +121,8 @@ def ledger(evening: Evening) -> Ledger:
             open_tables += 1
             continue
         for seat in table.seats.all():
-            key = party_key(seat.member_id)
-            names[key] = seat.member.name
+            key = seat.party
+            names[key] = seat.member.name if seat.member else str(seat.guest)
             money.setdefault(table.pk, {})[key] = seat.money or Decimal(0)
     table_money = _table_money(evening)
     settled = {(s.payer, s.payee, s.amount): s for s in evening.settlements.all()}

@@ -425,7 +425,8 @@ def rivals(member: Any) -> list[Rival]:
     aggregate query: the other seats of the member's tables, each joined to the member's
     own seat at the same table (the join the filter made, reused by the sums)."""
     rows = (
-        Seat.objects.filter(table__status=Table.FINISHED, table__seats__member=member)
+        Seat.objects.members_only()  # a guest met at a table is nobody's rival
+        .filter(table__status=Table.FINISHED, table__seats__member=member)
         .exclude(member=member)
         .values("member_id", *name_fields("member__"), "table__game")
         .annotate(

@@ -13,8 +13,9 @@ from scoring.models import Rating, Season, Seat, Table
 
 
 def finished_seats(game: str, season: Season | None = None) -> QuerySet[Seat]:
-    """The seats of finished tables of ``game`` (in ``season``'s dates, if given)."""
-    seats = Seat.objects.filter(table__game=game, table__status=Table.FINISHED)
+    """The members' seats of finished tables of ``game`` (in ``season``'s dates, if
+    given); a guest's seat is in no leaderboard."""
+    seats = Seat.objects.members_only().filter(table__game=game, table__status=Table.FINISHED)
     if season is not None:
         seats = seats.filter(table__played_on__range=(season.starts_on, season.ends_on))
     return seats

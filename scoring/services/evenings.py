@@ -1,5 +1,5 @@
-"""Evening writes: create an evening, check members in, the seating draw (draw, swap,
-open its tables), and marking the ledger's payments as settled.
+"""Evening writes: create an evening, check members and guests in, the seating draw
+(draw, swap, open its tables), and marking the ledger's payments as settled.
 
 Bad input raises ``RuleError`` (a message for the member) and changes nothing.
 """
@@ -19,11 +19,20 @@ from members.models import Member
 from scoring import games
 from scoring.engine.draw import DrawRequest, draw, table_sizes
 from scoring.engine.errors import RuleError
-from scoring.models import ApartRequest, Attendance, Evening, EveningTable, Settlement, Table
+from scoring.models import (
+    ApartRequest,
+    Attendance,
+    Evening,
+    EveningTable,
+    Guest,
+    Seat,
+    Settlement,
+    Table,
+)
 from scoring.models.evenings import party_key
 from scoring.selectors import evenings as selectors
 from scoring.selectors.tariffs import house_tariffs
-from scoring.services.tables import table_open
+from scoring.services.tables import Player, table_open
 
 MAX_SEED = 999_999
 """Seeds are drawn below a million: short enough to read out and type in again."""
@@ -56,23 +65,63 @@ def evening_check_in(*, evening: Evening, member: Member, by: Member) -> Attenda
         raise RuleError(_("this member is checked in already"), field="member") from None
 
 
-def evening_check_out(*, evening: Evening, member: Member) -> None:
-    """Undo a check-in (a wrong tap): refused once the member has a seat at the evening's
-    tables or in the draw waiting to open."""
+GUEST_NAME_LENGTH = Guest._meta.get_field("name").max_length
+"""The longest guest's name (the column's)."""
+
+
+def evening_check_in_guest(
+    *, evening: Evening, name: str = "", guest: Guest | None = None, by: Member
+) -> Attendance:
+    """Check a guest in: a new guest by ``name``, or ``guest``, who came before (so his
+    evenings stay one history, to merge into a member some day). Two guests of one name
+    at one evening are refused: the sheets and the ledger could not tell them apart."""
+    if guest is None:
+        name = " ".join(name.split())
+        if not name or len(name) > (GUEST_NAME_LENGTH or 0):
+            raise RuleError(
+                _("type the guest's name (at most %(n)s characters)") % {"n": GUEST_NAME_LENGTH},
+                field="name",
+            )
+    else:
+        name = guest.name
     with transaction.atomic():
         locked = _locked(evening)
-        if (
-            member.pk in _drafted(locked)
-            or evening.links.filter(table__seats__member=member).exists()
-        ):
+        if locked.attendances.filter(guest__name__iexact=name).exists():
+            raise RuleError(
+                _("a guest called %(name)s is here already: add a surname or an initial")
+                % {"name": name},
+                field="name",
+            )
+        if guest is None:
+            guest = Guest.objects.create(name=name, evening=locked)
+        return Attendance.objects.create(evening=locked, guest=guest, checked_in_by=by)
+
+
+def _whose(player: Player) -> dict[str, Player]:
+    """The filter keyword that picks ``player``'s rows: a member's or a guest's."""
+    return {"guest": player} if isinstance(player, Guest) else {"member": player}
+
+
+def _party(player: Player) -> str:
+    return player.key if isinstance(player, Guest) else party_key(player.pk)
+
+
+def evening_check_out(*, evening: Evening, member: Player) -> None:
+    """Undo a check-in (a wrong tap) of a member or a guest: refused once he has a seat
+    at the evening's tables or in the draw waiting to open."""
+    with transaction.atomic():
+        locked = _locked(evening)
+        seated = Seat.objects.filter(table__evening_link__evening=locked, **_whose(member))
+        if _party(member) in _drafted(locked) or seated.exists():
             raise RuleError(_("this member has a seat tonight already"), field="member")
-        if not Attendance.objects.filter(evening=locked, member=member).delete()[0]:
+        if not Attendance.objects.filter(evening=locked, **_whose(member)).delete()[0]:
             raise RuleError(_("this member is not checked in"), field="member")
 
 
-def evening_sits_out(*, evening: Evening, member: Member, sits_out: bool) -> None:
-    """Mark a checked-in member as sitting out the next draw (or back in)."""
-    if not Attendance.objects.filter(evening=evening, member=member).update(sits_out=sits_out):
+def evening_sits_out(*, evening: Evening, member: Player, sits_out: bool) -> None:
+    """Mark a checked-in member or guest as sitting out the next draw (or back in)."""
+    here = Attendance.objects.filter(evening=evening, **_whose(member))
+    if not here.update(sits_out=sits_out):
         raise RuleError(_("this member is not checked in"), field="member")
 
 
@@ -88,13 +137,14 @@ def evening_apart(*, evening: Evening, first: Member, second: Member) -> ApartRe
     return request
 
 
-def _drafted(evening: Evening) -> set[int]:
-    return {pk for table in (evening.draft or []) for pk in table["players"]}
+def _drafted(evening: Evening) -> set[str]:
+    """The party keys in the draw waiting to open."""
+    return {key for table in (evening.draft or []) for key in table["players"]}
 
 
 def evening_draw(*, evening: Evening, seed: int | None = None) -> Evening:
-    """Draw the next round (scoring/engine/draw.py) for the checked-in members who are not
-    sitting out and not at one of the evening's tables still in play; kept as the
+    """Draw the next round (scoring/engine/draw.py) for the checked-in members and guests
+    who are not sitting out and not at one of the evening's tables still in play; kept as the
     evening's draft, with its seed, until the organiser opens it. A new draw replaces
     the draft."""
     if seed is None:
@@ -106,9 +156,9 @@ def evening_draw(*, evening: Evening, seed: int | None = None) -> Evening:
     with transaction.atomic():
         locked = _locked(evening)
         busy = selectors.busy_members(locked)
-        here = [a for a in selectors.attendances(locked) if a.member_id not in busy]
-        players = tuple(party_key(a.member_id) for a in here)
-        sits_out = frozenset(party_key(a.member_id) for a in here if a.sits_out)
+        here = [a for a in selectors.attendances(locked) if a.party not in busy]
+        players = tuple(a.party for a in here)
+        sits_out = frozenset(a.party for a in here if a.sits_out)
         sizes = table_sizes(
             len(players) - len(sits_out), game=locked.game, prefer=locked.table_size
         )
@@ -129,8 +179,7 @@ def evening_draw(*, evening: Evening, seed: int | None = None) -> Evening:
         )
         locked.seed = seed
         locked.draft = [
-            {"players": [int(p[1:]) for p in t.players], "first_dealer": t.first_dealer}
-            for t in result.tables
+            {"players": list(t.players), "first_dealer": t.first_dealer} for t in result.tables
         ]
         locked.save(update_fields=["seed", "draft"])
         return locked
@@ -169,13 +218,14 @@ def _draw(request: DrawRequest) -> Any:
         ) from None
 
 
-def evening_swap(*, evening: Evening, first: int, second: int) -> Evening:
-    """Swap two members of the draft (at different tables, or two seats of one table)."""
+def evening_swap(*, evening: Evening, first: str, second: str) -> Evening:
+    """Swap two players of the draft (party keys; at different tables, or two seats of
+    one table)."""
     with transaction.atomic():
         locked = _locked(evening)
         draft: list[dict[str, Any]] = locked.draft or []
         where = {
-            pk: (t, i) for t, table in enumerate(draft) for i, pk in enumerate(table["players"])
+            key: (t, i) for t, table in enumerate(draft) for i, key in enumerate(table["players"])
         }
         if first not in where or second not in where:
             raise RuleError(_("choose two members of the draw"), field="second")
@@ -211,14 +261,14 @@ def evening_open_tables(*, evening: Evening, by: Member) -> list[Table]:
                 _("someone in the draw is at a table in play; draw again"), field="draft"
             )
         version = _version(locked)
-        members = Member.objects.in_bulk(_drafted(locked))
+        players = _players(_drafted(locked))
         last = locked.links.aggregate(last=Max("round"))["last"] or 0
         tables = []
         for drawn in locked.draft:
             table = table_open(
                 game=locked.game,
                 version=version,
-                members=[members[pk] for pk in drawn["players"]],
+                members=[players[key] for key in drawn["players"]],
                 by=by,
                 first_dealer=drawn["first_dealer"],
                 played_on=locked.played_on,
@@ -228,6 +278,16 @@ def evening_open_tables(*, evening: Evening, by: Member) -> list[Table]:
         locked.draft = None
         locked.save(update_fields=["draft"])
         return tables
+
+
+def _players(keys: set[str]) -> dict[str, Player]:
+    """The members and guests of the party keys ``keys`` (two queries)."""
+    ids = {prefix: {int(k[1:]) for k in keys if k[0] == prefix} for prefix in "mg"}
+    found: dict[str, Player] = {
+        party_key(pk): m for pk, m in Member.objects.in_bulk(ids["m"]).items()
+    }
+    found |= {g.key: g for g in Guest.objects.filter(pk__in=ids["g"])}
+    return found
 
 
 def settlement_mark(

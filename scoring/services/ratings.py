@@ -24,7 +24,7 @@ import zlib
 from datetime import timedelta
 
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Sum
 from django.tasks import task
 from django.utils import timezone
 from openskill.models import PlackettLuce
@@ -125,12 +125,21 @@ def _one_writer_at_a_time(game: str) -> None:
 
 
 def _rateable(game: str) -> QuerySet[Table]:
-    """The finished tables that rate their members (every seat has a place), in date
-    order: the order ratings are built in."""
+    """The finished tables that rate their members (every seat has a place, and two
+    members or more: guests are not rated), in date order: the order ratings are built in."""
     unplaced = Seat.objects.filter(table=OuterRef("pk"), place__isnull=True)
+    members = (
+        Seat.objects.members_only()
+        .filter(table=OuterRef("pk"))
+        .values("table")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
     return (
         Table.objects.filter(game=game, status=Table.FINISHED)
         .filter(~Exists(unplaced))
+        .alias(members=Subquery(members))
+        .filter(members__gte=2)
         .order_by("played_on", "pk")
     )
 
@@ -179,36 +188,40 @@ def _rate_in_order(game: str, tables: QuerySet[Table]) -> None:
 
 def _rate(table: Table, ratings: dict[int, Rating]) -> list[RatingHistory]:
     """Move the seated members' ratings (in ``ratings``, in memory) by the table's final
-    places; returns the history rows to store."""
+    places; returns the history rows to store. A guest is not rated: the members are
+    rated by their places among themselves (the guest's place only leaves a gap in the
+    ranks), and a table with fewer than two members rates nobody."""
     seats = sorted(table.seats.all(), key=lambda seat: seat.position)
+    if any(seat.place is None for seat in seats):
+        return []
+    members = [(seat.member_id, seat.place) for seat in seats if seat.member_id is not None]
+    if len(members) < 2:
+        return []
     places: list[float] = []
-    for seat in seats:
-        if seat.place is None:
-            return []
-        places.append(seat.place)
     current = []
-    for seat in seats:
-        rating = ratings.get(seat.member_id)
+    for member_id, place in members:
+        places.append(place or 0)  # every seat has a place (checked above)
+        rating = ratings.get(member_id)
         if rating is None:
             fresh = RATING_MODEL.rating()
             rating = Rating(
-                member_id=seat.member_id,
+                member_id=member_id,
                 game=table.game,
                 mu=fresh.mu,
                 sigma=fresh.sigma,
                 ordinal=fresh.ordinal(),
             )
-            ratings[seat.member_id] = rating
+            ratings[member_id] = rating
         current.append([RATING_MODEL.create_rating([rating.mu, rating.sigma])])
     rated = RATING_MODEL.rate(current, ranks=places)
     history = []
-    for seat, (new,) in zip(seats, rated, strict=True):
-        rating = ratings[seat.member_id]
+    for (member_id, _place), (new,) in zip(members, rated, strict=True):
+        rating = ratings[member_id]
         rating.mu, rating.sigma, rating.ordinal = new.mu, new.sigma, new.ordinal()
         rating.tables += 1
         history.append(
             RatingHistory(
-                member_id=seat.member_id,
+                member_id=member_id,
                 game=table.game,
                 table=table,
                 played_on=table.played_on,

@@ -23,23 +23,28 @@ from django.utils import timezone
 
 from members.models import Member
 from scoring import games, selectors
-from scoring.engine.errors import RuleError
+from scoring.engine.errors import N_, Grouped, RuleError
 from scoring.engine.record import MAX_DEALS, check_head, record_digest
 from scoring.engine.standings import table_places
 from scoring.live import snapshots
-from scoring.models import AuditEntry, DealRecord, Seat, Table, WriteKey
+from scoring.models import AuditEntry, DealRecord, Guest, Seat, Table, WriteKey
 from scoring.models.tables import validate_played_on
+from scoring.services.notifications import after_table_finish
 from scoring.services.ratings import ratings_after_finish, ratings_after_reopen
 
 ADJUST = "adjust"
 """The deal kind of an adjustment in every game's record: a correction, not a deal played."""
 
 
+Player = Member | Guest
+"""Who takes a seat: a member, or a guest (a name, no account; docs/evenings.md)."""
+
+
 def table_open(
     *,
     game: str,
     version: Any,
-    members: Sequence[Member],
+    members: Sequence[Player],
     by: Member,
     first_dealer: int = 0,
     pool_target: int = 20,
@@ -50,15 +55,20 @@ def table_open(
     preference_suit: str | None = None,
     played_on: Any = None,
 ) -> Table:
-    """Open a table with ``members`` seated in clockwise order. A Boston table's
+    """Open a table with ``members`` (members or guests; a guest not saved yet is saved
+    with the table) seated in clockwise order. A Boston table's
     ``preference_suit`` is the suit turned at the first deal; the open-a-table form asks for
     it, but it may be ``None`` (an imported record that has none scores its deals by the
     class they give). ``control_time_deal``: a record's, when it is imported."""
-    if len({m.pk for m in members}) != len(members):
-        raise RuleError("each member can take one seat only", field="players")
+    stored = [(type(m), m.pk) for m in members if not m._state.adding]
+    if len(set(stored)) != len(stored):
+        raise RuleError(N_("each member can take one seat only"), field="players")
     names = seat_names_for(members)
     kind = games.of(game)
     with transaction.atomic():
+        for player in members:
+            if isinstance(player, Guest) and player._state.adding:
+                player.save()
         table = Table(
             game=game,
             first_dealer=first_dealer,
@@ -76,19 +86,34 @@ def table_open(
         kind.setup(table, names)  # the engine checks the player count, dealer, target, suit
         table.save()
         Seat.objects.bulk_create(
-            Seat(table=table, position=i, member=m, name=name)
-            for i, (m, name) in enumerate(zip(members, names, strict=True))
+            Seat(table=table, position=i, name=name, **_seated(player))
+            for i, (player, name) in enumerate(zip(members, names, strict=True))
         )
         return table
 
 
-def seat_names_for(members: Sequence[Member]) -> tuple[str, ...]:
-    """The names the sheet shows: display names, made unique with the username."""
+def _seated(player: Player) -> dict[str, Any]:
+    return {"guest": player} if isinstance(player, Guest) else {"member": player}
+
+
+def seat_names_for(members: Sequence[Player]) -> tuple[str, ...]:
+    """The names the sheet shows: display names, a member's made unique with his username;
+    a guest's name as typed (an export names him by it, and an import makes a guest of
+    it again). Two players the names cannot tell apart are refused."""
     names = [m.name for m in members]
-    return tuple(
-        f"{name} ({m.username})" if names.count(name) > 1 else name
+    shown = tuple(
+        f"{name} ({m.username})" if isinstance(m, Member) and names.count(name) > 1 else name
         for name, m in zip(names, members, strict=True)
     )
+    if len(set(shown)) != len(shown):
+        raise RuleError(N_("two guests by one name: tell them apart"), field="players")
+    return shown
+
+
+def seat_identity(player: Player) -> str | None:
+    """How a game record's ``members`` field names a seat: a member by his username, a
+    guest by nothing (``null``: the record's player name is the guest's)."""
+    return player.username if isinstance(player, Member) else None
 
 
 def _locked(table: Table) -> Table:
@@ -102,7 +127,7 @@ class StaleWrite(RuleError):
     wrong one. Nothing is stored; ``seen`` is the revision the page showed."""
 
     def __init__(self, seen: int, now: int) -> None:
-        super().__init__("the table changed since this page was drawn", field="revision")
+        super().__init__(N_("the table changed since this page was drawn"), field="revision")
         self.seen, self.now = seen, now
 
 
@@ -150,7 +175,7 @@ def _keep_key(table: Table, drawn: Drawn, revision: int) -> None:
 
 def _require_open(table: Table) -> None:
     if not table.is_open:
-        raise RuleError("the table is finished; an organiser can reopen it", field="table")
+        raise RuleError(N_("the table is finished; an organiser can reopen it"), field="table")
 
 
 def _canonical(table: Table, players: tuple[str, ...], data: Any, n: int) -> dict[str, Any]:
@@ -202,9 +227,12 @@ def deal_create(
         n = len(deal_ids) + 1
         if n > MAX_DEALS:  # a table is a game record: its export must import again
             raise RuleError(
-                f"the table has {MAX_DEALS:,} deals, the most a game may have; finish it "
-                "and open a new table",
+                N_(
+                    "the table has %(limit)s deals, the most a game may have; finish it "
+                    "and open a new table"
+                ),
                 field="deal",
+                limit=Grouped(MAX_DEALS),
             )
         canonical = _canonical(locked, players, data, n)
         game.play(games.of_table(locked).parse_deal(canonical, players, n))
@@ -274,12 +302,12 @@ def control_time_mark(table: Table, *, by: Member | None, drawn: Drawn = ANY) ->
         _require_open(locked)
         kind = games.of_table(locked)
         if not kind.last_round:
-            raise RuleError("this game has no control time", field="table")
+            raise RuleError(N_("this game has no control time"), field="table")
         if locked.control_time_deal is not None:
-            raise RuleError("the control time is marked already", field="table")
+            raise RuleError(N_("the control time is marked already"), field="table")
         game = selectors.replay(locked).game
         if kind.is_complete(game):
-            raise RuleError("the pulka is complete already", field="table")
+            raise RuleError(N_("the pulka is complete already"), field="table")
         locked.control_time_deal = kind.mark_control_time(game)
         locked.revision += 1
         locked.save(update_fields=["control_time_deal", "revision"])
@@ -307,7 +335,7 @@ def control_time_clear(
         _check_drawn(locked, drawn)
         _require_open(locked)
         if locked.control_time_deal is None:
-            raise RuleError("the control time is not marked", field="table")
+            raise RuleError(N_("the control time is not marked"), field="table")
         before = {"control_time_deal": locked.control_time_deal}
         locked.control_time_deal = None
         locked.revision += 1
@@ -421,7 +449,7 @@ def deal_undo(table: Table, *, by: Member | None, drawn: Drawn = ANY) -> DealRec
         _require_open(locked)
         records = selectors.live_deals(locked)
         if not records:
-            raise RuleError("there is no deal to undo", field="deal")
+            raise RuleError(N_("there is no deal to undo"), field="deal")
         _strike(
             locked, records, records[-1], by=by, reason="undo", action=AuditEntry.UNDO, drawn=drawn
         )
@@ -432,12 +460,12 @@ def _position(records: list[DealRecord], record: DealRecord) -> int:
     for i, live in enumerate(records):
         if live.pk == record.pk:
             return i
-    raise RuleError("this deal was deleted already", field="deal")
+    raise RuleError(N_("this deal was deleted already"), field="deal")
 
 
 def _require_reason(reason: str) -> None:
     if not reason or not reason.strip():
-        raise RuleError("say why (the history keeps it)", field="reason")
+        raise RuleError(N_("say why (the history keeps it)"), field="reason")
 
 
 def table_finish(table: Table, *, by: Member | None, reason: str = "", drawn: Drawn = ANY) -> Table:
@@ -460,6 +488,7 @@ def table_finish(table: Table, *, by: Member | None, reason: str = "", drawn: Dr
         )
         _keep_key(table, drawn, table.revision)
         ratings_after_finish(table)
+        after_table_finish(table)  # e-mails and the club's chat, once this commits
         return table
 
 
@@ -470,7 +499,7 @@ def table_reopen(table: Table, *, by: Member | None, reason: str, drawn: Drawn =
         table = _locked(table)
         _check_drawn(table, drawn)
         if table.is_open:
-            raise RuleError("the table is in play already", field="table")
+            raise RuleError(N_("the table is in play already"), field="table")
         table.status = Table.OPEN
         table.result = None
         table.finished_at = None
@@ -496,7 +525,7 @@ def table_export(table: Table) -> dict[str, Any]:
     kind = games.of_table(table)
     record = kind.to_record(kind.setup(table, state.players), _deals(table, state))
     seats = Seat.objects.filter(table=table).order_by("position")
-    usernames = list(seats.values_list("member__username", flat=True))
+    usernames = list(seats.values_list("member__username", flat=True))  # a guest's: null
     exported: dict[str, Any] = {}
     for key, value in record.items():
         exported[key] = value
@@ -519,19 +548,26 @@ class AlreadyImported(RuleError):
     """An import of a game that is in the club already, as table ``table`` (its pk)."""
 
     def __init__(self, table: int) -> None:
-        super().__init__(f"this game is in the club already: table {table}", field="record")
+        super().__init__(
+            N_("this game is in the club already: table %(table)s"), field="record", table=table
+        )
         self.table = table
 
 
 def game_digest(
-    kind: games.Game, setup: games.Setup, deals: Sequence[Any], usernames: Sequence[str]
+    kind: games.Game, setup: games.Setup, deals: Sequence[Any], usernames: Sequence[str | None]
 ) -> str:
     """What makes two tables the same game (docs/deploy.md, "Duplicate imports"): the game, its
     rules, the members in their seats (by username, whatever names the record gave
     them), the setup (dealer, pool, price…) and the deals in order, all as the engine
     writes a record — so spacing, key order, a preset named or spelt out, and the
-    deals' notes make no difference; the date and who imported it are not part of it."""
-    seated = dataclasses.replace(setup, players=tuple(usernames))
+    deals' notes make no difference; the date and who imported it are not part of it. A
+    guest (no username) is his name at the table, marked as a guest's."""
+    players = (
+        username if username is not None else f"guest:{name}"
+        for username, name in zip(usernames, setup.players, strict=True)
+    )
+    seated = dataclasses.replace(setup, players=tuple(players))
     record = kind.to_record(seated, deals)
     for price in PRICE_FIELDS:  # a table keeps cents: "1" and "1.00" are one price
         if price in record:
@@ -574,11 +610,12 @@ def table_digests_fill(*, every: bool = False) -> tuple[int, list[int]]:
 
 
 def table_import(
-    data: Any, *, version: Any, members: Sequence[Member], by: Member, played_on: Any = None
+    data: Any, *, version: Any, members: Sequence[Player], by: Member, played_on: Any = None
 ) -> Table:
-    """A game record brought in as a new finished table, seated by ``members`` in the
-    record's order; its rules are the record's, checked against ``version``. A game the
-    club has already (the same digest) is refused with ``AlreadyImported``."""
+    """A game record brought in as a new finished table, seated by ``members`` (members,
+    or guests named as the record's players) in the record's order; its rules are the
+    record's, checked against ``version``. A game the club has already (the same digest)
+    is refused with ``AlreadyImported``."""
     record = check_head(data)
     if played_on is not None:
         try:
@@ -588,13 +625,16 @@ def table_import(
     kind = games.of(record["game"])
     setup, deals = kind.parse_record(record)
     if setup.rules != version.to_rules():
-        raise RuleError("the record's rules differ from the chosen tariff version", field="rules")
+        raise RuleError(
+            N_("the record's rules differ from the chosen tariff version"), field="rules"
+        )
     if len(members) != len(setup.players):
-        raise RuleError(f"choose {len(setup.players)} members", field="players")
-    digest = game_digest(kind, setup, deals, [m.username for m in members])
+        raise RuleError(N_("choose %(count)s members"), field="players", count=len(setup.players))
+    digest = game_digest(kind, setup, deals, [seat_identity(m) for m in members])
     with transaction.atomic():
         # Two imports of one game lock the same members' rows, so the second sees the first.
-        list(Member.objects.select_for_update().filter(pk__in=[m.pk for m in members]))
+        ids = [m.pk for m in members if isinstance(m, Member)]
+        list(Member.objects.select_for_update().filter(pk__in=ids))
         here = Table.objects.filter(record_digest=digest).order_by("pk")
         first = here.values_list("pk", flat=True).first()
         if first is not None:

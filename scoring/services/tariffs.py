@@ -13,8 +13,8 @@ from django.db.models import F
 
 from members.models import Member
 from scoring import games, selectors
-from scoring.engine.errors import RuleError
-from scoring.engine.record import BAD_TEXT, bad_text
+from scoring.engine.errors import N_, RuleError
+from scoring.engine.record import BAD_TEXT_AT, bad_text
 from scoring.models import AuditEntry, Table
 from scoring.models.tariffs import Tariff
 
@@ -128,21 +128,21 @@ def tariff_import(data: Any, *, by: Member | None) -> Tariff:
     escapes spell both) is refused first: no column can store it, and a message that
     quoted it could not be sent as a page."""
     if not isinstance(data, dict) or data.get("format") != "house-tariff/1":
-        raise RuleError('must be a house tariff ("format": "house-tariff/1")', field="format")
+        raise RuleError(N_('must be a house tariff ("format": "house-tariff/1")'), field="format")
     if (where := bad_text(data)) is not None:
-        raise RuleError(f"{BAD_TEXT} (at {where[:80]})")
+        raise RuleError(BAD_TEXT_AT, at=where[:80])
     name = data.get("name")
     if not isinstance(name, str) or not name.strip() or len(name) > 100:
-        raise RuleError("must be a name of 1–100 characters", field="name")
+        raise RuleError(N_("must be a name of 1–100 characters"), field="name")
     description = data.get("description", "")
     if not isinstance(description, str):
-        raise RuleError("must be text", field="description")
+        raise RuleError(N_("must be text"), field="description")
     rules_data = data.get("rules")
     if not isinstance(rules_data, dict):
-        raise RuleError("must be an object of settings", field="rules")
+        raise RuleError(N_("must be an object of settings"), field="rules")
     game = games.GAMES.get(str(data.get("game")))
     if game is None:
-        raise RuleError('must be "preferans" or "boston"', field="game")
+        raise RuleError(N_('must be "preferans" or "boston"'), field="game")
     rules = game.rules_from_dict(rules_data)
     with transaction.atomic():
         tariff = game.new_tariff(rules, name=name, description=description)
@@ -154,6 +154,6 @@ def tariff_import(data: Any, *, by: Member | None) -> Tariff:
 
 def _save_new(tariff: Tariff) -> None:
     if type(tariff)._default_manager.filter(name=tariff.name).exists():
-        raise RuleError("a tariff with this name exists already", field="name")
+        raise RuleError(N_("a tariff with this name exists already"), field="name")
     tariff.full_clean(exclude=["changed_by"])
     tariff.save()

@@ -15,16 +15,21 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from members.models import Member
-from scoring import spreadsheets
+from scoring import spreadsheets, telegram
 from scoring.engine.errors import RuleError
-from scoring.forms import DrawForm, EveningForm, PairForm
-from scoring.models import Evening
+from scoring.forms import DrawForm, EveningForm, GuestForm, PairForm
+from scoring.labels import rule_error_text
+from scoring.models import Evening, Guest
+from scoring.models.evenings import party_key
 from scoring.permissions import can_check_in, can_run_evening, can_settle
 from scoring.selectors import evenings as selectors
 from scoring.services import evenings as services
+from scoring.services import notifications
+from scoring.services.tables import Player
 
 
 def _member(request: HttpRequest) -> Member:
@@ -57,8 +62,14 @@ def evening_create(request: HttpRequest) -> HttpResponse:
     return render(request, "scoring/evening_list.html", {"evenings": evenings, "form": form})
 
 
-def _names(evening: Evening) -> dict[int, str]:
-    return {a.member_id: a.member.name for a in selectors.attendances(evening)}
+def _names(evening: Evening) -> dict[str, str]:
+    """Who is here, by party key (``m<id>``, ``g<id>``)."""
+    return {a.party: a.player.name for a in selectors.attendances(evening)}
+
+
+def _members_here(names: dict[str, str]) -> list[tuple[str, str]]:
+    """The members among ``names``, by name: a "not together" request is between members."""
+    return sorted(((k, n) for k, n in names.items() if k.startswith("m")), key=lambda i: i[1])
 
 
 def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -68,8 +79,8 @@ def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context: dict[str, Any] = {"evening": evening, "tables": tables}
     if request.htmx:  # type: ignore[attr-defined]
         return render(request, "scoring/evening_detail.html#evening-tables", context)
-    names = {a.member_id: a.member.name for a in here}
-    here_ids = set(names)
+    names = {a.party: a.player.name for a in here}
+    here_ids = {a.member_id for a in here if a.member_id is not None}
     runs = can_run_evening(request.user)
     absent = (
         Member.objects.filter(is_active=True).exclude(pk__in=here_ids).order_by("display_name")
@@ -83,18 +94,21 @@ def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "runs": runs,
         "me_here": request.user.is_authenticated and request.user.pk in here_ids,
         "can_check_in_self": can_check_in(request.user, request.user),
+        "guests_before": selectors.returning_guests(evening) if runs else [],
+        "guest_form": GuestForm(),
         "draft": [
             {
-                "players": [(pk, names.get(pk, "?")) for pk in t["players"]],
+                "players": [(key, names.get(key, "?")) for key in t["players"]],
                 "first": t["first_dealer"],
             }
             for t in evening.draft or []
         ],
         "apart": [
-            (names.get(r.first_id, "?"), names.get(r.second_id, "?")) for r in evening.apart.all()
+            (names.get(party_key(r.first_id), "?"), names.get(party_key(r.second_id), "?"))
+            for r in evening.apart.all()
         ],
         "draw_form": DrawForm(),
-        "pair_form": PairForm(choices=choices),
+        "pair_form": PairForm(choices=_members_here(names)),
         # The swap form's fields are prefixed: both forms are on the page, ids unique.
         "swap_form": PairForm(choices=choices, prefix="swap"),
     }
@@ -106,15 +120,18 @@ def _back(evening: Evening) -> HttpResponse:
 
 
 def _refuse(request: HttpRequest, evening: Evening, error: RuleError) -> HttpResponse:
-    messages.error(request, error.message)
+    messages.error(request, rule_error_text(error))
     return _back(evening)
 
 
-def _posted_member(request: HttpRequest) -> Member | None:
+def _posted_member(request: HttpRequest) -> Player | None:
+    """The member (``member``: his id) or the guest (``guest``: his id) a POST is about."""
+    model: type[Member] | type[Guest] = Guest if "guest" in request.POST else Member
     try:
-        return Member.objects.filter(pk=int(request.POST.get("member", ""))).first()
+        pk = int(request.POST.get("guest" if model is Guest else "member", ""))
     except ValueError:
         return None
+    return model.objects.filter(pk=pk).first()
 
 
 @login_required
@@ -123,10 +140,30 @@ def evening_check_in(request: HttpRequest, pk: int) -> HttpResponse:
     """An organiser checks anyone in; a member checks himself in."""
     evening = get_object_or_404(Evening, pk=pk)
     member = _posted_member(request)
-    if member is None or not can_check_in(request.user, member):
-        raise PermissionDenied
+    if not isinstance(member, Member) or not can_check_in(request.user, member):
+        raise PermissionDenied  # a guest is checked in by name (evening_check_in_guest)
     try:
         services.evening_check_in(evening=evening, member=member, by=_member(request))
+    except RuleError as error:
+        return _refuse(request, evening, error)
+    return _back(evening)
+
+
+@login_required
+@require_POST
+def evening_check_in_guest(request: HttpRequest, pk: int) -> HttpResponse:
+    """An organiser checks a guest in: a new one by name, or one who came before."""
+    evening = _organisers_evening(request, pk)
+    guest = _posted_member(request) if "guest" in request.POST else None
+    form = GuestForm(request.POST)
+    try:
+        if isinstance(guest, Guest):
+            services.evening_check_in_guest(evening=evening, guest=guest, by=_member(request))
+        elif "guest" in request.POST or not form.is_valid():
+            raise RuleError(_("type the guest's name"))
+        else:
+            name = form.cleaned_data["name"]
+            services.evening_check_in_guest(evening=evening, name=name, by=_member(request))
     except RuleError as error:
         return _refuse(request, evening, error)
     return _back(evening)
@@ -171,9 +208,12 @@ def _organisers_evening(request: HttpRequest, pk: int) -> Evening:
 
 
 def _pair(
-    request: HttpRequest, evening: Evening, prefix: str | None = None
-) -> tuple[int, int] | None:
-    form = PairForm(request.POST, choices=list(_names(evening).items()), prefix=prefix)
+    request: HttpRequest, evening: Evening, prefix: str | None = None, members: bool = False
+) -> tuple[str, str] | None:
+    """Two party keys of players who are here (``members``: of members only)."""
+    names = _names(evening)
+    choices = _members_here(names) if members else list(names.items())
+    form = PairForm(request.POST, choices=choices, prefix=prefix)
     if not form.is_valid():
         return None
     return form.cleaned_data["first"], form.cleaned_data["second"]
@@ -183,10 +223,11 @@ def _pair(
 @require_POST
 def evening_apart(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _organisers_evening(request, pk)
-    pair = _pair(request, evening)
+    pair = _pair(request, evening, members=True)
     if pair is None:
         return _refuse(request, evening, RuleError(_("choose two members who are here")))
-    first, second = Member.objects.get(pk=pair[0]), Member.objects.get(pk=pair[1])
+    first = Member.objects.get(pk=int(pair[0][1:]))
+    second = Member.objects.get(pk=int(pair[1][1:]))
     try:
         services.evening_apart(evening=evening, first=first, second=second)
     except RuleError as error:
@@ -280,5 +321,35 @@ def settlement_mark(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except (InvalidOperation, RuleError) as error:
         message = error if isinstance(error, RuleError) else RuleError(_("no such payment"))
-        messages.error(request, message.message)
+        messages.error(request, rule_error_text(message))
     return redirect("scoring:evening_ledger", pk=evening.pk)
+
+
+@login_required
+def evening_close(request: HttpRequest, pk: int) -> HttpResponse:
+    """Close the evening: a confirmation page showing the summary and who gets it; the
+    POST sends it (``notifications.evening_close``). Organisers only."""
+    evening = _organisers_evening(request, pk)
+    if request.method == "POST":
+        try:
+            sent = notifications.evening_close(evening=evening, by=_member(request))
+        except RuleError as error:
+            return _refuse(request, evening, error)
+        messages.success(
+            request,
+            ngettext(
+                "The evening is closed: its summary goes to %(n)s member by e-mail.",
+                "The evening is closed: its summary goes to %(n)s members by e-mail.",
+                sent,
+            )
+            % {"n": sent},
+        )
+        return _back(evening)
+    context = notifications.summary_context(evening) | {
+        "recipients": notifications.summary_recipients(evening),
+        "chat": telegram.configured(),
+    }
+    context["in_play"] = sum(table.is_open for table in context["tables"])
+    # The text as it is sent (in the site's language), escaped into the page like any value.
+    context["summary"] = notifications.summary_text(context)
+    return render(request, "scoring/evening_close.html", context)

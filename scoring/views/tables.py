@@ -32,10 +32,10 @@ from scoring import games, selectors, services, share
 from scoring.engine.errors import RuleError
 from scoring.engine.record import MAX_RECORD_BYTES, load
 from scoring.forms import FinishForm, ImportForm, ReasonForm, reason_refusal, rule_error_to_form
-from scoring.labels import deal_line, deal_words, rule_label
+from scoring.labels import deal_words, rule_error_text, rule_label
 from scoring.live.fragments import cached
-from scoring.live.keys import revision_key, tariff_key, url_key
-from scoring.models import AuditEntry, DealRecord, Table
+from scoring.live.keys import revision_key, tariff_key, url_key, with_epoch
+from scoring.models import AuditEntry, DealRecord, Guest, Table
 from scoring.permissions import (
     can_clear_control_time,
     can_close_early,
@@ -84,10 +84,11 @@ def listed_tables() -> QuerySet[Table]:
 
 
 def _table(pk: int, *, with_tariff: bool = True) -> Table:
-    """A table and its seats, and (``with_tariff``) the tariff version and tariff that the
+    """A table (with the database's epoch, for its cache keys) and its seats, and
+    (``with_tariff``) the tariff version and tariff that the
     page's header names: two queries. The live sheet and a saved deal do without the
     tariff, whose join costs more than the rest of the read."""
-    tables = Table.objects.only(*TABLE_FIELDS).prefetch_related("seats")
+    tables = with_epoch(Table.objects.only(*TABLE_FIELDS)).prefetch_related("seats")
     if with_tariff:
         tables = tables.select_related(*VERSIONS).only(*TABLE_FIELDS, *VERSION_FIELDS)
     return get_object_or_404(tables, pk=pk)
@@ -135,7 +136,7 @@ def table_open(request: HttpRequest, game: str) -> HttpResponse:
                     preference_suit=form.cleaned_data.get("preference_suit") or None,
                 )
             except RuleError as error:
-                form.add_error(None, error.message)
+                form.add_error(None, rule_error_text(error))
             else:
                 return redirect("scoring:table_detail", pk=table.pk)
     return render(request, "scoring/table_open.html", {"form": form, "game": kind})
@@ -351,11 +352,11 @@ def _render_history(request: HttpRequest, entries: list[Any], *, more: bool) -> 
 
 def _etag(request: HttpRequest, pk: int) -> str | None:
     """The live sheet's version: one indexed lookup, so an idle viewer costs a 304."""
-    revision = selectors.table_revision(pk)
-    if revision is None:
+    version = selectors.table_version(pk)
+    if version is None:
         return None
     language = getattr(request, "LANGUAGE_CODE", "")
-    return f'"{pk}-{revision}-{language}"'
+    return f'"{pk}-{version}-{language}"'
 
 
 @condition(etag_func=_etag)
@@ -371,8 +372,8 @@ def table_live(request: HttpRequest, pk: int) -> HttpResponse:
 def _picture_etag(request: HttpRequest, pk: int) -> str | None:
     """The sheet picture's version: the table's revision, as the live sheet's (the picture
     is the same in every language)."""
-    revision = selectors.table_revision(pk)
-    return None if revision is None else f'"{pk}-{revision}-png"'
+    version = selectors.table_version(pk)
+    return None if version is None else f'"{pk}-{version}-png"'
 
 
 @condition(etag_func=_picture_etag)
@@ -405,11 +406,10 @@ def table_sheet_png(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def table_print(request: HttpRequest, pk: int) -> HttpResponse:
-    """The whole sheet on paper: the drawing, the totals and every deal."""
+    """The whole sheet on paper: the drawing, the totals and every deal (titled as the
+    log titles it)."""
     table = _table(pk)
     context = _sheet_context(table, selectors.current(table), shown=None)
-    for row in context["rows"]:
-        row["line"] = deal_line(row["deal"])
     return render(request, "scoring/table_print.html", context)
 
 
@@ -547,7 +547,8 @@ def _stale(
 
 def _revision_told(response: HttpResponse, pk: int, revision: int | None = None) -> HttpResponse:
     """A successful write's answer, with the table's new revision."""
-    revision = selectors.table_revision(pk) if revision is None else revision
+    if revision is None:
+        revision = Table.objects.values_list("revision", flat=True).get(pk=pk)
     response[REVISION_HEADER] = str(revision)
     return response
 
@@ -766,14 +767,16 @@ def _undo_page(
 
 
 def _refused(request: HttpRequest, table: Table, error: RuleError) -> HttpResponse:
+    # A correction refused for a later deal names that deal (and its field).
+    refused = rule_error_text(error, located=error.deal is not None)
     if error.field in ("revision", "write_key"):  # a request without its revision, say
         if request.htmx:  # type: ignore[attr-defined]
-            return _refusal(_table_body(request, table, refused=str(error)), 400)
-        page = _context(request, _table(table.pk), refused=str(error))
+            return _refusal(_table_body(request, table, refused=refused), 400)
+        page = _context(request, _table(table.pk), refused=refused)
         return _refusal(render(request, "scoring/table_detail.html", page), 400)
     if request.htmx:  # type: ignore[attr-defined]
-        return _table_body(request, table, refused=str(error))
-    messages.error(request, str(error))
+        return _table_body(request, table, refused=refused)
+    messages.error(request, refused)
     return redirect("scoring:table_detail", pk=table.pk)
 
 
@@ -923,7 +926,7 @@ def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
             return _finish(request, table, form.cleaned_data["reason"], complete)
         if complete:  # a reason too long, or with a NUL character
             return _refused(request, table, reason_refusal(form, ""))
-        refused = reason_refusal(form, _("Say why the table is closed early.")).message
+        refused = rule_error_text(reason_refusal(form, _("Say why the table is closed early.")))
     return _finish_page(request, table, complete, form, refused)
 
 
@@ -1085,7 +1088,7 @@ def table_import(request: HttpRequest) -> HttpResponse:
         except services.AlreadyImported as error:
             form.add_error("record", _already_here(error.table))
         except RuleError as error:
-            form.add_error("record", str(error))
+            form.add_error("record", rule_error_text(error, located=True))
         else:
             messages.success(request, _("Record imported as a finished table."))
             return redirect("scoring:table_detail", pk=table.pk)
@@ -1131,17 +1134,18 @@ def _import(form: ImportForm, user: Member) -> Table:
     )
 
 
-def _members_of(record: Any) -> list[Member]:
+def _members_of(record: Any) -> list[services.Player]:
     """The club members a record's players are: by the usernames of its ``members`` field
     when it has one (a club export's: a display name may have changed since), seat by
-    seat; a username this club does not have falls back to the player's name."""
+    seat; a username this club does not have falls back to the player's name; ``null``
+    is a guest's seat, seated again as a new guest of the player's name."""
     names = record.get("players")
     if services.MEMBERS_FIELD not in record:
-        return _members_named(names)
+        return list(_members_named(names))
     usernames = record[services.MEMBERS_FIELD]
     if (
         not isinstance(usernames, list)
-        or not all(isinstance(u, str) for u in usernames)
+        or not all(u is None or isinstance(u, str) for u in usernames)
         or not isinstance(names, list)
         or len(usernames) != len(names)
     ):
@@ -1150,8 +1154,15 @@ def _members_of(record: Any) -> list[Member]:
             field=services.MEMBERS_FIELD,
         )
     by_username = {m.username: m for m in Member.objects.filter(username__in=usernames)}
+    if not all(isinstance(n, str) and n.strip() for n in names):
+        raise RuleError(_("must list the players' names"), field="players")
     return [
-        by_username[username] if username in by_username else _members_named([name])[0]
+        # null: a guest's seat (no account), who comes back as a guest of that name
+        Guest(name=name[: Guest._meta.get_field("name").max_length])
+        if username is None
+        else by_username[username]
+        if username in by_username
+        else _members_named([name])[0]
         for username, name in zip(usernames, names, strict=True)
     ]
 

@@ -62,12 +62,50 @@ def test_no_database_url_means_sqlite_in_the_project(monkeypatch: pytest.MonkeyP
     assert database["CONN_MAX_AGE"] == 0
 
 
-def test_production_keeps_connections_open(monkeypatch: pytest.MonkeyPatch) -> None:
-    namespace = load_settings(
-        monkeypatch, **PRODUCTION, DATABASE_URL="postgres://club@db.example/clubsite"
-    )
+def test_production_takes_connections_from_a_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No query per request to check a connection: the pool checks its socket instead."""
+    from clubsite.db import unbroken
 
-    assert namespace["DATABASES"]["default"]["CONN_MAX_AGE"] == 60
+    database = load_settings(
+        monkeypatch, **PRODUCTION, DATABASE_URL="postgres://club@db.example/clubsite"
+    )["DATABASES"]["default"]
+
+    assert (database["CONN_MAX_AGE"], database["CONN_HEALTH_CHECKS"]) == (0, False)
+    assert database["OPTIONS"]["pool"] == {
+        "min_size": 1,
+        "max_size": 4,
+        "timeout": 5,
+        "check": unbroken,
+    }
+
+
+def test_the_pool_can_be_sized_or_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    url = "postgres://club@db.example/clubsite"
+    sized = load_settings(monkeypatch, **PRODUCTION, DATABASE_URL=url, DJANGO_DB_POOL_SIZE="8")[
+        "DATABASES"
+    ]["default"]
+    off = load_settings(monkeypatch, **PRODUCTION, DATABASE_URL=url, DJANGO_DB_POOL="0")[
+        "DATABASES"
+    ]["default"]
+    debug = load_settings(monkeypatch, DATABASE_URL=url)["DATABASES"]["default"]
+
+    assert sized["OPTIONS"]["pool"]["max_size"] == 8
+    # Without the pool: one persistent connection per thread, checked at each request.
+    assert (off["CONN_MAX_AGE"], off["CONN_HEALTH_CHECKS"]) == (60, True)
+    assert "pool" not in off["OPTIONS"]
+    assert "pool" not in debug["OPTIONS"]  # the dev server, and the tests, as before
+
+
+def test_redis_url_makes_the_cache_one_redis_for_every_server(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    shared = load_settings(monkeypatch, REDIS_URL="redis://cache.example:6379/2")["CACHES"]
+    local = load_settings(monkeypatch, REDIS_URL="")["CACHES"]
+
+    assert shared["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert shared["default"]["LOCATION"] == "redis://cache.example:6379/2"
+    assert shared["default"]["KEY_PREFIX"] == "clubsite"
+    assert local["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
 
 
 @pytest.mark.django_db

@@ -53,6 +53,7 @@ from scoring.models import (
     DealRecord,
     Evening,
     EveningTable,
+    Guest,
     PreferansTariff,
     Season,
     Table,
@@ -90,6 +91,9 @@ MATRIX: list[tuple[str, str]] = [
     ("home",                 "ok      ok      ok      ok      ok      ok      ok"),
     ("home-private",         "ok      ok      ok      ok      ok      ok      ok"),
     ("rules",                "ok      ok      ok      ok      ok      ok      ok"),
+    ("app-manifest",         "ok      ok      ok      ok      ok      ok      ok"),
+    ("service-worker",       "ok      ok      ok      ok      ok      ok      ok"),
+    ("offline-page",         "ok      ok      ok      ok      ok      ok      ok"),
     ("tables",               "ok      ok      ok      ok      ok      ok      ok"),
     ("table",                "ok      ok      ok      ok      ok      ok      ok"),
     ("live-sheet",           "ok      ok      ok      ok      ok      ok      ok"),
@@ -184,6 +188,14 @@ MATRIX: list[tuple[str, str]] = [
     ("ledger",               "ok      ok      ok      ok      ok      ok      ok"),
     ("ledger-csv",           "ok      ok      ok      ok      ok      ok      ok"),
     ("mark-paid",            "login   403     ok      ok      ok      403     ok"),
+    ("close-evening-form",   "login   403     403     ok      ok      403     ok"),
+    ("close-evening",        "login   403     403     ok      ok      403     ok"),
+    ("close-evening-in-play", "login  403     403     refused refused 403     refused"),
+    ("check-in-guest",       "login   403     403     ok      ok      403     ok"),
+    # -- guests: organisers merge a guest's history into a member
+    ("guests",               "login   403     403     ok      ok      403     ok"),
+    ("guest-merge",          "login   403     403     ok      ok      403     ok"),
+    ("guest-merge-seated",   "login   403     403     refused refused 403     refused"),
     # -- the admin: tariffs, seasons, members, the club's name
     ("admin-index",          "admin   admin   admin   admin   ok      ok      ok"),
     ("tariff-admin-list",    "admin   admin   admin   admin   ok      403     ok"),
@@ -351,6 +363,15 @@ action(
     done=_leaders_only_for_members,
 )(_home_private)
 action("rules", "Rules — `GET /rules/`")(_get("scoring:rules"))
+action("app-manifest", "The app's manifest — `GET /manifest.webmanifest`")(_get("scoring:manifest"))
+action("service-worker", "The service worker — `GET /sw.js`")(_get("scoring:service_worker"))
+
+
+def _offline_page(client: Client, w: World) -> HttpResponse:
+    return client.get(_url("scoring:offline", "ru"))
+
+
+action("offline-page", "The offline page — `GET /offline/<language>/`")(_offline_page)
 action("tables", "Tables list — `GET /tables/`")(_get("scoring:table_list"))
 action("table", "Table page — `GET /tables/<id>/`")(_get("scoring:table_detail", "table"))
 action("live-sheet", "Live sheet — `GET /tables/<id>/live/`")(_get("scoring:table_live", "table"))
@@ -1408,7 +1429,7 @@ def _draft_made(w: World, response: HttpResponse) -> None:
 def _swapped(w: World, response: HttpResponse) -> None:
     (table,) = w.extra["draft"]
     players = list(table["players"])
-    i, j = players.index(w.anna.pk), players.index(w.boris.pk)
+    i, j = players.index(f"m{w.anna.pk}"), players.index(f"m{w.boris.pk}")
     players[i], players[j] = players[j], players[i]
     assert _draft_of(w) == [{"players": players, "first_dealer": table["first_dealer"]}]
 
@@ -1495,7 +1516,11 @@ action(
     ok_status=302,
     writes=True,
     done=lambda w, r: assert_apart(w),
-)(_evening_post("scoring:evening_apart", lambda w: {"first": w.boris.pk, "second": w.vera.pk}))
+)(
+    _evening_post(
+        "scoring:evening_apart", lambda w: {"first": f"m{w.boris.pk}", "second": f"m{w.vera.pk}"}
+    )
+)
 action(
     "draw",
     "Draw the tables — `POST /evenings/<id>/draw/`",
@@ -1519,7 +1544,8 @@ action(
     done=_swapped,
 )(
     _evening_post(
-        "scoring:evening_swap", lambda w: {"swap-first": w.anna.pk, "swap-second": w.boris.pk}
+        "scoring:evening_swap",
+        lambda w: {"swap-first": f"m{w.anna.pk}", "swap-second": f"m{w.boris.pk}"},
     )
 )
 action(
@@ -1556,6 +1582,115 @@ action(
     _evening_post(
         "scoring:settlement_mark",
         lambda w: {"payer": f"m{w.vera.pk}", "payee": f"m{w.anna.pk}", "amount": "33.34"},
+    )
+)
+
+
+def _evening_to_close(w: World) -> None:
+    """The ledger's evening, its three players with e-mail addresses."""
+    _ledger_evening(w)
+    for member in (w.anna, w.boris, w.vera):
+        Member.objects.filter(pk=member.pk).update(email=f"{member.username}@club.example")
+
+
+def _evening_in_play(w: World) -> None:
+    """The same, with a second table still in play."""
+    _evening_to_close(w)
+    table = factories.pulka([w.anna, w.boris, w.vera], played_on=w.table.played_on)
+    EveningTable.objects.create(evening=w.extra["evening"], table=table, round=2)
+
+
+def _close_evening(client: Client, w: World) -> HttpResponse:
+    with committed():  # the summary is enqueued once the request's transaction commits
+        return client.post(_evening_url("scoring:evening_close")(w))
+
+
+def _summary_sent(w: World, response: HttpResponse) -> None:
+    assert response["Location"] == _url("scoring:evening_detail", w.extra["evening"].pk)
+    assert sorted(m.to[0] for m in mail.outbox) == [
+        "anna@club.example",
+        "boris@club.example",
+        "vera@club.example",
+    ]
+    assert all("Vera → Anna: 33,34" in m.body for m in mail.outbox)
+
+
+action(
+    "close-evening-form",
+    "Close the evening, the confirmation page (its summary, who gets it) — "
+    "`GET /evenings/<id>/close/`",
+    prepare=_evening_to_close,
+)(_evening_get("scoring:evening_close"))
+action(
+    "close-evening",
+    "Close the evening: its summary e-mailed to the members checked in (and posted to the "
+    "club's chat) — `POST /evenings/<id>/close/`",
+    prepare=_evening_to_close,
+    ok_status=302,
+    done=_summary_sent,
+)(_close_evening)
+action(
+    "close-evening-in-play",
+    "Close the evening while a table is still in play — `POST /evenings/<id>/close/`",
+    prepare=_evening_in_play,
+    refusal="1 table is still in play: finish it first",
+)(_close_evening)
+action(
+    "check-in-guest",
+    "Check a guest in by name — `POST /evenings/<id>/check-in-guest/`",
+    prepare=_evening,
+    ok_status=302,
+    writes=True,
+    done=lambda w, r: assert_guest_here(w),
+)(_evening_post("scoring:evening_check_in_guest", lambda w: {"name": "Pyotr"}))
+
+
+def assert_guest_here(w: World) -> None:
+    (guest,) = w.extra["evening"].attendances.filter(guest__isnull=False)
+    assert guest.guest.name == "Pyotr"
+
+
+def _guest_table(w: World) -> None:
+    """A finished pulka of Boris, Vera and Pyotr, a guest; Gleb is a member who never sat."""
+    w.extra["pyotr"] = Guest(name="Pyotr")
+    w.extra["pulka"] = factories.finished_pulka(
+        [w.boris, w.vera, w.extra["pyotr"]], w.boris, w.table.played_on
+    )
+    w.extra["gleb"] = factories.member("Gleb", username="gleb")
+
+
+def _merged(w: World, response: HttpResponse) -> None:
+    seats = w.extra["pulka"].seats.order_by("position")
+    assert [s.member for s in seats] == [w.boris, w.vera, w.extra["gleb"]]
+    assert not Guest.objects.exists()
+    assert w.extra["pulka"].audit.filter(action=AuditEntry.MERGE).count() == 1
+
+
+action(
+    "guests",
+    "The guests, to merge one into a member — `GET /guests/`",
+    prepare=_guest_table,
+)(lambda client, w: client.get(_url("scoring:guest_list")))
+action(
+    "guest-merge",
+    "Merge Pyotr, a guest, into Gleb — `POST /guests/<id>/merge/`",
+    prepare=_guest_table,
+    ok_status=302,
+    writes=True,
+    done=_merged,
+)(
+    lambda client, w: client.post(
+        _url("scoring:guest_merge", w.extra["pyotr"].pk), {"member": w.extra["gleb"].pk}
+    )
+)
+action(
+    "guest-merge-seated",
+    "Merge Pyotr into Vera, who sat at his table — `POST /guests/<id>/merge/`",
+    prepare=_guest_table,
+    refusal="Vera is seated at table",
+)(
+    lambda client, w: client.post(
+        _url("scoring:guest_merge", w.extra["pyotr"].pk), {"member": w.vera.pk}
     )
 )
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from scoring.engine.boston.deals import Ask, Card, Independence, suit_class
 from scoring.engine.boston.rules import MISERE_ROWS, TRICK_ROWS, BostonRules
+from scoring.engine.text import N_, Text
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +41,11 @@ def tariff_amount(
         # Slam: everything doubles, consolation and every overtrick alike.
         outcome, over = "slam", 13 - required
         chips = slam * base + over * slam * rate
-        sum_text = f"slam ×{slam}: {slam * base} + {over} × {slam * rate} = {chips}"
+        sum_text: str = Text(
+            N_("slam ×%(times)s: %(sum)s"),
+            times=slam,
+            sum=f"{slam * base} + {over} × {slam * rate} = {chips}",
+        )
     elif tricks >= required:
         outcome, over = "won", tricks - required
         chips = base + rate * over
@@ -50,14 +55,23 @@ def tariff_amount(
         # tricks actually short.
         outcome = "no-trick"
         chips = slam * base + no_trick_count * slam * rate
-        sum_text = f"no trick ×{slam}: {slam * base} + {no_trick_count} × {slam * rate} = {chips}"
+        sum_text = Text(
+            N_("no trick ×%(times)s: %(sum)s"),
+            times=slam,
+            sum=f"{slam * base} + {no_trick_count} × {slam * rate} = {chips}",
+        )
     else:
         outcome, short = "lost", required - tricks
         chips = base + rate * short
         sum_text = f"{base} + {rate} × {short} = {chips}"
     if major:
         chips *= rules.major_multiplier
-        sum_text += f", major ×{rules.major_multiplier} = {chips}"
+        sum_text = Text(
+            N_("%(sum)s, major ×%(times)s = %(chips)s"),
+            sum=sum_text,
+            times=rules.major_multiplier,
+            chips=chips,
+        )
     chips, sum_text = _tour(rules, double, chips, sum_text)
     won = outcome in ("won", "slam")
     return Amount(won, chips, f"{deal.contract}-{outcome}", sum_text)
@@ -95,22 +109,42 @@ def _trick_row(rules: BostonRules, deal: Card, multiplier: int) -> Amount:
     required = card_required(rules, deal)
     cell = rules.contract_units[row] * multiplier
     per_trick = rules.overtrick_units[row] * multiplier
-    parts = [f"{_row_label(rules, deal)} ({deal.column}) {cell}"]
+    parts = [
+        Text(
+            "%(row)s (%(column)s) %(cell)s",
+            row=_row_label(rules, deal),
+            column=deal.column,
+            cell=cell,
+        )
+    ]
     chips = cell
     won = deal.tricks >= required
     if won:
         honours = _honours_cell(rules, deal, row, multiplier)
         if honours:
             chips += honours
-            parts.append(f"{'three' if deal.honours == 3 else 'four'} honours {honours}")
-        extra, counted, word = deal.tricks - required, rules.card_pays_overtricks, "overtrick"
+            held = (
+                N_("three honours %(chips)s") if deal.honours == 3 else N_("four honours %(chips)s")
+            )
+            parts.append(Text(held, chips=honours))
+        extra, counted = deal.tricks - required, rules.card_pays_overtricks
+        words = (N_("%(count)s overtrick × %(chips)s"), N_("%(count)s overtricks × %(chips)s"))
     else:
-        extra, counted, word = required - deal.tricks, rules.card_pays_undertricks, "undertrick"
+        extra, counted = required - deal.tricks, rules.card_pays_undertricks
+        words = (N_("%(count)s undertrick × %(chips)s"), N_("%(count)s undertricks × %(chips)s"))
     if extra and counted:
         chips += extra * per_trick
-        parts.append(f"{extra} {word}{'s' if extra > 1 else ''} × {per_trick}")
+        parts.append(Text(words[extra > 1], count=extra, chips=per_trick))
     rule = "card-made" if won else "card-failed"
-    return Amount(won, chips, rule, " + ".join(parts) + f" = {chips}")
+    return Amount(won, chips, rule, Text("%(sum)s = %(chips)s", sum=_plus(parts), chips=chips))
+
+
+def _plus(parts: list[Text]) -> Text:
+    """``parts`` joined by « + », each still translatable."""
+    total = parts[0]
+    for part in parts[1:]:
+        total = Text("%(left)s + %(right)s", left=total, right=part)
+    return total
 
 
 def _honours_cell(rules: BostonRules, deal: Card, row: int, multiplier: int) -> int:
@@ -128,18 +162,29 @@ def _fixed_row(rules: BostonRules, deal: Card, multiplier: int) -> Amount:
     else:
         won, kind = deal.tricks == 13, deal.contract.removeprefix("open-")
     rule = f"{kind}-{'made' if won else 'failed'}"
-    label = deal.contract.replace("-", " ")
-    return Amount(won, cell, rule, f"{label} {deal.column} = {cell}")
+    # The contract is written with spaces, «small misere» (the site names it in words).
+    text = Text(
+        "%(contract)s %(column)s = %(cell)s",
+        contract=deal.contract.replace("-", " "),
+        column=deal.column,
+        cell=cell,
+    )
+    return Amount(won, cell, rule, text)
 
 
-def _row_label(rules: BostonRules, deal: Card) -> str:
+def _row_label(rules: BostonRules, deal: Card) -> Text:
     if deal.contract == "5" and deal.partner is not None:
-        return f"{rules.together_required} together"
-    return f"{deal.contract} tricks"
+        return Text(N_("%(count)s together"), count=rules.together_required)
+    return Text(N_("%(count)s tricks"), count=int(deal.contract))
 
 
 def _tour(rules: BostonRules, double: bool, chips: int, sum_text: str) -> tuple[int, str]:
     if not double:
         return chips, sum_text
     chips *= rules.double_tour_multiplier
-    return chips, sum_text + f", double tour ×{rules.double_tour_multiplier} = {chips}"
+    return chips, Text(
+        N_("%(sum)s, double tour ×%(times)s = %(chips)s"),
+        sum=sum_text,
+        times=rules.double_tour_multiplier,
+        chips=chips,
+    )

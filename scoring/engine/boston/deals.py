@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring.engine.boston.rules import CARD_ROWS, SUITS, TRICK_ROWS
-from scoring.engine.errors import RuleError
+from scoring.engine.errors import N_, RuleError
 
 SEATS = 4
 SUIT_CLASSES = ("minor", "major")
@@ -106,15 +106,19 @@ class Card:
     def _check_partner(self) -> None:
         # Only row 5 ("5 alone or 8 together") allows both; slam by two needs a partner.
         if self.contract == "slam-by-two" and self.partner is None:
-            raise RuleError("slam by two is played with a partner", field="partner")
+            raise RuleError(N_("slam by two is played with a partner"), field="partner")
         if self.contract not in ("5", "slam-by-two") and self.partner is not None:
-            raise RuleError(f"contract {self.contract} is played alone", field="partner")
+            raise RuleError(
+                N_("contract %(contract)s is played alone"), field="partner", contract=self.contract
+            )
 
     def _check_honours(self) -> None:
         if isinstance(self.honours, bool) or self.honours not in HONOURS:
-            raise RuleError(f"must be 0, 3 or 4, got {self.honours!r}", field="honours")
+            raise RuleError(
+                N_("must be 0, 3 or 4, got %(got)s"), field="honours", got=repr(self.honours)
+            )
         if self.honours and self.contract not in TRICK_ROWS:
-            raise RuleError("honours count only on the trick contracts 5–12", field="honours")
+            raise RuleError(N_("honours count only on the trick contracts 5–12"), field="honours")
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,16 +135,16 @@ class Adjustment:
 
     def __post_init__(self) -> None:
         if not isinstance(self.reason, str) or not self.reason.strip():
-            raise RuleError("an adjustment needs a reason", field="reason")
+            raise RuleError(N_("an adjustment needs a reason"), field="reason")
         if not self.transfers:
-            raise RuleError("an adjustment needs at least one transfer", field="transfers")
+            raise RuleError(N_("an adjustment needs at least one transfer"), field="transfers")
         for payer, payee, chips in self.transfers:
             _check_seat(payer, "transfers")
             _check_seat(payee, "transfers")
             if payer == payee:
-                raise RuleError("a player cannot pay himself", field="transfers")
+                raise RuleError(N_("a player cannot pay himself"), field="transfers")
             if isinstance(chips, bool) or not isinstance(chips, int) or chips < 1:
-                raise RuleError("chips must be a whole number of at least 1", field="transfers")
+                raise RuleError(N_("chips must be a whole number of at least 1"), field="transfers")
 
 
 Contract = Ask | Independence | Card
@@ -164,8 +168,10 @@ def suit_class(deal: Ask | Independence, preference_suit: str | None) -> str:
         return deal.suit
     if preference_suit is None:
         raise RuleError(
-            "the table has no preference suit, so a trump does not say minor or major: "
-            "give the suit class instead",
+            N_(
+                "the table has no preference suit, so a trump does not say minor or major: "
+                "give the suit class instead"
+            ),
             field="trump",
         )
     return trump_class(str(deal.trump), preference_suit)
@@ -176,7 +182,7 @@ def _check_suit(suit: str | None, trump: str | None) -> None:
     if trump is None:
         _check_choice(suit, SUIT_CLASSES, "suit")
     elif suit is not None:
-        raise RuleError("give the trump or the suit class, not both", field="trump")
+        raise RuleError(N_("give the trump or the suit class, not both"), field="trump")
     else:
         _check_choice(trump, SUITS, "trump")
 
@@ -186,19 +192,31 @@ def _check_players(declarer: int, partner: int | None) -> None:
     if partner is not None:
         _check_seat(partner, "partner")
         if partner == declarer:
-            raise RuleError("must differ from the declarer", field="partner")
+            raise RuleError(N_("must differ from the declarer"), field="partner")
 
 
 def _check_seat(seat: int, field: str) -> None:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
-        raise RuleError(f"must be a seat 0–{SEATS - 1}, got {seat!r}", field=field)
+        raise RuleError(
+            N_("must be a seat %(low)s–%(high)s, got %(got)s"),
+            field=field,
+            low=0,
+            high=SEATS - 1,
+            got=repr(seat),
+        )
 
 
 def _check_choice(value: str | None, choices: tuple[str, ...], field: str) -> None:
     if not isinstance(value, str) or value not in choices:
-        raise RuleError("must be one of " + ", ".join(choices), field=field)
+        raise RuleError(N_("must be one of %(choices)s"), field=field, choices=", ".join(choices))
 
 
 def _check_tricks(tricks: int) -> None:
     if isinstance(tricks, bool) or not isinstance(tricks, int) or not 0 <= tricks <= 13:
-        raise RuleError(f"must be 0–13, got {tricks!r}", field="tricks")
+        raise RuleError(
+            N_("must be %(low)s–%(high)s, got %(got)s"),
+            field="tricks",
+            low=0,
+            high=13,
+            got=repr(tricks),
+        )

@@ -24,7 +24,7 @@ from scoring.engine.boston.deals import (
 )
 from scoring.engine.boston.rules import CARD_ROWS, SETTING_MAX, SUITS, SYSTEMS, BostonRules
 from scoring.engine.boston.table import BostonResult, BostonSetup, score_boston
-from scoring.engine.errors import RuleError
+from scoring.engine.errors import N_, RuleError
 from scoring.engine.money import exact_number
 
 FORMAT = "pulka/1"
@@ -77,7 +77,7 @@ def score_record(data: Mapping[str, Any]) -> dict[str, Any]:
 def parse_record(data: Mapping[str, Any]) -> tuple[BostonSetup, tuple[Deal, ...]]:
     """The table setup and the deals of a Boston game record, checked field by field."""
     if not isinstance(data, Mapping):
-        raise RuleError("a game record must be a JSON object")
+        raise RuleError(N_("a game record must be a JSON object"))
     fields.check_keys(data, RECORD_KEYS)
     _expect(data, "format", FORMAT)
     _expect(data, "game", GAME)
@@ -91,7 +91,9 @@ def parse_record(data: Mapping[str, Any]) -> tuple[BostonSetup, tuple[Deal, ...]
     )
     raw_deals = data.get("deals", [])
     if not isinstance(raw_deals, list) or len(raw_deals) > MAX_DEALS:
-        raise RuleError(f"must be a list of at most {MAX_DEALS} deals", field="deals")
+        raise RuleError(
+            N_("must be a list of at most %(limit)s deals"), field="deals", limit=MAX_DEALS
+        )
     deals = tuple(parse_deal(raw, names, number) for number, raw in enumerate(raw_deals, start=1))
     return setup, deals
 
@@ -102,10 +104,12 @@ def parse_rules(raw: Any) -> BostonRules:
     if isinstance(raw, str):
         return BostonRules.preset(raw)
     if not isinstance(raw, Mapping):
-        raise RuleError("must be a preset name or an object with a preset", field="rules")
+        raise RuleError(N_("must be a preset name or an object with a preset"), field="rules")
     preset = raw.get("preset", SYSTEMS[0])
     if not isinstance(preset, str) or preset not in SYSTEMS:
-        raise RuleError("must be one of " + ", ".join(SYSTEMS), field="rules.preset")
+        raise RuleError(
+            N_("must be one of %(choices)s"), field="rules.preset", choices=", ".join(SYSTEMS)
+        )
     overrides = {key: value for key, value in raw.items() if key != "preset"}
     return BostonRules.preset(preset).with_overrides(overrides)
 
@@ -201,13 +205,13 @@ def deal_record(deal: Deal, names: Names) -> dict[str, Any]:
                 "honours": deal.honours,
                 "tour": deal.tour,
             }
-    raise RuleError("unknown kind of deal", field="kind")
+    raise RuleError(N_("unknown kind of deal"), field="kind")
 
 
 def _expect(data: Mapping[str, Any], key: str, wanted: str) -> None:
     # The dispatcher has checked these already; a direct caller may not have.
     if key in data and data[key] != wanted:
-        raise RuleError(f'must be "{wanted}"', field=key)
+        raise RuleError(N_('must be "%(wanted)s"'), field=key, wanted=wanted)
 
 
 def _double_tour_from(raw: Any) -> int | None:
@@ -218,10 +222,12 @@ def _double_tour_from(raw: Any) -> int | None:
 
 def _read_deal(raw: Any, names: Names) -> Deal:
     if not isinstance(raw, Mapping):
-        raise RuleError("must be an object")
+        raise RuleError(N_("must be an object"))
     kind = raw.get("kind")
     if not isinstance(kind, str) or kind not in DEAL_KEYS:
-        raise RuleError("must be one of " + ", ".join(DEAL_KINDS), field="kind")
+        raise RuleError(
+            N_("must be one of %(choices)s"), field="kind", choices=", ".join(DEAL_KINDS)
+        )
     fields.check_keys(raw, DEAL_KEYS[kind])
     if "note" in raw:
         fields.text(raw["note"], "note")
@@ -250,7 +256,7 @@ def _ask(raw: Mapping[str, Any], names: Names) -> Ask:
 
 def _independence(raw: Mapping[str, Any], names: Names) -> Independence:
     if raw.get("partner") is not None:
-        raise RuleError("independence is played alone", field="partner")
+        raise RuleError(N_("independence is played alone"), field="partner")
     suit, trump = _suit_or_trump(raw)
     return Independence(
         declarer=fields.seat(_given(raw, "declarer"), names, "declarer"),
@@ -292,10 +298,10 @@ def _card(raw: Mapping[str, Any], names: Names) -> Card:
 def _adjustment(raw: Mapping[str, Any], names: Names) -> Adjustment:
     reason = raw.get("reason")
     if reason is None or (isinstance(reason, str) and not reason.strip()):
-        raise RuleError("an adjustment needs a reason", field="reason")
+        raise RuleError(N_("an adjustment needs a reason"), field="reason")
     transfers = _given(raw, "transfers")
     if not isinstance(transfers, list) or not transfers:
-        raise RuleError("must list at least one [payer, payee, chips]", field="transfers")
+        raise RuleError(N_("must list at least one [payer, payee, chips]"), field="transfers")
     return Adjustment(
         reason=fields.text(reason, "reason"),
         transfers=tuple(_chips(item, names) for item in transfers),
@@ -304,7 +310,7 @@ def _adjustment(raw: Mapping[str, Any], names: Names) -> Adjustment:
 
 def _chips(item: Any, names: Names) -> Chips:
     if not isinstance(item, list) or len(item) != 3:
-        raise RuleError("each transfer must be [payer, payee, chips]", field="transfers")
+        raise RuleError(N_("each transfer must be [payer, payee, chips]"), field="transfers")
     payer, payee, chips = item
     return (
         fields.seat(payer, names, "transfers"),
@@ -324,11 +330,11 @@ def _tricks(raw: Mapping[str, Any]) -> int:
 
 def _given(raw: Mapping[str, Any], key: str) -> Any:
     if key not in raw:
-        raise RuleError("must be given", field=key)
+        raise RuleError(N_("must be given"), field=key)
     return raw[key]
 
 
 def _choice(value: Any, choices: tuple[str, ...], field: str) -> str:
     if not isinstance(value, str) or value not in choices:
-        raise RuleError("must be one of " + ", ".join(choices), field=field)
+        raise RuleError(N_("must be one of %(choices)s"), field=field, choices=", ".join(choices))
     return value

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
-from scoring.engine.errors import RuleError
+from scoring.engine.errors import N_, RuleError
 
 SYSTEMS = ("payment-tariff", "value-card")
 """The two scoring systems of the seed: the prose tariff and the contract value card."""
@@ -130,19 +130,25 @@ class BostonRules:
             _check_setting(setting.name, getattr(self, setting.name), setting.default)
         if sorted(self.suit_order) != sorted(SUITS):
             raise RuleError(
-                "must list spades, clubs, diamonds and hearts once each", field="suit_order"
+                N_("must list spades, clubs, diamonds and hearts once each"), field="suit_order"
             )
         if len(self.column_multipliers) != len(SUITS):
-            raise RuleError("must give one multiplier per suit (4)", field="column_multipliers")
+            raise RuleError(N_("must give one multiplier per suit (4)"), field="column_multipliers")
         for name in self._UNIT_ROWS:
             if len(getattr(self, name)) != _ROW_COUNT:
                 raise RuleError(
-                    f"must give one unit per trick contract 5–12 ({_ROW_COUNT})", field=name
+                    N_("must give one unit per trick contract 5–12 (%(count)s)"),
+                    field=name,
+                    count=_ROW_COUNT,
                 )
         # Row "5" is "5 alone or 8 together": together must ask for more than alone.
         if self.together_required < 6:
             raise RuleError(
-                f"must be 6–13, got {self.together_required}", field="together_required"
+                N_("must be %(low)s–%(high)s, got %(got)s"),
+                field="together_required",
+                low=6,
+                high=13,
+                got=self.together_required,
             )
 
     @classmethod
@@ -154,7 +160,9 @@ class BostonRules:
         """
         if name not in SYSTEMS:
             raise RuleError(
-                f"unknown preset {name!r} (payment-tariff or value-card)", field="rules"
+                N_("unknown preset %(name)s (payment-tariff or value-card)"),
+                field="rules",
+                name=repr(name),
             )
         return cls(system=name)
 
@@ -170,32 +178,32 @@ class BostonRules:
         """Rules from :meth:`to_dict`'s output: the preset of its ``system`` (default the
         payment tariff) with every other setting it names applied on top."""
         if not isinstance(data, Mapping):
-            raise RuleError("must be an object", field="rules")
+            raise RuleError(N_("must be an object"), field="rules")
         system = data.get("system", SYSTEMS[0])
         if not isinstance(system, str) or system not in SYSTEMS:
-            raise RuleError(_choice_message(SYSTEMS), field="rules.system")
+            raise _not_one_of(SYSTEMS, "rules.system")
         return cls.preset(system).with_overrides(data)
 
     def with_overrides(self, overrides: Mapping[str, Any]) -> Self:
         """A copy with the named settings replaced; unknown names, wrong types and
         impossible values raise RuleError naming ``rules.<setting>``."""
         if not isinstance(overrides, Mapping):
-            raise RuleError("must be an object", field="rules")
+            raise RuleError(N_("must be an object"), field="rules")
         known = {setting.name for setting in dataclasses.fields(self)}
         changes: dict[str, Any] = {}
         for name, value in overrides.items():
             if name not in known:
-                raise RuleError("unknown setting", field=f"rules.{name}")
+                raise RuleError(N_("unknown setting"), field=f"rules.{name}")
             changes[name] = _read_setting(name, value, getattr(self, name))
         try:
             return dataclasses.replace(self, **changes)
         except RuleError as err:
-            raise RuleError(err.message, field=f"rules.{err.field}") from None
+            raise err.at_field(f"rules.{err.field}") from None
 
     def ask_terms(self, contract: str) -> tuple[int, int, int, int]:
         """(required, base, rate, no-trick count S) of a payment-tariff contract."""
         if contract not in ASK_CONTRACTS:
-            raise RuleError(_choice_message(ASK_CONTRACTS), field="contract")
+            raise _not_one_of(ASK_CONTRACTS, "contract")
         return (
             getattr(self, f"{contract}_required"),
             getattr(self, f"{contract}_base"),
@@ -206,14 +214,14 @@ class BostonRules:
     def column_multiplier(self, column: str) -> int:
         """The value card's multiplier of a suit column."""
         if column not in self.suit_order:
-            raise RuleError(_choice_message(SUITS), field="column")
+            raise _not_one_of(SUITS, "column")
         return self.column_multipliers[self.suit_order.index(column)]
 
     def special_unit(self, row: str) -> int:
         """The unit of a value-card row that is not a trick contract (slam by two, a
         misère, a Boston)."""
         if row in TRICK_ROWS or row not in CARD_ROWS:
-            raise RuleError(_choice_message(CARD_ROWS[_ROW_COUNT:]), field="contract")
+            raise _not_one_of(CARD_ROWS[_ROW_COUNT:], "contract")
         unit: int = getattr(self, f"{row.replace('-', '_')}_unit")
         return unit
 
@@ -223,16 +231,16 @@ def _check_setting(name: str, value: object, default: object) -> None:
     choices = BostonRules._CHOICES.get(name)
     if choices is not None:
         if not isinstance(value, str) or value not in choices:
-            raise RuleError(_choice_message(choices), field=name)
+            raise _not_one_of(choices, name)
     elif isinstance(default, bool):
         if not isinstance(value, bool):
-            raise RuleError("must be true or false", field=name)
+            raise RuleError(N_("must be true or false"), field=name)
     elif name == "suit_order":
         if not isinstance(value, tuple) or not all(isinstance(s, str) for s in value):
-            raise RuleError("must be a list of suit names", field=name)
+            raise RuleError(N_("must be a list of suit names"), field=name)
     elif isinstance(default, tuple):
         if not isinstance(value, tuple):
-            raise RuleError("must be a list of whole numbers", field=name)
+            raise RuleError(N_("must be a list of whole numbers"), field=name)
         for position, item in enumerate(value, start=1):
             _check_number(name, item, low=1, item=position)
     elif name in BostonRules._TRICK_SETTINGS:
@@ -246,11 +254,21 @@ def _check_setting(name: str, value: object, default: object) -> None:
 def _check_number(
     name: str, value: object, *, low: int, high: int = SETTING_MAX, item: int | None = None
 ) -> None:
-    where = f"item {item} " if item is not None else ""
+    # A list's item is named, so that the admin can show the message on the item's row.
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{where}must be a whole number", field=name)
+        if item is None:
+            raise RuleError(N_("must be a whole number"), field=name)
+        raise RuleError(N_("item %(item)s must be a whole number"), field=name, item=item)
     if not low <= value <= high:
-        raise RuleError(f"{where}must be {low}–{high}, got {value}", field=name)
+        bounds = {"low": low, "high": high, "got": value}
+        if item is None:
+            raise RuleError(N_("must be %(low)s–%(high)s, got %(got)s"), field=name, **bounds)
+        raise RuleError(
+            N_("item %(item)s must be %(low)s–%(high)s, got %(got)s"),
+            field=name,
+            item=item,
+            **bounds,
+        )
 
 
 def _read_setting(name: str, value: Any, current: object) -> object:
@@ -260,7 +278,7 @@ def _read_setting(name: str, value: Any, current: object) -> object:
     """
     if isinstance(current, tuple):
         if not isinstance(value, list | tuple):
-            raise RuleError("must be a list", field=f"rules.{name}")
+            raise RuleError(N_("must be a list"), field=f"rules.{name}")
         return tuple(value)
     return value
 
@@ -269,5 +287,5 @@ def _jsonable(value: object) -> object:
     return list(value) if isinstance(value, tuple) else value
 
 
-def _choice_message(choices: tuple[str, ...]) -> str:
-    return "must be one of " + ", ".join(choices)
+def _not_one_of(choices: tuple[str, ...], field: str) -> RuleError:
+    return RuleError(N_("must be one of %(choices)s"), field=field, choices=", ".join(choices))

@@ -21,7 +21,7 @@ from scoring.engine.boston.deals import (
     Pass,
 )
 from scoring.engine.boston.rules import SUITS, BostonRules
-from scoring.engine.errors import RuleError
+from scoring.engine.errors import N_, RuleError
 from scoring.engine.money import Payment, payments, to_cents
 
 
@@ -60,21 +60,23 @@ class BostonSetup:
 
     def __post_init__(self) -> None:
         if len(self.players) != SEATS or len(set(self.players)) != SEATS:
-            raise RuleError("must list 4 distinct player names", field="players")
+            raise RuleError(N_("must list 4 distinct player names"), field="players")
         if not isinstance(self.rules, BostonRules):
-            raise RuleError("must be Boston rules", field="rules")
+            raise RuleError(N_("must be Boston rules"), field="rules")
         if not isinstance(self.chip_price, Decimal) or not (
             self.chip_price.is_finite() and self.chip_price >= 0
         ):
-            raise RuleError("must be a price of at least 0", field="chip_price")
+            raise RuleError(N_("must be a price of at least 0"), field="chip_price")
         start = self.double_tour_from
         if start is not None and (
             isinstance(start, bool) or not isinstance(start, int) or start < 1
         ):
-            raise RuleError("must be a deal number of at least 1", field="double_tour_from")
+            raise RuleError(N_("must be a deal number of at least 1"), field="double_tour_from")
         suit = self.preference_suit
         if suit is not None and (not isinstance(suit, str) or suit not in SUITS):
-            raise RuleError("must be one of " + ", ".join(SUITS), field="preference_suit")
+            raise RuleError(
+                N_("must be one of %(choices)s"), field="preference_suit", choices=", ".join(SUITS)
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,22 +164,30 @@ def score_deal(setup: BostonSetup, number: int, deal: Deal) -> tuple[Transfer, .
         case Adjustment():
             return _adjustment(deal)
         case Ask() | Independence():
-            _require_system(setup.rules, "payment-tariff", "an ask or independence")
+            _require_system(
+                setup.rules,
+                "payment-tariff",
+                N_("an ask or independence is not scored at a value-card table"),
+            )
             double = is_double_tour(setup, number, deal)
             amount = tariff_amount(setup.rules, deal, double, setup.preference_suit)
         case Card():
-            _require_system(setup.rules, "value-card", "a value-card contract")
+            _require_system(
+                setup.rules,
+                "value-card",
+                N_("a value-card contract is not scored at a payment-tariff table"),
+            )
             amount = card_amount(setup.rules, deal, is_double_tour(setup, number, deal))
         case _:
-            raise RuleError("unknown kind of deal", field="kind")
+            raise RuleError(N_("unknown kind of deal"), field="kind")
     return _side_transfers(setup.rules, deal.declarer, deal.partner, amount)
 
 
-def _require_system(rules: BostonRules, system: str, what: str) -> None:
+def _require_system(rules: BostonRules, system: str, refusal: str) -> None:
     # A table keeps to one system: the two price the same words differently (independence
     # is 8 tricks in the tariff, 6 on the card).
     if rules.system != system:
-        raise RuleError(f"{what} is not scored at a {rules.system} table", field="kind")
+        raise RuleError(refusal, field="kind")
 
 
 def _adjustment(deal: Adjustment) -> tuple[Transfer, ...]:

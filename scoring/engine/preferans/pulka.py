@@ -16,7 +16,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import NamedTuple
 
-from scoring.engine.errors import RuleError
+from scoring.engine.errors import N_, RuleError
 from scoring.engine.money import Payment, payments, to_cents
 from scoring.engine.preferans.deals import (
     SUITS,
@@ -30,6 +30,7 @@ from scoring.engine.preferans.deals import (
     Passout,
 )
 from scoring.engine.preferans.rules import SOCHI, PreferansRules
+from scoring.engine.text import Text
 
 MAX_POOL_TARGET = 10_000
 MAX_ADJUSTMENT = 1_000_000
@@ -56,15 +57,25 @@ class PulkaSetup:
 
     def __post_init__(self) -> None:
         if len(self.players) not in (3, 4):
-            raise RuleError("a pulka has 3 or 4 players", field="players")
+            raise RuleError(N_("a pulka has 3 or 4 players"), field="players")
         if not 0 <= self.first_dealer < len(self.players):
-            raise RuleError("must be one of the players", field="first_dealer")
+            raise RuleError(N_("must be one of the players"), field="first_dealer")
         if not 0 < self.pool_target <= MAX_POOL_TARGET:
-            raise RuleError(f"must be from 1 to {MAX_POOL_TARGET}", field="pool_target")
+            raise RuleError(
+                N_("must be from %(low)s to %(high)s"),
+                field="pool_target",
+                low=1,
+                high=MAX_POOL_TARGET,
+            )
         if self.control_time_deal is not None and not (
             0 <= self.control_time_deal <= MAX_CONTROL_TIME_DEAL
         ):
-            raise RuleError(f"must be from 0 to {MAX_CONTROL_TIME_DEAL}", field="control_time_deal")
+            raise RuleError(
+                N_("must be from %(low)s to %(high)s"),
+                field="control_time_deal",
+                low=0,
+                high=MAX_CONTROL_TIME_DEAL,
+            )
 
     @property
     def size(self) -> int:
@@ -284,52 +295,57 @@ class Pulka:
             self._check_adjustment(deal)
             return
         if self.closed:
-            raise RuleError("the pulka was closed; only adjustments are allowed", field="kind")
+            raise RuleError(N_("the pulka was closed; only adjustments are allowed"), field="kind")
         if self.complete:
-            raise RuleError("the pulka is complete; only adjustments are allowed", field="kind")
+            raise RuleError(N_("the pulka is complete; only adjustments are allowed"), field="kind")
         if isinstance(deal, Concede):
             self._check_concede(deal)
             return
         if deal.dark and not self.rules.dark_games:
-            raise RuleError("dark games are not played under this tariff", field="dark")
+            raise RuleError(N_("dark games are not played under this tariff"), field="dark")
         if isinstance(deal, Game):
             self._check_game(deal)
         elif isinstance(deal, Misere):
             self._check_declarer(deal.declarer)
             if not 0 <= deal.tricks <= 10:
-                raise RuleError("must be from 0 to 10", field="tricks")
+                raise RuleError(N_("must be from 0 to 10"), field="tricks")
         else:
             self._check_passout(deal)
 
     def _check_declarer(self, declarer: int) -> None:
         if declarer not in self.active_seats():
             raise RuleError(
-                "must be an active player (the 4-player dealer sits out)", field="declarer"
+                N_("must be an active player (the 4-player dealer sits out)"), field="declarer"
             )
 
     def _check_contract(self, declarer: int, level: int, suit: str) -> None:
         """The declarer, the contract and the pass-out exit (§6, §10)."""
         self._check_declarer(declarer)
         if level not in (6, 7, 8, 9, 10):
-            raise RuleError("the level must be from 6 to 10", field="contract")
+            raise RuleError(N_("the level must be from 6 to 10"), field="contract")
         if suit not in SUITS:
-            raise RuleError("the suit must be S, C, D, H or N", field="contract")
+            raise RuleError(N_("the suit must be S, C, D, H or N"), field="contract")
         lowest = self.lowest_contract()
         if level < lowest:
             raise RuleError(
-                f"after {self.passouts_in_series} pass-out(s) the lowest contract is {lowest}",
+                N_("after %(count)s pass-out(s) the lowest contract is %(level)s"),
                 field="contract",
+                count=self.passouts_in_series,
+                level=lowest,
             )
 
     def _check_concede(self, concede: Concede) -> None:
         if not self.rules.concede:
-            raise RuleError("conceding a contract is not allowed under this tariff", field="kind")
+            raise RuleError(
+                N_("conceding a contract is not allowed under this tariff"), field="kind"
+            )
         self._check_contract(concede.declarer, concede.level, concede.suit)
         undertricks = self._undertricks(concede)
         if not 1 <= undertricks <= concede.level:
             raise RuleError(
-                f"a {concede.level} is conceded with 1 to {concede.level} undertricks",
+                N_("a %(level)s is conceded with 1 to %(level)s undertricks"),
                 field="undertricks",
+                level=concede.level,
             )
 
     def _undertricks(self, concede: Concede) -> int:
@@ -344,43 +360,48 @@ class Pulka:
         defenders = self.defenders(game.declarer)
         answers = [game.answers.get(s) for s in defenders]
         if len(game.answers) != len(defenders) or None in answers:
-            raise RuleError("give an answer for each defender and nobody else", field="answers")
+            raise RuleError(N_("give an answer for each defender and nobody else"), field="answers")
         if not ANSWERS.issuperset(answers):
-            raise RuleError("each answer must be whist, pass or half", field="answers")
+            raise RuleError(N_("each answer must be whist, pass or half"), field="answers")
         if "half" in answers:
             if answers != ["pass", "half"]:
                 raise RuleError(
-                    "half-whist is said by the second defender after the first passed",
+                    N_("half-whist is said by the second defender after the first passed"),
                     field="answers",
                 )
             if game.level not in rules.half_whist_levels:
-                raise RuleError(f"half-whist is not allowed on a {game.level}", field="answers")
+                raise RuleError(
+                    N_("half-whist is not allowed on a %(level)s"),
+                    field="answers",
+                    level=game.level,
+                )
         both_whist = answers == ["whist", "whist"]
         if rules.stalingrad and (game.level, game.suit) == (6, "S") and not both_whist:
-            raise RuleError("6♠ is whisted by both (Stalingrad)", field="answers")
+            raise RuleError(N_("6♠ is whisted by both (Stalingrad)"), field="answers")
         if game.level == 10 and not rules.ten_is_whisted and answers != ["pass", "pass"]:
-            raise RuleError("a 10 is not whisted under this tariff", field="answers")
+            raise RuleError(N_("a 10 is not whisted under this tariff"), field="answers")
         if "whist" in answers:
             if game.tricks is None:
-                raise RuleError("give every active player's tricks", field="tricks")
+                raise RuleError(N_("give every active player's tricks"), field="tricks")
             self._check_tricks(game.tricks, self._active_set[self.dealer], 10)
         elif game.tricks is not None:
-            raise RuleError("tricks are not entered when nobody whists", field="tricks")
+            raise RuleError(N_("tricks are not entered when nobody whists"), field="tricks")
 
     def _check_passout(self, passout: Passout) -> None:
         tricks, dealer_tricks = self._passout_tricks(passout)
         if dealer_tricks is not None:
             if self.setup.size != 4 or not self.rules.dealer_takes_widow_tricks:
                 raise RuleError(
-                    "only a 4-player dealer playing the widow takes tricks", field="dealer_tricks"
+                    N_("only a 4-player dealer playing the widow takes tricks"),
+                    field="dealer_tricks",
                 )
             if not 0 <= dealer_tricks <= 2:
-                raise RuleError("the dealer takes 0–2 widow tricks", field="dealer_tricks")
+                raise RuleError(N_("the dealer takes 0–2 widow tricks"), field="dealer_tricks")
         self._check_tricks(tricks, self._active_set[self.dealer], 10 - (dealer_tricks or 0))
         if passout.looked and not passout.dark:
-            raise RuleError("only a dark pass-out records who looked", field="looked")
+            raise RuleError(N_("only a dark pass-out records who looked"), field="looked")
         if not set(passout.looked) <= set(self.active_seats()):
-            raise RuleError("must name active players", field="looked")
+            raise RuleError(N_("must name active players"), field="looked")
 
     def _passout_tricks(self, passout: Passout) -> tuple[Mapping[int, int], int | None]:
         """The active seats' tricks and the 4-player dealer's widow tricks, which a record
@@ -390,7 +411,7 @@ class Pulka:
             in_tricks = tricks[self.dealer]
             if dealer_tricks is not None and dealer_tricks != in_tricks:
                 raise RuleError(
-                    "the dealer's tricks are given twice, differently", field="dealer_tricks"
+                    N_("the dealer's tricks are given twice, differently"), field="dealer_tricks"
                 )
             tricks = {s: t for s, t in tricks.items() if s != self.dealer}
             dealer_tricks = in_tricks
@@ -400,29 +421,33 @@ class Pulka:
     def _check_tricks(tricks: Mapping[int, int], seats: frozenset[int], total: int) -> None:
         if tricks.keys() != seats:
             raise RuleError(
-                "give the tricks of every active player and nobody else", field="tricks"
+                N_("give the tricks of every active player and nobody else"), field="tricks"
             )
         values = tricks.values()
         if min(values) < 0 or max(values) > 10:
-            raise RuleError("each player's tricks must be from 0 to 10", field="tricks")
+            raise RuleError(N_("each player's tricks must be from 0 to 10"), field="tricks")
         got = sum(values)
         if got != total:
-            raise RuleError(f"must add up to {total}, got {got}", field="tricks")
+            raise RuleError(
+                N_("must add up to %(total)s, got %(got)s"), field="tricks", total=total, got=got
+            )
 
     def _check_adjustment(self, adjustment: Adjustment) -> None:
         if not adjustment.reason.strip():
-            raise RuleError("an adjustment needs a reason", field="reason")
+            raise RuleError(N_("an adjustment needs a reason"), field="reason")
         n = self.setup.size
         amounts = [*adjustment.pool.values(), *adjustment.mountain.values()]
         amounts += [amount for _, _, amount in adjustment.whists]
         if any(abs(a) > MAX_ADJUSTMENT for a in amounts):
-            raise RuleError(f"amounts must be within ±{MAX_ADJUSTMENT}", field="amount")
+            raise RuleError(
+                N_("amounts must be within ±%(limit)s"), field="amount", limit=MAX_ADJUSTMENT
+            )
         for name, part in (("pool", adjustment.pool), ("mountain", adjustment.mountain)):
             if any(not 0 <= s < n for s in part):
-                raise RuleError("must name players of this pulka", field=name)
+                raise RuleError(N_("must name players of this pulka"), field=name)
         for writer, on, _ in adjustment.whists:
             if not (0 <= writer < n and 0 <= on < n) or writer == on:
-                raise RuleError("whists are written by one player on another", field="whists")
+                raise RuleError(N_("whists are written by one player on another"), field="whists")
 
     # -- what the rules write (§4–§7) ------------------------------------------------------
 
@@ -441,15 +466,14 @@ class Pulka:
         """Every amount of a dark contract or one played on a bomb, multiplied (§7)."""
         factors = []
         if dark:
-            factors.append((self.rules.dark_multiplier, "dark"))
+            factors.append((self.rules.dark_multiplier, N_("%(calc)s × %(factor)s dark")))
         if self.rules.bombs and self.bombs[declarer]:
-            factors.append((self.bomb(declarer), "bomb"))
+            factors.append((self.bomb(declarer), N_("%(calc)s × %(factor)s bomb")))
         if not factors:
             return entries
         factor = math.prod(f for f, _ in factors)
-        label = " ".join(f"× {f} {why}" for f, why in factors)
         return [
-            Entry(e.kind, e.player, e.amount * factor, e.rule, f"({e.calc}) {label}", e.on)
+            Entry(e.kind, e.player, e.amount * factor, e.rule, _times(e.calc, factors), e.on)
             for e in entries
         ]
 
@@ -634,7 +658,10 @@ class Pulka:
         # A dark pass-out doubles everything written for tricks (seed 001: «удваиваются»).
         dark = 2 if passout.dark else 1
         price = self.passout_price() * dark
-        label = f"p{self.passouts_in_series + 1}" + (" × 2 dark" if passout.dark else "")
+        label = Text(
+            N_("p%(number)s × 2 dark") if passout.dark else N_("p%(number)s"),
+            number=self.passouts_in_series + 1,
+        )
         seats = sorted(tricks)
         if rules.passout_mode == "whists":
             return self._passout_whists(seats, tricks, price, dark, label, widow_dealer)
@@ -645,11 +672,22 @@ class Pulka:
             if counted:
                 entries.append(
                     Entry(
-                        "mountain", s, counted * price, "passout", f"{counted} × {price} ({label})"
+                        "mountain",
+                        s,
+                        counted * price,
+                        "passout",
+                        Text(
+                            "%(count)s × %(price)s (%(label)s)",
+                            count=counted,
+                            price=price,
+                            label=label,
+                        ),
                     )
                 )
             if tricks[s] == 0 and s != widow_dealer:
-                entries += self._zero_bonus(s, price, price, f"{price} ({label})")
+                entries += self._zero_bonus(
+                    s, price, price, Text("%(price)s (%(label)s)", price=price, label=label)
+                )
         return entries
 
     def _zero_bonus(self, seat: int, price: int, standard: int, calc: str) -> list[Entry]:
@@ -671,7 +709,7 @@ class Pulka:
         tricks: Mapping[int, int],
         price: int,
         dark: int,
-        label: str,
+        label: Text,
         widow_dealer: int | None,
     ) -> list[Entry]:
         """Rostov: the fewest-tricks players write whists on the others (§6)."""
@@ -683,7 +721,13 @@ class Pulka:
             for s in seats:
                 if s not in low:
                     amount = tricks[s] * per_trick
-                    calc = f"{tricks[s]} × {self.rules.passout_whists} × {price} ({label})"
+                    calc = Text(
+                        "%(tricks)s × %(whists)s × %(price)s (%(label)s)",
+                        tricks=tricks[s],
+                        whists=self.rules.passout_whists,
+                        price=price,
+                        label=label,
+                    )
                     entries.append(Entry("whists", writer, amount, "passout-whists", calc, s))
         for s in seats:
             if tricks[s] == 0 and s != widow_dealer:
@@ -746,7 +790,13 @@ class Pulka:
         if own:
             self.pool[seat] += own
             written.append(
-                Entry("pool", seat, own, entry.rule, f"{entry.calc}; {own} up to the target")
+                Entry(
+                    "pool",
+                    seat,
+                    own,
+                    entry.rule,
+                    Text(N_("%(calc)s; %(own)s up to the target"), calc=entry.calc, own=own),
+                )
             )
         return entry.amount - own
 
@@ -780,7 +830,7 @@ class Pulka:
             calc = f"−{rest} × {ratio}"
             if self.rules.overflow_floor == "zero" and off > self.mountain[seat]:
                 off = _exact(max(Fraction(0), Fraction(self.mountain[seat])))
-                calc += f", stopped at 0: −{off}"
+                calc = Text(N_("%(calc)s, stopped at 0: −%(off)s"), calc=calc, off=off)
             if off:
                 self.mountain[seat] -= off
                 written.append(Entry("mountain", seat, -off, "overflow", calc))
@@ -931,6 +981,14 @@ def _score_adjustment(adjustment: Adjustment) -> list[Entry]:
         if a
     ]
     return entries
+
+
+def _times(calc: str, factors: list[tuple[int, str]]) -> Text:
+    """``calc`` in brackets, times each (factor, template) in turn: «(4) × 2 dark × 2 bomb»."""
+    text = Text("(%(calc)s)", calc=calc)
+    for factor, template in factors:
+        text = Text(template, calc=text, factor=factor)
+    return text
 
 
 def _exact(value: Amount) -> Amount:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scoring.engine import fields
-from scoring.engine.errors import RuleError
+from scoring.engine.errors import N_, RuleError
 from scoring.engine.money import exact_number, two_decimals
 from scoring.engine.preferans.deals import (
     Adjustment,
@@ -74,7 +74,9 @@ def parse_record(data: Mapping[str, Any]) -> tuple[PulkaSetup, list[Deal]]:
     )
     raw_deals = data.get("deals", [])
     if not isinstance(raw_deals, list) or len(raw_deals) > MAX_DEALS:
-        raise RuleError(f"must be a list of at most {MAX_DEALS} deals", field="deals")
+        raise RuleError(
+            N_("must be a list of at most %(limit)s deals"), field="deals", limit=MAX_DEALS
+        )
     deals = [parse_deal(raw, players, n) for n, raw in enumerate(raw_deals, start=1)]
     return setup, deals
 
@@ -86,7 +88,7 @@ def parse_rules(raw: Any) -> PreferansRules:
     overrides = dict(fields.mapping(raw, "rules"))
     preset = overrides.pop("preset", "sochi")
     if not isinstance(preset, str):
-        raise RuleError("must be a preset name", field="rules.preset")
+        raise RuleError(N_("must be a preset name"), field="rules.preset")
     return PreferansRules.preset(preset).with_overrides(overrides)
 
 
@@ -95,7 +97,9 @@ def parse_deal(raw: Any, players: tuple[str, ...], n: int) -> Deal:
     data = fields.mapping(raw, "deal", n)
     kind = data.get("kind")
     if not isinstance(kind, str) or kind not in DEAL_FIELDS:
-        raise RuleError("must be game, misere, passout, concede or adjust", field="kind", deal=n)
+        raise RuleError(
+            N_("must be game, misere, passout, concede or adjust"), field="kind", deal=n
+        )
     fields.check_keys(data, DEAL_FIELDS[kind], deal=n)
     if "note" in data:
         fields.text(data["note"], "note", n)
@@ -147,7 +151,7 @@ class _Reader:
         match = CONTRACT.fullmatch(contract) if isinstance(contract, str) else None
         if match is None:
             raise RuleError(
-                "must be a level 6–10 and a suit S, C, D, H or N, e.g. 7H",
+                N_("must be a level 6–10 and a suit S, C, D, H or N, e.g. 7H"),
                 field="contract",
                 deal=self.n,
             )
@@ -171,7 +175,7 @@ class _Reader:
         for name, answer in fields.mapping(data.get("answers"), "answers", self.n).items():
             if answer not in ("whist", "pass", "half"):
                 raise RuleError(
-                    "each answer must be whist, pass or half", field="answers", deal=self.n
+                    N_("each answer must be whist, pass or half"), field="answers", deal=self.n
                 )
             answers[self.seat(name, "answers")] = answer
         tricks = self.tricks(data["tricks"]) if "tricks" in data else None
@@ -189,14 +193,14 @@ class _Reader:
         declarer = self.seat(data.get("declarer"), "declarer")
         tricks = self.tricks(data.get("tricks"))
         if set(tricks) != {declarer}:
-            raise RuleError("give the declarer's tricks only", field="tricks", deal=self.n)
+            raise RuleError(N_("give the declarer's tricks only"), field="tricks", deal=self.n)
         return Misere(declarer=declarer, tricks=tricks[declarer], dark=self.dark(data))
 
     def passout(self, data: Mapping[str, Any]) -> Passout:
         """A pass-out with its tricks, widow tricks and who looked."""
         looked = data.get("looked", [])
         if not isinstance(looked, list):
-            raise RuleError("must be a list of players", field="looked", deal=self.n)
+            raise RuleError(N_("must be a list of players"), field="looked", deal=self.n)
         dealer_tricks = None
         if "dealer_tricks" in data:
             dealer_tricks = fields.integer(
@@ -213,16 +217,18 @@ class _Reader:
         """A manual entry with its reason."""
         reason = data.get("reason")
         if not isinstance(reason, str) or not reason.strip():
-            raise RuleError("an adjustment needs a reason", field="reason", deal=self.n)
+            raise RuleError(N_("an adjustment needs a reason"), field="reason", deal=self.n)
         reason = fields.text(reason, "reason", self.n)
         raw_whists = data.get("whists", [])
         if not isinstance(raw_whists, list):
-            raise RuleError("must be a list of [writer, on, amount]", field="whists", deal=self.n)
+            raise RuleError(
+                N_("must be a list of [writer, on, amount]"), field="whists", deal=self.n
+            )
         whists = []
         for item in raw_whists:
             if not isinstance(item, list) or len(item) != 3:
                 raise RuleError(
-                    "must be a list of [writer, on, amount]", field="whists", deal=self.n
+                    N_("must be a list of [writer, on, amount]"), field="whists", deal=self.n
                 )
             writer, on, amount = item
             whists.append(

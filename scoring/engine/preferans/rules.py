@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from scoring.engine.errors import RuleError
+from scoring.engine.errors import N_, RuleError
 
 LEVELS = (6, 7, 8, 9, 10)
 LoneWhist = Literal["greedy", "gentleman"]
@@ -125,7 +125,12 @@ class PreferansRules:
             return PRESETS[name]
         except KeyError:
             known = ", ".join(PRESETS)
-            raise RuleError(f"unknown preset {name!r} (known: {known})", field="rules") from None
+            raise RuleError(
+                N_("unknown preset %(name)s (known: %(known)s)"),
+                field="rules",
+                name=repr(name),
+                known=known,
+            ) from None
 
     def with_overrides(self, overrides: Mapping[str, Any]) -> PreferansRules:
         """These rules with some settings changed, each checked by name and type."""
@@ -167,17 +172,17 @@ def _coerce(name: str, value: Any) -> Any:
     """A setting's value from JSON, or a RuleError naming ``rules.<name>``."""
     field = f"rules.{name}"
     if name not in _FIELD_TYPES:
-        raise RuleError("unknown setting", field=field)
+        raise RuleError(N_("unknown setting"), field=field)
     kind = _FIELD_TYPES[name]
     if kind == "bool":
         if name in YES_NO and value in ("yes", "no"):
             return value == "yes"
         if not isinstance(value, bool):
-            raise RuleError("must be true or false", field=field)
+            raise RuleError(N_("must be true or false"), field=field)
         return value
     if kind == "int":
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RuleError("must be a whole number", field=field)
+            raise RuleError(N_("must be a whole number"), field=field)
         return value
     if kind == "rate":
         return _rate(value, field)
@@ -185,22 +190,24 @@ def _coerce(name: str, value: Any) -> Any:
         if not isinstance(value, list | tuple) or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in value
         ):
-            raise RuleError("must be a list of whole numbers", field=field)
+            raise RuleError(N_("must be a list of whole numbers"), field=field)
         return tuple(value)
     if isinstance(value, bool) and name in LEGACY_BOOLEANS:
         return LEGACY_BOOLEANS[name][value]
     if not isinstance(value, str) or value not in CHOICES[name]:
-        raise RuleError(f"must be one of: {', '.join(CHOICES[name])}", field=field)
+        raise RuleError(
+            N_("must be one of: %(choices)s"), field=field, choices=", ".join(CHOICES[name])
+        )
     return value
 
 
 def _rate(value: Any, field: str) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, int | str | float):
-        raise RuleError('must be a number such as 1, 2 or "3/2"', field=field)
+        raise RuleError(N_('must be a number such as 1, 2 or "3/2"'), field=field)
     try:
         rate = Fraction(value)
     except (ValueError, ZeroDivisionError):
-        raise RuleError('must be a number such as 1, 2 or "3/2"', field=field) from None
+        raise RuleError(N_('must be a number such as 1, 2 or "3/2"'), field=field) from None
     return rate.limit_denominator(1000)
 
 
@@ -222,20 +229,22 @@ _FIELD_TYPES = {f.name: _field_kind(f) for f in dataclasses.fields(PreferansRule
 def _check(rules: PreferansRules) -> None:
     """Reject an impossible tariff, naming the setting."""
 
-    def fail(name: str, message: str) -> None:
-        raise RuleError(message, field=f"rules.{name}")
+    def fail(name: str, template: str, **params: Any) -> None:
+        raise RuleError(template, field=f"rules.{name}", **params)
 
     if len(rules.contract_values) != 6 or any(v <= 0 for v in rules.contract_values):
-        fail("contract_values", "must be 6 positive values (6, 7, 8, 9, 10, misère)")
+        fail("contract_values", N_("must be 6 positive values (6, 7, 8, 9, 10, misère)"))
     if len(rules.whist_obligations) != 5 or any(not 0 <= o <= 4 for o in rules.whist_obligations):
-        fail("whist_obligations", "must be 5 obligations (6–10), each from 0 to 4")
+        fail("whist_obligations", N_("must be 5 obligations (6–10), each from 0 to 4"))
     for name in RATES:
         rate = getattr(rules, name)
         if name in ZERO_RATES:
             if not isinstance(rate, Fraction) or rate < 0 or rate > 100:
-                fail(name, "must be 0 or a positive multiple of the contract value, at most 100")
+                fail(
+                    name, N_("must be 0 or a positive multiple of the contract value, at most 100")
+                )
         elif not isinstance(rate, Fraction) or rate <= 0 or rate > 100:
-            fail(name, "must be a positive multiple of the contract value, at most 100")
+            fail(name, N_("must be a positive multiple of the contract value, at most 100"))
     for name in (
         "misere_penalty",
         "pool_weight",
@@ -245,25 +254,25 @@ def _check(rules: PreferansRules) -> None:
         "dark_multiplier",
     ):
         if not 0 < getattr(rules, name) <= 1000:
-            fail(name, "must be a positive whole number, at most 1000")
+            fail(name, N_("must be a positive whole number, at most 1000"))
     for name in LADDERS:
         if not getattr(rules, name) and name != "half_whist_levels":
-            fail(name, "must not be empty")
+            fail(name, N_("must not be empty"))
     if any(not 0 < p <= 1000 for p in rules.passout_ladder):
-        fail("passout_ladder", "every step must be a positive whole number, at most 1000")
+        fail("passout_ladder", N_("every step must be a positive whole number, at most 1000"))
     if any(level not in LEVELS for level in rules.passout_exit):
-        fail("passout_exit", "every step must be a contract level from 6 to 10")
+        fail("passout_exit", N_("every step must be a contract level from 6 to 10"))
     if any(level not in LEVELS for level in rules.half_whist_levels):
-        fail("half_whist_levels", "every level must be from 6 to 10")
+        fail("half_whist_levels", N_("every level must be from 6 to 10"))
     for name, choices in CHOICES.items():
         if getattr(rules, name) not in choices:
-            fail(name, f"must be one of: {', '.join(choices)}")
+            fail(name, N_("must be one of: %(choices)s"), choices=", ".join(choices))
     if rules.passout_series_end_level not in LEVELS:
-        fail("passout_series_end_level", "must be a contract level from 6 to 10")
+        fail("passout_series_end_level", N_("must be a contract level from 6 to 10"))
     if not 1 <= rules.concede_undertricks <= 10:
-        fail("concede_undertricks", "must be from 1 to 10")
+        fail("concede_undertricks", N_("must be from 1 to 10"))
     if rules.concede_consolation and not rules.concede:
-        fail("concede_consolation", "conceding is off (concede = no): nothing to console")
+        fail("concede_consolation", N_("conceding is off (concede = no): nothing to console"))
 
 
 SOCHI = PreferansRules()

@@ -31,11 +31,14 @@ from scoring.models import (
     BostonTariffVersion,
     Club,
     DealRecord,
+    Evening,
+    Guest,
     PreferansTariff,
     PreferansTariffVersion,
     Rating,
     RatingHistory,
     Season,
+    Seat,
     Table,
 )
 
@@ -104,7 +107,9 @@ def build_club() -> None:
 def empty_the_club() -> None:
     """What a freshly migrated database holds: the preset tariffs, the Organisers group and
     the club's first texts."""
+    Evening.objects.all().delete()  # check-ins, requests, links, settlements go with them
     Table.objects.all().delete()  # seats, deals, audit, rating history go with them
+    Guest.objects.all().delete()
     Rating.objects.all().delete()
     Season.objects.all().delete()
     Member.objects.all().delete()
@@ -124,6 +129,51 @@ def natural_key(table: Table) -> tuple[Any, ...]:
         selectors.seat_names(table),
         json.dumps(first.data if first else None, sort_keys=True),
     )
+
+
+def _player(row: Any) -> Any:
+    """A seat's or a check-in's player: a member's username, or a guest's id and name."""
+    return row.member.username if row.member else ("guest", row.guest_id, row.guest.name)
+
+
+def evenings_state() -> list[dict[str, Any]]:
+    """Everything of each evening: its own fields, check-ins, requests, the draw, its
+    tables by round and its settled payments (with who settled them)."""
+    state = []
+    for evening in Evening.objects.order_by("pk"):
+        state.append(
+            {
+                "fields": (
+                    evening.pk,
+                    evening.played_on,
+                    evening.place,
+                    evening.organiser.username,
+                    evening.game,
+                    evening.table_size,
+                    evening.seed,
+                    evening.draft,
+                    evening.created_at,
+                ),
+                "here": [
+                    (
+                        _player(a),
+                        a.arrived_at,
+                        a.sits_out,
+                        getattr(a.checked_in_by, "username", None),
+                    )
+                    for a in evening.attendances.order_by("pk")
+                ],
+                "guests": sorted(evening.guests.values_list("pk", "name", "created_at")),
+                "apart": sorted(evening.apart.values_list("first__username", "second__username")),
+                "tables": sorted(evening.links.values_list("table_id", "round")),
+                "settled": sorted(
+                    evening.settlements.values_list(
+                        "payer", "payee", "amount", "settled_by__username", "settled_at"
+                    )
+                ),
+            }
+        )
+    return state
 
 
 def club_state() -> dict[Any, dict[str, Any]]:
@@ -152,7 +202,7 @@ def club_state() -> dict[Any, dict[str, Any]]:
             "result": table.result,
             "document": selectors.replay(table).document(),
             "seats": [
-                (s.position, s.member.username, s.name, s.result, s.money, s.place, s.won, s.stats)
+                (s.position, _player(s), s.name, s.result, s.money, s.place, s.won, s.stats)
                 for s in sorted(table.seats.all(), key=lambda s: s.position)
             ],
             "deals": [
@@ -266,7 +316,9 @@ def run_import(*argv: str) -> tuple[int, str, str]:
 
 def test_a_restored_club_scores_every_table_as_before(tmp_path: Path, client: Any) -> None:
     build_club()
-    before, setup_before = club_state(), club_setup()
+    before, setup_before, evenings_before = club_state(), club_setup(), evenings_state()
+    assert Seat.objects.filter(guest__isnull=False).exists()  # the demo seats a guest
+    assert len(evenings_before) == 2
     path = export(tmp_path)
     empty_the_club()
     assert Member.objects.count() == 0
@@ -276,10 +328,12 @@ def test_a_restored_club_scores_every_table_as_before(tmp_path: Path, client: An
 
     assert (status, err) == (0, "")
     assert "Restored 8 members, 6 tariffs (7 versions; 6 preset tariffs replaced)" in out
-    assert "1 season and 10 tables" in out
+    assert "1 season and 11 tables" in out
+    assert "2 evenings and 1 guest;" in out
     assert "unusable" in out and "changepassword" in out
     after = club_state()
-    assert len(after) == len(before) == 10
+    assert len(after) == len(before) == 11
+    assert evenings_state() == evenings_before
     assert after.keys() == before.keys()
     for key, table in before.items():
         assert after[key] == table, key
@@ -343,7 +397,7 @@ def test_import_refuses_a_club_that_is_not_empty(tmp_path: Path) -> None:
 
     assert status == 2
     assert out == ""
-    assert "the club is not empty (8 members, 10 tables, 1 season)" in err
+    assert "the club is not empty (8 members, 11 tables, 1 season)" in err
     assert "Nothing was changed" in err
     assert (Member.objects.count(), Table.objects.count(), DealRecord.objects.count()) == counts
     assert list(PreferansTariffVersion.objects.values_list("pk", flat=True)) == tariffs
@@ -376,6 +430,25 @@ def _finished(document: dict[str, Any]) -> int:
 def _open(document: dict[str, Any]) -> int:
     """The index of the backup's first table in play."""
     return next(i for i, table in enumerate(document["tables"]) if table["status"] == Table.OPEN)
+
+
+def _guest_seat(document: dict[str, Any]) -> tuple[Any, ...]:
+    """Where the demo's guest's seat is in the backup (at tonight's round 2)."""
+    return next(
+        ("tables", i, "seats", j)
+        for i, table in enumerate(document["tables"])
+        for j, seat in enumerate(table["seats"])
+        if seat.get("guest") is not None
+    )
+
+
+def _drop(document: dict[str, Any], path: tuple[Any, ...]) -> dict[str, Any]:
+    *where, key = path
+    item: Any = document
+    for step in where:
+        item = item[step]
+    del item[key]
+    return document
 
 
 def _nested(depth: int) -> Any:
@@ -531,6 +604,38 @@ def test_a_malformed_document_exits_2_and_says_why(tmp_path: Path, text: str, me
             lambda d: _set(d, ("tables", 0, "deals"), d["tables"][0]["deals"][:1] * 1_001),
             "tables[0].deals: 1,001 deals; a game has at most 1,000",
         ),
+        # A null in a column that holds none (found by the backup fuzz: the club's English
+        # name as null was an IntegrityError, a traceback instead of a message).
+        (lambda d: _set(d, ("club", "name_en"), None), "club.name_en: must not be null"),
+        # Guests and evenings refer to guests, members and tables of the backup.
+        (lambda d: _set(d, ("guests", 0, "name"), " "), "guests[0].name: must be a non-empty"),
+        (lambda d: _drop(d, ("guests", 0, "id")), "guests[0].id: missing"),
+        (
+            lambda d: _set(d, (*_guest_seat(d), "guest"), 999),
+            ".guest: no guest 999 in the backup",
+        ),
+        (
+            lambda d: _set(d, (*_guest_seat(d), "member"), "anna"),
+            "]: must name a member or a guest",
+        ),
+        (
+            lambda d: _set(d, ("evenings", 0, "tables", 0, "table"), 99_999),
+            "evenings[0].tables[0].table: no table 99999 in the backup",
+        ),
+        (
+            lambda d: _set(d, ("evenings", 0, "settlements", 0, "payer"), "m1"),
+            'evenings[0].settlements[0].payer: must be "club", "member:<username>" or',
+        ),
+        (
+            lambda d: _set(d, ("evenings", 0, "organiser"), "nobody"),
+            "evenings[0].organiser: no member 'nobody' in the backup",
+        ),
+        (
+            lambda d: _set(
+                d, ("evenings", 0, "draft"), [{"players": ["member:anna"], "first_dealer": 0}]
+            ),
+            "evenings[0].draft[0].players: 3 or 4 players checked in, each once",
+        ),
     ],
 )
 def test_a_broken_backup_exits_2_and_changes_nothing(
@@ -613,7 +718,7 @@ def test_import_reads_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
 
     assert status == 0, out
     assert "Restored 8 members" in out
-    assert Table.objects.count() == 10
+    assert Table.objects.count() == 11
 
 
 def test_call_command_raises_with_exit_status_2() -> None:
@@ -654,6 +759,9 @@ def test_a_restore_keeps_every_number_and_new_rows_continue_after_them(
     for key in ("tables", "seasons"):
         for item in document[key]:
             item["id"] += 1_000
+    for evening in document["evenings"]:  # an evening names its tables by their ids
+        for link in evening["tables"]:
+            link["table"] += 1_000
     path.write_text(json.dumps(document), encoding="utf-8")
     numbers["tables"] = {pk + 1_000: key for pk, key in numbers["tables"].items()}
     numbers["seasons"] = {pk + 1_000: name for pk, name in numbers["seasons"].items()}
@@ -710,7 +818,8 @@ _VOLATILE = [
 def site_pages(client: Any) -> dict[str, str]:
     """The HTML of every page a member reads: home, the table list, each table (its page,
     print view, export), the standings of each game all time and in each season, the
-    season list and each member's profile."""
+    season list, each member's profile, and each evening (its page, ledger and CSV: the
+    demo's have a guest, check-ins, two rounds and a settled payment)."""
     from django.core.cache import cache
 
     from scoring.live.snapshots import SNAPSHOTS
@@ -734,6 +843,10 @@ def site_pages(client: Any) -> dict[str, str]:
             urls.append(reverse("scoring:season_standings_csv", args=[pk, game]))
     for username in Member.objects.order_by("username").values_list("username", flat=True):
         urls.append(reverse("members:detail", args=[username]))
+    urls.append(reverse("scoring:evening_list"))
+    for pk in Evening.objects.order_by("pk").values_list("pk", flat=True):
+        for name in ("evening_detail", "evening_ledger", "evening_ledger_csv"):
+            urls.append(reverse(f"scoring:{name}", args=[pk]))
     pages = {}
     for url in urls:
         response = client.get(url)

@@ -42,15 +42,22 @@ from members.models import Member
 from scoring import services
 from scoring.club.backup import club_contents
 from scoring.models import (
+    Attendance,
     AuditEntry,
     BostonTariff,
     BostonTariffVersion,
     DealRecord,
+    Evening,
+    EveningTable,
+    Guest,
     PreferansTariff,
     PreferansTariffVersion,
     Season,
+    Settlement,
     Table,
 )
+from scoring.selectors import evenings as evening_selectors
+from scoring.services import evenings as evening_services
 from tests import factories
 from tests.fuzz_harness import CountingClient, fuzz, fuzz_input, quiet_request_logs, rolled_back
 from tests.fuzz_strategies import HUGE, db_snapshot, json_paths, json_values
@@ -78,6 +85,21 @@ PASSOUT = {"kind": "passout", "tricks": {"Anna": 5, "Boris": 5, "Vera": 0}}
 ASK = {"kind": "ask", "declarer": "Anna", "partner": "Vera", "suit": "minor", "tour": "simple"}
 
 
+def _an_evening(olga: Member, members: list[Member], table: Table) -> None:
+    """An evening with the finished pulka as its first round, one payment settled, and
+    Anna, Gleb and Ivan (a guest) checked in and drawn, the draw waiting to open."""
+    evening = Evening.objects.create(organiser=olga, played_on=table.played_on)
+    EveningTable.objects.create(evening=evening, table=table, round=1)
+    for member in members:
+        evening_services.evening_check_in(evening=evening, member=member, by=olga)
+    evening_services.evening_check_in_guest(evening=evening, name="Ivan", by=olga)
+    evening_services.evening_draw(evening=evening, seed=3)
+    line = evening_selectors.ledger(evening).lines[0]
+    evening_services.settlement_mark(
+        evening=evening, payer=line.payer, payee=line.payee, amount=line.amount, by=olga
+    )
+
+
 def small_club() -> str:
     """A small club's backup, as ``export_club`` writes it: an organiser, four players, a
     pulka in play (one deal struck), a finished pulka, a finished Boston table, a season
@@ -89,7 +111,8 @@ def small_club() -> str:
     )
     pulka = factories.pulka([anna, boris, vera], deals=[GAME, PASSOUT])
     services.deal_undo(pulka, by=anna)
-    factories.finished_pulka([boris, vera, gleb], vera, pulka.played_on)
+    finished = factories.finished_pulka([boris, vera, Guest(name="Pyotr")], vera, pulka.played_on)
+    _an_evening(olga, [anna, gleb], finished)
     factories.boston_table([anna, boris, vera, gleb], deals=[{**ASK, "tricks": 13}], finished=True)
     sochi = PreferansTariff.objects.get(name="Сочи (Sochi)")
     sochi.passout_whists = 6
@@ -162,7 +185,7 @@ DATE_FIELDS = (
 )
 
 
-SECTIONS = ("club", "groups", "members", "tariffs", "seasons", "tables")
+SECTIONS = ("club", "groups", "members", "tariffs", "seasons", "guests", "tables", "evenings")
 
 
 def _section(path: tuple[Any, ...]) -> str:
@@ -271,6 +294,11 @@ def restored_exactly_once(document: dict[str, Any], out: str) -> None:
         BostonTariff: len(tariffs.get("boston", [])),
         PreferansTariffVersion: sum(len(t["versions"]) for t in tariffs.get("preferans", [])),
         BostonTariffVersion: sum(len(t["versions"]) for t in tariffs.get("boston", [])),
+        Guest: len(document.get("guests", [])),
+        Evening: len(document.get("evenings", [])),
+        Attendance: sum(len(e.get("attendances") or []) for e in document.get("evenings", [])),
+        Settlement: sum(len(e.get("settlements") or []) for e in document.get("evenings", [])),
+        EveningTable: sum(len(e.get("tables") or []) for e in document.get("evenings", [])),
     }
     assert {model: model._default_manager.count() for model in expected} == expected
     assert out.startswith(f"Restored {len(document['members'])} member")
@@ -300,6 +328,11 @@ def pages_of_the_club(changed: set[str]) -> list[str]:
         reverse("members:detail", args=[username])
         for username in Member.objects.values_list("username", flat=True)
     ]
+    for pk in Evening.objects.values_list("pk", flat=True):
+        urls += [
+            reverse(f"scoring:{page}", args=[pk])
+            for page in ("evening_detail", "evening_ledger", "evening_ledger_csv")
+        ]
     return urls
 
 

@@ -15,17 +15,19 @@ from django.utils import timezone
 
 from members.models import ORGANISERS, Member
 from scoring import games, selectors
-from scoring.club.demo import BOSTON_CARD, BOSTON_TARIFF, load_demo
+from scoring.club.demo import BOSTON_CARD, BOSTON_TARIFF, GUEST, TONIGHT_SEED, load_demo
 from scoring.engine.boston import score_boston
 from scoring.models import (
     AuditEntry,
     BostonTariff,
     Club,
     DealRecord,
+    Evening,
     PreferansTariff,
     Seat,
     Table,
 )
+from scoring.selectors import evenings as evening_selectors
 
 pytestmark = pytest.mark.django_db
 
@@ -104,15 +106,39 @@ def test_demo_has_finished_tables_under_every_preset_tariff(
             assert finished.exists(), name
 
 
-def test_demo_has_exactly_one_pulka_in_play(demo: tuple[dict[str, str], str]) -> None:
-    table = Table.objects.get(status=Table.OPEN)
+def test_demo_has_tonights_two_pulkas_in_play(demo: tuple[dict[str, str], str]) -> None:
+    """Tonight's evening: round 1, Anna, Boris and Gleb's pulka opened by hand; round 2,
+    drawn for Vera, Dina, Egor and a guest."""
+    tables = Table.objects.filter(status=Table.OPEN).order_by("evening_link__round")
+    assert [t.evening_link.round for t in tables] == [1, 2]
+    for table in tables:
+        assert table.game == Table.PREFERANS
+        assert table.version.tariff.name == "Сочи (Sochi)"
+        state = selectors.replay(table)
+        assert 5 <= len(state.records) <= 12
+        assert not state.game.complete
+    assert tables[0].seats.count() == 3
+    drawn = tables[1].seats.all()
+    assert sorted(s.member.username for s in drawn if s.member) == ["dina", "egor", "vera"]
+    assert [s.name for s in drawn if s.guest] == [GUEST]
 
-    assert table.game == Table.PREFERANS
-    assert table.version.tariff.name == "Сочи (Sochi)"
-    assert table.seats.count() == 3
-    state = selectors.replay(table)
-    assert 5 <= len(state.records) <= 12
-    assert not state.game.complete
+
+def test_demo_has_a_finished_evening_and_tonights(demo: tuple[dict[str, str], str]) -> None:
+    today = timezone.localdate()
+    last, tonight = Evening.objects.order_by("played_on")
+    assert (last.played_on, tonight.played_on) == (today - timedelta(days=12), today)
+    assert last.attendances.count() == 4
+    lines = evening_selectors.ledger(last).lines
+    assert [line.settled is not None for line in lines] == [True] + [False] * (len(lines) - 1)
+    assert len(lines) >= 2  # some payments settled, some still owed
+    assert tonight.attendances.count() == 7  # three at round 1, three members and a guest
+    assert tonight.seed == TONIGHT_SEED
+    assert tonight.draft is None  # the draw is open: its table plays
+
+
+def test_demo_members_have_e_mail_addresses(demo: tuple[dict[str, str], str]) -> None:
+    for member in Member.objects.all():
+        assert member.email == f"{member.username}@demo.example.org"
 
 
 def test_demo_results_are_what_the_engine_says(demo: tuple[dict[str, str], str]) -> None:
@@ -192,7 +218,7 @@ def test_the_command_loads_once() -> None:
 
     assert "Demo club loaded" in first.getvalue()
     assert "demo club already loaded" in second.getvalue()
-    assert Table.objects.count() == tables == 9
+    assert Table.objects.count() == tables == 10  # 9 opened by hand, 1 by tonight's draw
 
 
 def test_nothing_is_loaded_into_a_club_with_members() -> None:

@@ -44,12 +44,18 @@ def test_table_money_is_paid_to_the_club() -> None:
     ]
 
 
+def test_an_evening_without_a_finished_table_owes_nothing() -> None:
+    assert evening_ledger([]) == []
+    assert evening_ledger([], table_money=Decimal(5)) == []
+
+
 def test_a_table_that_does_not_sum_to_zero_is_refused() -> None:
     with pytest.raises(ValueError, match="sum to zero"):
         evening_ledger([{"anna": D("1.00"), "boris": D("-0.99")}])
 
 
-PARTIES = [f"m{i}" for i in range(10)]
+# Members and guests (``g<id>``) alike: a guest pays and is paid at the door.
+PARTIES = [f"m{i}" for i in range(7)] + [f"g{i}" for i in range(4)]
 cents = st.integers(min_value=-100_000, max_value=100_000).map(lambda c: Decimal(c) / 100)
 
 

@@ -102,7 +102,7 @@ def test_the_full_log_is_not_taken_from_the_latest_deals(client, table, anna):
 def test_the_print_view_holds_every_deal(client, table, anna):
     play(client, table, 25)
     page = client.get(reverse("scoring:table_print", args=[table.pk])).content.decode()
-    assert page.split("<ol>")[1].count("<li>") == 25
+    assert page.split('<table class="deals">')[1].count('<th scope="row">') == 25
 
 
 def test_a_deal_is_deleted_from_its_own_page(client, table, anna):

@@ -30,8 +30,13 @@ def _evening(players: int, *, game: str = Table.PREFERANS, size: int = 4) -> Eve
     return evening
 
 
-def _seated(evening: Evening) -> list[int]:
-    return sorted(pk for t in evening.draft or [] for pk in t["players"])
+def _seated(evening: Evening) -> list[str]:
+    """The draw's players, by party key (``m<member id>``, ``g<guest id>``)."""
+    return sorted(key for t in evening.draft or [] for key in t["players"])
+
+
+def _keys(ids: object) -> set[str]:
+    return {party_key(pk) for pk in ids}  # type: ignore[attr-defined]
 
 
 def test_a_member_is_checked_in_once() -> None:
@@ -45,7 +50,7 @@ def test_a_member_is_checked_in_once() -> None:
 
 def test_the_draw_seats_everyone_once_at_valid_tables() -> None:
     evening = services.evening_draw(evening=_evening(7), seed=11)
-    here = sorted(evening.attendances.values_list("member_id", flat=True))
+    here = sorted(_keys(evening.attendances.values_list("member_id", flat=True)))
     assert _seated(evening) == here
     assert sorted(len(t["players"]) for t in evening.draft) == [3, 4]
     assert evening.seed == 11
@@ -59,10 +64,10 @@ def test_sitting_out_and_apart_requests_reach_the_draw() -> None:
     services.evening_sits_out(evening=evening, member=c, sits_out=True)
     services.evening_apart(evening=evening, first=b, second=a)
     drawn = services.evening_draw(evening=evening, seed=5)
-    assert c.pk not in _seated(drawn)
+    assert party_key(c.pk) not in _seated(drawn)
     assert sorted(len(t["players"]) for t in drawn.draft) == [3, 4]
     for t in drawn.draft:
-        assert not {a.pk, b.pk} <= set(t["players"])
+        assert not {party_key(a.pk), party_key(b.pk)} <= set(t["players"])
 
 
 def test_a_count_that_cannot_be_seated_is_refused_and_nothing_changes() -> None:
@@ -86,8 +91,8 @@ def test_swap_then_open_all_tables_under_the_house_tariff() -> None:
     assert all(t.is_open and t.game == Table.PREFERANS for t in tables)
     assert {t.preferans_version for t in tables} == {factories.preferans_version()}
     by_size = {t.seats.count(): t for t in tables}
-    assert y in set(by_size[4].seats.values_list("member_id", flat=True))
-    assert x in set(by_size[3].seats.values_list("member_id", flat=True))
+    assert y in _keys(by_size[4].seats.values_list("member_id", flat=True))
+    assert x in _keys(by_size[3].seats.values_list("member_id", flat=True))
     assert set(EveningTable.objects.values_list("round", flat=True)) == {1}
     evening.refresh_from_db()
     assert evening.draft is None
@@ -96,7 +101,7 @@ def test_swap_then_open_all_tables_under_the_house_tariff() -> None:
 def test_a_swap_outside_the_draw_is_refused() -> None:
     evening = services.evening_draw(evening=_evening(4), seed=3)
     with pytest.raises(RuleError, match="two members of the draw"):
-        services.evening_swap(evening=evening, first=evening.draft[0]["players"][0], second=0)
+        services.evening_swap(evening=evening, first=evening.draft[0]["players"][0], second="m0")
 
 
 def test_a_further_round_draws_only_those_not_in_play_and_avoids_repeats() -> None:
@@ -111,8 +116,8 @@ def test_a_further_round_draws_only_those_not_in_play_and_avoids_repeats() -> No
     for i in range(4):
         services.evening_check_in(evening=evening, member=factories.member(f"L{i}"), by=olga)
     drawn = services.evening_draw(evening=evening, seed=2)
-    busy = set(second.seats.values_list("member_id", flat=True))
-    done = set(first.seats.values_list("member_id", flat=True))
+    busy = _keys(second.seats.values_list("member_id", flat=True))
+    done = _keys(first.seats.values_list("member_id", flat=True))
     assert not busy & set(_seated(drawn))
     assert len(_seated(drawn)) == 8
     for t in drawn.draft:

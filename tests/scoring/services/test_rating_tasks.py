@@ -34,6 +34,7 @@ from django_tasks_db.models import DBTaskResult
 
 from scoring import services
 from scoring.models import Rating, RatingHistory, Table
+from scoring.services import notifications
 from scoring.services import ratings as ratings_module
 from tests import factories
 from tests.clubsite.test_operations import console_output
@@ -54,6 +55,14 @@ POSTGRESQL = pytest.mark.skipif(
 def database_tasks(settings: Any) -> None:
     """Tasks go to the database, as in production."""
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+
+@pytest.fixture(autouse=True)
+def no_announcements() -> Iterator[None]:
+    """A committed finish also enqueues its announcement (e-mails, the club's chat:
+    scoring/services/notifications.py); these tests count the rating tasks alone."""
+    with notifications.paused():
+        yield
 
 
 @pytest.fixture

@@ -28,7 +28,7 @@ from scoring.models import AuditEntry, DealRecord, PreferansTariff, Seat, Table
 from scoring.selectors import profiles
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, post_deal
-from tests.html_forms import form_data
+from tests.html_forms import field_errors, form_data
 from tests.scoring.views.buttons import choices, chosen
 
 pytestmark = pytest.mark.django_db
@@ -142,20 +142,21 @@ def test_conceding_is_refused_where_the_tariff_does_not_allow_it(client, table, 
     response = post_deal(client, table, CONCEDE_FORM, **headers)
 
     assert response.status_code == 200
-    assert "deal: conceding a contract is not allowed under this tariff" in html.unescape(
-        response.content.decode()
-    )
+    page = response.content.decode()
+    refusal = "conceding a contract is not allowed under this tariff"
+    assert field_errors(page, "id_kind") == [refusal]
+    assert html.unescape(page).count(refusal) == 1  # on the kind, not again above the form
     saved_nothing(table)
 
 
 @pytest.mark.parametrize(
     ("level", "undertricks", "message"),
     [
-        ("7", "8", "undertricks: must be 1–7, got 8"),
-        ("6", "7", "undertricks: must be 1–6, got 7"),
-        ("7", "0", "undertricks: Select a valid choice. 0 is not one of the available choices."),
-        ("7", "11", "undertricks: Select a valid choice. 11 is not one of the available choices."),
-        ("7", "three", "undertricks: Select a valid choice."),
+        ("7", "8", "must be 1–7, got 8"),
+        ("6", "7", "must be 1–6, got 7"),
+        ("7", "0", "Select a valid choice. 0 is not one of the available choices."),
+        ("7", "11", "Select a valid choice. 11 is not one of the available choices."),
+        ("7", "three", "Select a valid choice. three is not one of the available choices."),
     ],
 )
 def test_undertricks_out_of_range_are_refused_naming_the_field(
@@ -166,7 +167,9 @@ def test_undertricks_out_of_range_are_refused_naming_the_field(
     response = post_deal(client, pulka, data, **HTMX)
 
     assert response.status_code == 200
-    assert message in html.unescape(response.content.decode())
+    page = response.content.decode()
+    assert field_errors(page, "id_undertricks") == [message]  # on its field
+    assert html.unescape(page).count(message) == 1  # and nowhere else
     saved_nothing(pulka)
 
 
@@ -174,9 +177,9 @@ def test_the_exit_holds_for_a_concession_which_does_not_end_the_series(client, p
     post_deal(client, pulka, PASSOUT)  # the exit is 7 now
 
     refused = post_deal(client, pulka, CONCEDE_FORM | {"level": "6"}, **HTMX)
-    assert "contract: Select a valid choice. 6 is not one" in html.unescape(
-        refused.content.decode()
-    )
+    assert field_errors(refused.content.decode(), "id_level") == [
+        "Select a valid choice. 6 is not one of the available choices."
+    ]
     assert DealRecord.objects.filter(table=pulka).count() == 1
 
     assert post_deal(client, pulka, CONCEDE_FORM).status_code == 302
@@ -251,8 +254,8 @@ def test_the_print_view_lists_the_concession_and_what_it_wrote(client, pulka):
     printed = client.get(reverse("scoring:table_print", args=[pulka.pk])).content.decode()
 
     assert (
-        "<li>concede 7S Vera undertricks 3: Vera: mountain 12; Anna → Vera: whists 12; "
-        "Boris → Vera: whists 12</li>"
+        "<td>Vera 7♠ — conceded, three down</td><td>Vera: mountain 12; Anna → Vera: whists 12; "
+        "Boris → Vera: whists 12</td>"
     ) in html.unescape(printed)
 
 

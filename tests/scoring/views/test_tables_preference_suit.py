@@ -18,6 +18,7 @@ from scoring.models import DealRecord, Table
 from tests import factories
 from tests.factories import HTMX, post_deal
 from tests.fuzz_strategies import db_snapshot
+from tests.html_forms import field_errors
 from tests.scoring.views.buttons import choices, chosen
 
 pytestmark = pytest.mark.django_db
@@ -204,7 +205,8 @@ def test_a_refused_trump_comes_back_in_the_form_and_saves_nothing(client, hearts
     assert response.status_code == 200
     page = page_text(response)
     assert 'id="deal-form"' in page
-    assert f"<li>trump: {message}</li>" in page
+    assert message in field_errors(response.content.decode(), "id_trump")
+    assert page.count(message) == 1  # on the trump, not again above the form
     assert db_snapshot() == before
 
 

@@ -12,6 +12,7 @@ import pytest
 from django.urls import reverse
 
 from scoring import share
+from scoring.models import Epoch
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, post_deal
 from tests.scoring.test_share import drawn_modules, png_size, segno_modules
@@ -62,7 +63,8 @@ def test_the_sheet_as_a_png_1200_pixels_wide(client, table):
     assert response.content.startswith(PNG_SIGNATURE)
     assert png_size(response.content) == (1200, 1320)
     assert response["Cache-Control"] == "public, no-cache"
-    assert response["ETag"] == f'"{table.pk}-{table.revision}-png"'
+    # The version is the database's epoch and the table's revision.
+    assert response["ETag"] == f'"{table.pk}-{Epoch.current()}.{table.revision}-png"'
     assert response["Content-Disposition"] == f'inline; filename="table-{table.pk}.png"'
 
 

@@ -1,0 +1,73 @@
+"""The connection pool (``OPTIONS["pool"]``, clubsite/settings.py) in a process of its own,
+as gunicorn runs it: a database outage still answers "try again" (503), and a pooled
+connection the server closed is replaced before a request gets it."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from tests.clubsite.test_operations import OUTAGE, closed_port, run_python
+
+POOLED = {"DJANGO_DB_POOL": "1", "DJANGO_DB_CONNECT_TIMEOUT": "1"}
+
+
+def test_a_database_outage_with_the_pool_still_answers_503_try_again():
+    result = run_python(
+        OUTAGE,
+        DATABASE_URL=f"postgres://club@127.0.0.1:{closed_port()}/clubsite",
+        DJANGO_ALLOWED_HOSTS="testserver",
+        **POOLED,
+    )
+    assert result.returncode == 0, result.stderr
+    answers = json.loads(result.stdout.strip().splitlines()[-1])
+    assert answers["healthz"]["status"] == 503
+    for name in ("home", "tables", "table"):
+        assert (answers[name]["status"], answers[name]["retry_after"]) == (503, "30"), name
+    assert "Database unavailable, answered 503: OperationalError" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+TERMINATED = """
+import json, time, django, psycopg
+django.setup()
+from django.conf import settings
+from django.db import connection
+from django.test import Client
+client = Client()
+statuses = [client.get("/healthz").status_code]
+with connection.cursor() as cursor:  # the pool's one connection, taken and given back
+    cursor.execute("SELECT pg_backend_pid()")
+    pid = cursor.fetchone()[0]
+connection.close()
+pool = connection.pool
+with psycopg.connect(%(admin)r, autocommit=True) as admin:
+    admin.execute("SELECT pg_terminate_backend(%%s)", [pid])
+time.sleep(0.5)  # the server's goodbye reaches the pooled connection's socket
+statuses += [client.get("/healthz").status_code for _ in range(3)]
+with connection.cursor() as cursor:
+    cursor.execute("SELECT pg_backend_pid()")
+    replaced = cursor.fetchone()[0] != pid
+print(json.dumps({"statuses": statuses, "replaced": replaced, "pooled": pool is not None}))
+"""
+
+
+def test_a_pooled_connection_the_server_closed_is_replaced_without_an_error():
+    """An administrator's pg_terminate_backend (or a restart) closes the pooled connection:
+    the next requests all answer 200 on a new one, with no query to check it first."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgres"):
+        pytest.skip("needs PostgreSQL: DATABASE_URL=postgres://… (the pool is PostgreSQL's)")
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    result = run_python(
+        TERMINATED % {"admin": admin},
+        DATABASE_URL=admin,
+        DJANGO_ALLOWED_HOSTS="testserver",
+        **POOLED,
+    )
+    assert result.returncode == 0, result.stderr
+    answers = json.loads(result.stdout.strip().splitlines()[-1])
+    assert answers == {"statuses": [200, 200, 200, 200], "replaced": True, "pooled": True}
+    assert "Database unavailable" not in result.stderr

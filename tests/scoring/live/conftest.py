@@ -1,0 +1,60 @@
+"""``shared_cache``: the tests that take it run twice, with each process's own memory and
+with a real Redis (127.0.0.1:6379, database 5, or TEST_REDIS_URL) as Django's cache."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/5")
+
+
+def redis_or_skip() -> None:
+    """Skip (fail under REQUIRE_REDIS=1, as CI runs) when no Redis answers at REDIS_URL."""
+    import redis
+
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping()
+    except redis.RedisError as error:
+        if os.environ.get("REQUIRE_REDIS") == "1":
+            raise
+        pytest.skip(f"no Redis at {REDIS_URL} ({error}): set TEST_REDIS_URL")
+
+
+@pytest.fixture(params=["local-memory", "redis"])
+def shared_cache(request: pytest.FixtureRequest, settings: Any) -> Iterator[str]:
+    """Django's cache for the test: local memory as in the quick start, or Redis under a
+    key prefix of the test's own (the database may be shared: only its keys are deleted)."""
+    if request.param == "local-memory":
+        yield request.param
+        return
+    redis_or_skip()
+    prefix = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": prefix,
+        }
+    }
+    from django.core.cache import cache
+
+    yield request.param
+    client = cache._cache.get_client()  # type: ignore[attr-defined]
+    for key in client.scan_iter(match=f"{prefix}:*"):
+        client.delete(key)
+
+
+def redis_keys(pattern: str) -> list[str]:
+    """The keys of the test's Redis cache that match ``pattern`` (prefix and version cut)."""
+    from django.core.cache import cache
+
+    client = cache._cache.get_client()  # type: ignore[attr-defined]
+    prefix = cache.make_key("")
+    return [
+        key.decode().removeprefix(prefix) for key in client.scan_iter(match=cache.make_key(pattern))
+    ]
