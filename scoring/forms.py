@@ -280,11 +280,12 @@ class PreferansDealForm(ErrorSummary, forms.Form):
         dropped (docs/rules.md): the scorer may have meant a whist and forgotten to say
         so. The form comes back without them, so that Save again stores the game both
         passed, or «whist» shows the tricks to enter again."""
-        declarer = data.get("declarer")
-        answers = [data.get(f"answer:{n}") for n in self.active if n != declarer]
+        said = [data.get(f"answer:{n}") or "pass" for n in self.defenders()]
         given = [n for n in self.active if data.get(f"tricks:{n}") not in (None, "")]
-        if not given or "whist" in answers:
+        if not given or "whist" in said:
             return
+        if said not in (["pass", "pass"], ["pass", "half"]):
+            return  # answers the engine refuses: it says what is wrong with them first
         add_group_error(self, "tricks", UNPLAYED_TRICKS)
         posted: Any = self.data  # a QueryDict (immutable) or a dict: copy, then drop them
         self.data = posted = posted.copy()
