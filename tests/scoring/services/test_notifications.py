@@ -203,7 +203,8 @@ def _close_by_page(client: Client, table: Table) -> Any:
     """An organiser closes the table early through its page, as a request commits."""
     client.force_login(factories.member("Olga", organiser=True))
     with committed():
-        return client.post(reverse("scoring:table_finish", args=[table.pk]), {"reason": "late"})
+        finish = reverse("scoring:table_finish", args=[table.pk])
+        return client.post(finish, {"reason": "late", **factories.drawn(table)})
 
 
 @pytest.mark.parametrize(
