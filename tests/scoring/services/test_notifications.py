@@ -409,8 +409,10 @@ def test_a_long_summary_is_posted_in_parts_each_within_the_limit(
     assert len(texts) > 1
     assert all(len(text) <= 60 for text in texts)
     summary = mail.outbox[0].body.split("\n\nВы получили")[0]
-    # The same lines, in order; only the blank lines where a part was cut are left out.
-    assert "\n".join(texts).replace("\n\n", "\n") == summary.strip().replace("\n\n", "\n")
+    # The same text, in order: a part is cut at a line break where one fits, inside a line
+    # longer than the limit otherwise (a table's line grows with its number), so the line
+    # breaks may move but not one letter is lost or sent twice.
+    assert "".join(texts).replace("\n", "") == summary.strip().replace("\n", "")
 
 
 @pytest.mark.parametrize(
