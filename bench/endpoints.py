@@ -3,6 +3,7 @@ through the full middleware stack, against the benchmark database)."""
 
 from __future__ import annotations
 
+import itertools
 import statistics
 import time
 from collections.abc import Callable
@@ -101,6 +102,8 @@ def run(
         "tricks:" + live.seats.get(position=2).name: "3",
     }
     deal_url = reverse("scoring:deal_create", args=[live.pk])
+    # Each save is drawn at the revision the one before left (every write carries it).
+    revision = itertools.count(Table.objects.get(pk=live.pk).revision)
     leaderboard = reverse("scoring:season_standings", args=[season.pk, "preferans"])
     profile_url = reverse("members:detail", args=[profile.username])
 
@@ -138,7 +141,9 @@ def run(
         ("pulka page, as a scorer", lambda: scorer.get(table_url), lambda: None),
         (
             "save a deal (htmx POST)",
-            lambda: scorer.post(deal_url, passout, HTTP_HX_REQUEST="true"),
+            lambda: scorer.post(
+                deal_url, {**passout, "revision": next(revision)}, HTTP_HX_REQUEST="true"
+            ),
             lambda: None,
         ),
         ("season leaderboard", lambda: anonymous.get(leaderboard), lambda: None),

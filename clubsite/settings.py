@@ -83,6 +83,8 @@ INSTALLED_APPS = [
 AUTH_USER_MODEL = "members.Member"
 LOGIN_URL = "members:login"
 LOGIN_REDIRECT_URL = "scoring:home"
+# A form refused by the CSRF check keeps what was typed and offers to sign in again.
+CSRF_FAILURE_VIEW = "clubsite.csrf.csrf_failure"
 LOGOUT_REDIRECT_URL = "scoring:home"
 
 # django-axes checks every sign-in first and refuses it while the username is locked out

@@ -21,6 +21,7 @@ from scoring.engine.boston import CARD_ROWS, SUITS, BostonTable
 from scoring.engine.errors import RuleError
 from scoring.engine.preferans import Pulka
 from scoring.engine.preferans.rules import LEVELS
+from scoring.labels import ANSWERS as ANSWER_WORDS
 from scoring.labels import (
     BOSTON_SUITS,
     CARD_CONTRACTS,
@@ -36,7 +37,7 @@ from scoring.models.tables import validate_played_on
 TRICKS = [(n, str(n)) for n in range(11)]
 BOSTON_TRICKS = [(n, str(n)) for n in range(14)]
 SUIT_CHOICES = (("S", "♠"), ("C", "♣"), ("D", "♦"), ("H", "♥"), ("N", _("NT")))
-ANSWERS = (("pass", _("pass")), ("whist", _("whist")), ("half", _("half-whist")))
+ANSWERS = tuple(ANSWER_WORDS.items())
 
 # Engine field names → the form field that shows the error.
 ERROR_FIELDS = {
@@ -103,6 +104,13 @@ class ErrorSummary:
         ]
 
 
+def add_group_error(form: forms.Form, group: str, message: Any) -> None:
+    """An error on a group of fields (``PRINTED_GROUPS``), which is no field of its own:
+    kept in ``form.errors`` under the group's name, so the form is invalid and the
+    template prints it beside the group."""
+    form.errors[group] = form.error_class([str(message)])
+
+
 class Segmented(forms.RadioSelect):
     """A choice drawn as a row of buttons for a thumb: radio inputs styled as buttons
     (static/css/site.css ``.segmented``), so it works without JavaScript and from a keyboard
@@ -114,6 +122,12 @@ class Segmented(forms.RadioSelect):
 
 NOT_CONCEDED = _("conceding a contract is not allowed under this tariff")
 """The engine's refusal (``Pulka._check_concede``), in the member's language."""
+
+
+UNPLAYED_TRICKS = _(
+    "tricks are entered only when somebody whists: nobody did, so nobody played. Choose "
+    "«whist», or save again without them (they are cleared)"
+)
 
 
 class KindField(forms.ChoiceField):
@@ -255,6 +269,29 @@ class PreferansDealForm(ErrorSummary, forms.Form):
         self.fields["whist_amount"] = forms.IntegerField(
             label=_("whists"), required=False, min_value=-100_000, max_value=100_000
         )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("kind") == "game":
+            self._refuse_unplayed_tricks(data)
+        return data
+
+    def _refuse_unplayed_tricks(self, data: dict[str, Any]) -> None:
+        """Tricks entered for a game nobody whisted are refused on the tricks row, not
+        dropped (docs/rules.md): the scorer may have meant a whist and forgotten to say
+        so. The form comes back without them, so that Save again stores the game both
+        passed, or «whist» shows the tricks to enter again."""
+        said = [data.get(f"answer:{n}") or "pass" for n in self.defenders()]
+        given = [n for n in self.active if data.get(f"tricks:{n}") not in (None, "")]
+        if not given or "whist" in said:
+            return
+        if said not in (["pass", "pass"], ["pass", "half"]):
+            return  # answers the engine refuses: it says what is wrong with them first
+        add_group_error(self, "tricks", UNPLAYED_TRICKS)
+        posted: Any = self.data  # a QueryDict (immutable) or a dict: copy, then drop them
+        self.data = posted = posted.copy()
+        for name in self.active:
+            posted.pop(f"tricks:{name}", None)
 
     def kind_value(self) -> str:
         """The kind being entered (for drawing the right fields)."""

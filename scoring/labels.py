@@ -6,6 +6,7 @@ the site translates them here and nowhere else."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -36,6 +37,8 @@ ENTRY_KINDS = {
     "mountain": _("mountain"),
     "whists": _("whists"),
 }
+ANSWERS = {"pass": _("pass"), "whist": _("whist"), "half": _("half-whist")}
+"""A Preferans defender's answers."""
 SUITS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥", "N": _("NT")}
 BOSTON_SUITS = {"spades": "♠", "clubs": "♣", "diamonds": "♦", "hearts": "♥"}
 """The Boston engine's suits (its value-card columns, a trump, the preference suit) as
@@ -178,6 +181,27 @@ def deal_title(deal: dict[str, Any], *, preference_suit: str | None = None) -> s
     if deal.get("declarer"):
         parts.append(str(deal["declarer"]))
     return " · ".join(parts)
+
+
+def deal_words(
+    deal: dict[str, Any], players: Sequence[str] = (), *, preference_suit: str | None = None
+) -> str:
+    """A stored deal in words, to confirm or report it: its title in the log and, for a
+    Preferans game, the defenders' answers in the order they speak (clockwise from the
+    declarer among ``players``, the seats in order), e.g. «игра 7♣ · Вера · вист–пас».
+    (The record's answers are a mapping, and PostgreSQL keeps no key order.)"""
+    title = deal_title(deal, preference_suit=preference_suit)
+    answers = deal.get("answers")
+    if deal.get("kind") != "game" or not isinstance(answers, dict) or not answers:
+        return title
+    seats = {name: i for i, name in enumerate(players)}
+    start = seats.get(deal.get("declarer"), 0)  # type: ignore[arg-type]
+
+    def speaks(name: str) -> tuple[int, str]:
+        return ((seats.get(name, len(seats)) - start) % max(len(seats), 1), name)
+
+    said = "–".join(str(ANSWERS.get(answers[n], answers[n])) for n in sorted(answers, key=speaks))
+    return f"{title} · {said}"
 
 
 def suit_label(suit: str) -> Any:

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from members.models import ORGANISERS, Member
 from scoring import services
-from scoring.models import BostonTariff, DealRecord, PreferansTariff, Table
+from scoring.models import BostonTariff, PreferansTariff, Table
 
 _numbers = count(1)
 
@@ -33,11 +33,16 @@ PASSOUT = {"kind": "passout", "tricks:Anna": "5", "tricks:Boris": "5", "tricks:V
 MISERE = {"kind": "misere", "declarer": "Boris", "tricks:Boris": "0"}
 
 
+def drawn(table: Table) -> dict[str, int]:
+    """What a write form drawn now carries of the table: its revision (every write at a
+    table sends the revision its page showed; docs/architecture.md)."""
+    return {"revision": Table.objects.values_list("revision", flat=True).get(pk=table.pk)}
+
+
 def post_deal(client: Any, table: Table, data: dict[str, str], **headers: Any) -> Any:
-    """Post ``data`` to the table's deal form as drawn now (with the table's deal count)."""
-    count = DealRecord.objects.filter(table=table, deleted=False).count()
+    """Post ``data`` to the table's deal form as drawn now (with the table's revision)."""
     return client.post(
-        reverse("scoring:deal_create", args=[table.pk]), {**data, "count": count}, **headers
+        reverse("scoring:deal_create", args=[table.pk]), {**data, **drawn(table)}, **headers
     )
 
 

@@ -221,6 +221,7 @@ def _export_evenings(usernames: dict[int, str]) -> list[dict[str, Any]]:
         {k: v for k, v in _fields(evening).items() if k != "draft"}
         | {
             "organiser": usernames[evening.organiser_id],
+            "closed_by": _username(usernames, evening.closed_by_id),
             "guests": sorted(guest.pk for guest in evening.guests.all()),
             "attendances": [
                 {k: v for k, v in _fields(a).items() if k != "id"}
@@ -643,7 +644,16 @@ class _Importer:
 
     def evening(self, item: Any, path: str) -> None:
         item = _object(item, path)
-        nested = {"organiser", "guests", "attendances", "apart", "draft", "tables", "settlements"}
+        nested = {
+            "organiser",
+            "closed_by",
+            "guests",
+            "attendances",
+            "apart",
+            "draft",
+            "tables",
+            "settlements",
+        }
         evening = Evening(**_values(Evening, item, path, extra=nested))
         try:
             validate_played_on(evening.played_on)
@@ -653,6 +663,7 @@ class _Importer:
         if organiser is None:
             raise BackupError(f"{path}.organiser: missing")
         evening.organiser_id = organiser
+        evening.closed_by_id = self.member_id(item.get("closed_by"), f"{path}.closed_by")
         self.insert(evening, path)
         for i, raw in enumerate(_list(item, "guests", path, default=[])):
             guest = self.guest_of(raw, f"{path}.guests[{i}]")

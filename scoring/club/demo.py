@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, time, timedelta
 from decimal import Decimal
 from typing import Any, Protocol
 
@@ -35,6 +35,7 @@ from scoring.engine.preferans.rules import LEVELS
 from scoring.models import BostonTariff, Club, Evening, EveningTable, PreferansTariff, Table
 from scoring.selectors import evenings as evening_selectors
 from scoring.services import evenings as evening_services
+from scoring.services import notifications
 
 SEED = 2026
 ATTEMPTS = 200  # proposals per deal before giving up (the drawer is almost always right)
@@ -316,8 +317,8 @@ TONIGHT_SCRIPT = "gpgmgrgg"
 
 
 def _finished_evening(table: Table, members: dict[str, Member], organiser: Member) -> None:
-    """The evening 12 days ago: its pulka, the four who came, and the ledger with its
-    first payment settled (the others still owed)."""
+    """The evening 12 days ago: its pulka, the four who came, the ledger with its first
+    payment settled (the others still owed), closed by the organiser that night."""
     evening = Evening.objects.create(
         organiser=organiser, played_on=table.played_on, place="Клуб, малый зал"
     )
@@ -328,6 +329,9 @@ def _finished_evening(table: Table, members: dict[str, Member], organiser: Membe
     evening_services.settlement_mark(
         evening=evening, payer=first.payer, payee=first.payee, amount=first.amount, by=organiser
     )
+    notifications.evening_close(evening=evening, by=organiser)  # load_demo sends nothing
+    that_night = datetime.combine(table.played_on, time(23, 30), timezone.get_current_timezone())
+    Evening.objects.filter(pk=evening.pk).update(closed_at=that_night)
 
 
 def _tonight(

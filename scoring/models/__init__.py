@@ -9,7 +9,7 @@ from scoring.models.evenings import ApartRequest, Attendance, Evening, EveningTa
 from scoring.models.guests import Guest
 from scoring.models.seasons import Rating, RatingHistory, Season
 from scoring.models.standings import RivalTotal, StandingsStamp, StandingsTotal
-from scoring.models.tables import AuditEntry, DealRecord, Seat, Table
+from scoring.models.tables import AuditEntry, DealRecord, Seat, Table, WriteKey
 from scoring.models.tariffs import (
     BostonCardRow,
     BostonPaymentRow,
@@ -44,4 +44,5 @@ __all__ = [
     "StandingsStamp",
     "StandingsTotal",
     "Table",
+    "WriteKey",
 ]

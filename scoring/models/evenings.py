@@ -50,6 +50,17 @@ class Evening(models.Model):
     seed = models.PositiveIntegerField(_("seed of the draw"), null=True, blank=True)
     draft = models.JSONField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Closing sends the evening's summary; the mark keeps it from going out twice.
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True, editable=False)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("closed by"),
+        null=True,
+        blank=True,
+        editable=False,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
 
     class Meta:
         ordering = ("-played_on", "-id")

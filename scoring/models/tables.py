@@ -339,6 +339,9 @@ class AuditEntry(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     at = models.DateTimeField(auto_now_add=True)
+    # The table's revision this change made (None: written before revisions were kept
+    # here): a write refused as stale lists the changes after the revision it was drawn at.
+    revision = models.PositiveIntegerField(null=True, blank=True, editable=False)
     reason = models.CharField(max_length=500, blank=True)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
@@ -357,3 +360,23 @@ class AuditEntry(models.Model):
             "before": self.before,
             "after": self.after,
         }
+
+
+class WriteKey(models.Model):
+    """A write at a table already stored, by the idempotency key its form carried: the
+    same request sent again (a double tap, a retry, the phone's outbox) finds its key here
+    and is answered as the success it was, storing nothing. Written in the transaction
+    of the write itself, so a key is here exactly when its write is."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="write_keys")
+    key = models.UUIDField()
+    revision = models.PositiveIntegerField(help_text=_("The table's revision after the write."))
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=("table", "key"), name="write_key_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.key}"

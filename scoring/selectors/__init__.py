@@ -8,7 +8,9 @@ from scoring.selectors.standings import (
     standings_stamp,
 )
 from scoring.selectors.tables import (
+    Change,
     TableState,
+    changes_since,
     current,
     live_deals,
     replay,
@@ -17,7 +19,9 @@ from scoring.selectors.tables import (
 )
 
 __all__ = [
+    "Change",
     "TableState",
+    "changes_since",
     "current",
     "live_deals",
     "replay",

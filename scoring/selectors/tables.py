@@ -9,6 +9,7 @@ of reading and replaying every deal again.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from scoring.engine.boston import BostonRules
 from scoring.engine.preferans import PreferansRules
 from scoring.live import keys, snapshots
 from scoring.live.snapshots import Game
-from scoring.models import DealRecord, Table
+from scoring.models import AuditEntry, DealRecord, Table
 from scoring.models.epoch import MISSING
 
 
@@ -118,3 +119,37 @@ def current(table: Table, latest: int | None = None) -> TableState:
     wanted = deal_ids if latest is None else deal_ids[max(0, len(deal_ids) - latest) :]
     records = list(DealRecord.objects.filter(pk__in=wanted).order_by("sequence"))
     return TableState(table, seat_names(table), game, list(deal_ids), records)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change made to a table (an audit entry) and, when it concerns a deal, that
+    deal's number in the log and the deal as it stood after it (or before, once struck)."""
+
+    action: str
+    n: int | None
+    deal: dict[str, Any] | None
+
+
+def changes_since(table: Table, revision: int) -> list[Change]:
+    """What was written at ``table`` after its ``revision``, oldest first: what a scorer
+    whose page showed that revision has not seen (a stale write is refused with it)."""
+    entries = (
+        AuditEntry.objects.filter(table=table, revision__gt=revision)
+        .select_related("deal")
+        .only("action", "before", "after", "deal__sequence")
+        .order_by("id")
+    )
+    live = list(
+        DealRecord.objects.filter(table=table, deleted=False)
+        .order_by("sequence")
+        .values_list("sequence", flat=True)
+    )
+    changes = []
+    for entry in entries:
+        n = None if entry.deal is None else bisect.bisect_left(live, entry.deal.sequence) + 1
+        deal = entry.after if isinstance(entry.after, dict) and "kind" in entry.after else None
+        if deal is None and isinstance(entry.before, dict) and "kind" in entry.before:
+            deal = entry.before
+        changes.append(Change(entry.action, n, deal))
+    return changes

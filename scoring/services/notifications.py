@@ -36,7 +36,7 @@ from django.db import transaction
 from django.tasks import task
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -202,8 +202,20 @@ def telegram_post(*, text: str, photo: str | None = None, attempt: int = 1) -> s
 
 def evening_close(*, evening: Evening, by: Member) -> int:
     """Close the evening: send its summary (who played where, the results, who pays whom)
-    to each member checked in who wants it, and to the club's chat. Refused while a
-    table is in play or before any has finished. The number of e-mails to be sent."""
+    to each member checked in who wants it, and to the club's chat, once: the evening is
+    marked closed (who, when) in the same transaction, and a second close is refused.
+    Refused too while a table is in play or before any has finished. The number of
+    e-mails to be sent."""
+    with transaction.atomic():
+        evening = Evening.objects.select_for_update().get(pk=evening.pk)
+        if evening.closed_at is not None:
+            raise RuleError(_("the evening is closed already"), field="evening")
+        sent = _close(evening, by)
+        Evening.objects.filter(pk=evening.pk).update(closed_at=timezone.now(), closed_by=by)
+    return sent
+
+
+def _close(evening: Evening, by: Member) -> int:
     tables = evening_selectors.evening_tables(evening)
     in_play = sum(table.is_open for table in tables)
     if in_play:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -26,7 +27,7 @@ from scoring.engine.errors import N_, Grouped, RuleError
 from scoring.engine.record import MAX_DEALS, check_head, record_digest
 from scoring.engine.standings import table_places
 from scoring.live import snapshots
-from scoring.models import AuditEntry, DealRecord, Guest, Seat, Table
+from scoring.models import AuditEntry, DealRecord, Guest, Seat, Table, WriteKey
 from scoring.models.tables import validate_played_on
 from scoring.services.notifications import after_table_finish
 from scoring.services.ratings import ratings_after_finish, ratings_after_reopen
@@ -121,6 +122,58 @@ def _locked(table: Table) -> Table:
     return Table.objects.select_for_update().get(pk=table.pk)
 
 
+class StaleWrite(RuleError):
+    """A write made on a page drawn at an older revision of the table than it has now:
+    somebody changed the table meanwhile, so the write might double a deal or strike the
+    wrong one. Nothing is stored; ``seen`` is the revision the page showed."""
+
+    def __init__(self, seen: int, now: int) -> None:
+        super().__init__(N_("the table changed since this page was drawn"), field="revision")
+        self.seen, self.now = seen, now
+
+
+class AlreadyStored(Exception):
+    """The write with this idempotency key is stored already (the same request sent
+    again): nothing more is stored, and the caller answers as for the first one."""
+
+    def __init__(self, revision: int) -> None:
+        super().__init__(revision)
+        self.revision = revision
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """What a write at a table carries of the page it was made on (docs/architecture.md,
+    "Every write carries the revision and a key"): the table's ``revision`` the page
+    showed and the write's idempotency ``key``. ``None``: not checked (the admin, the
+    commands, the tests of the services)."""
+
+    revision: int | None = None
+    key: uuid.UUID | None = None
+
+
+ANY = Drawn()
+"""A write that checks neither (the admin and the commands write what they are told)."""
+
+
+def _check_drawn(table: Table, drawn: Drawn) -> None:
+    """Under the row lock: ``AlreadyStored`` when this key's write is stored already, else
+    ``StaleWrite`` when the table moved on since the page was drawn."""
+    if drawn.key is not None:
+        stored = WriteKey.objects.filter(table=table, key=drawn.key).first()
+        if stored is not None:
+            raise AlreadyStored(stored.revision)
+    if drawn.revision is not None and drawn.revision != table.revision:
+        raise StaleWrite(drawn.revision, table.revision)
+
+
+def _keep_key(table: Table, drawn: Drawn, revision: int) -> None:
+    """Remember the write's key, in the write's own transaction (so a resent request finds
+    it exactly when the write is stored)."""
+    if drawn.key is not None:
+        WriteKey.objects.create(table=table, key=drawn.key, revision=revision)
+
+
 def _require_open(table: Table) -> None:
     if not table.is_open:
         raise RuleError(N_("the table is finished; an organiser can reopen it"), field="table")
@@ -149,11 +202,12 @@ def deal_create(
     data: Any,
     *,
     by: Member | None,
-    expected_count: int | None = None,
+    drawn: Drawn = ANY,
     seen: selectors.TableState | None = None,
 ) -> SavedDeal:
-    """Add the next deal. ``expected_count`` is how many deals the form was drawn for: if
-    someone saved a deal meanwhile, the deal is refused rather than stored twice.
+    """Add the next deal. ``drawn`` is the revision the form was drawn at and the write's
+    key: if someone changed the table meanwhile, the deal is refused (``StaleWrite``)
+    rather than stored twice; if this very request was stored already, ``AlreadyStored``.
 
     ``seen`` is the caller's replay of the table: if the table has not changed since (same
     revision, checked under the row lock), a copy of it is advanced by the new deal rather
@@ -163,6 +217,7 @@ def deal_create(
     """
     with transaction.atomic():
         locked = _locked(table)
+        _check_drawn(locked, drawn)
         _require_open(locked)
         if seen is not None and seen.table.revision == locked.revision:
             base, game = seen, seen.game.copy()
@@ -170,12 +225,6 @@ def deal_create(
             base = selectors.current(locked, latest=0)
             game = base.game
         players, deal_ids = base.players, base.deal_ids
-        if expected_count is not None and expected_count != len(deal_ids):
-            raise RuleError(
-                "another deal was saved meanwhile; the sheet now shows it — check and "
-                "enter this deal again if it is still missing",
-                field="deal",
-            )
         n = len(deal_ids) + 1
         if n > MAX_DEALS:  # a table is a game record: its export must import again
             raise RuleError(
@@ -192,18 +241,29 @@ def deal_create(
         record = DealRecord.objects.create(
             table=locked, sequence=last + 1, data=canonical, created_by=by
         )
+        revision = locked.revision + 1
         AuditEntry.objects.create(
-            table=locked, deal=record, action=AuditEntry.ADD, actor=by, after=canonical
+            table=locked,
+            deal=record,
+            action=AuditEntry.ADD,
+            actor=by,
+            after=canonical,
+            revision=revision,
         )
         mark = _clock_mark(locked, game, canonical)
         if mark is not None:
             Table.objects.filter(pk=locked.pk).update(control_time_deal=mark)
             AuditEntry.objects.create(
-                table=locked, action=AuditEntry.CLOCK, actor=by, after={"control_time_deal": mark}
+                table=locked,
+                action=AuditEntry.CLOCK,
+                actor=by,
+                after={"control_time_deal": mark},
+                revision=revision,
             )
         _touch(locked)
+        _keep_key(locked, drawn, revision)
         after = copy.copy(base.table)  # the caller's table (seats prefetched), one revision on
-        after.revision = locked.revision + 1
+        after.revision = revision
         if mark is not None:
             after.control_time_deal = mark
         state = selectors.TableState(
@@ -233,12 +293,13 @@ def _clock_mark(table: Table, game: Any, deal: dict[str, Any]) -> int | None:
     return kind.mark_control_time(game)
 
 
-def control_time_mark(table: Table, *, by: Member | None) -> Table:
+def control_time_mark(table: Table, *, by: Member | None, drawn: Drawn = ANY) -> Table:
     """The scorer marks the control time by hand (preferans.md §13.12): the deals on the
     sheet now are those played when it was reached, so a deal being played when the clock
     struck is entered first. The round is finished from here."""
     with transaction.atomic():
         locked = _locked(table)
+        _check_drawn(locked, drawn)
         _require_open(locked)
         kind = games.of_table(locked)
         if not kind.last_round:
@@ -256,11 +317,15 @@ def control_time_mark(table: Table, *, by: Member | None) -> Table:
             action=AuditEntry.MARK,
             actor=by,
             after={"control_time_deal": locked.control_time_deal},
+            revision=locked.revision,
         )
+        _keep_key(locked, drawn, locked.revision)
         return locked
 
 
-def control_time_clear(table: Table, *, by: Member | None, reason: str) -> Table:
+def control_time_clear(
+    table: Table, *, by: Member | None, reason: str, drawn: Drawn = ANY
+) -> Table:
     """An organiser clears a control-time mark made by mistake (the view checks who): the
     table plays on as before it. If its control time has passed, the next deal saved
     marks it again (``_clock_mark``). Without the mark no deal is refused that was not
@@ -268,6 +333,7 @@ def control_time_clear(table: Table, *, by: Member | None, reason: str) -> Table
     _require_reason(reason)
     with transaction.atomic():
         locked = _locked(table)
+        _check_drawn(locked, drawn)
         _require_open(locked)
         if locked.control_time_deal is None:
             raise RuleError(N_("the control time is not marked"), field="table")
@@ -276,8 +342,14 @@ def control_time_clear(table: Table, *, by: Member | None, reason: str) -> Table
         locked.revision += 1
         locked.save(update_fields=["control_time_deal", "revision"])
         AuditEntry.objects.create(
-            table=locked, action=AuditEntry.UNMARK, actor=by, reason=reason, before=before
+            table=locked,
+            action=AuditEntry.UNMARK,
+            actor=by,
+            reason=reason,
+            before=before,
+            revision=locked.revision,
         )
+        _keep_key(locked, drawn, locked.revision)
         return locked
 
 
@@ -288,11 +360,15 @@ def deal_preview(table: Table, data: Any) -> Any:
     return state.game.play(games.of_table(table).parse_deal(data, state.players, n))
 
 
-def deal_edit(record: DealRecord, data: Any, *, by: Member | None, reason: str) -> DealRecord:
-    """Replace a deal; every later deal must still be legal after the change."""
+def deal_edit(
+    record: DealRecord, data: Any, *, by: Member | None, reason: str, drawn: Drawn = ANY
+) -> DealRecord:
+    """Replace a deal; every later deal must still be legal after the change. Two
+    corrections drawn at one revision: the second is refused (``StaleWrite``)."""
     _require_reason(reason)
     with transaction.atomic():
         table = _locked(record.table)
+        _check_drawn(table, drawn)
         _require_open(table)
         records = selectors.live_deals(table)
         position = _position(records, record)
@@ -311,42 +387,74 @@ def deal_edit(record: DealRecord, data: Any, *, by: Member | None, reason: str) 
             reason=reason,
             before=before,
             after=canonical,
+            revision=table.revision + 1,
         )
         _touch(table)
+        _keep_key(table, drawn, table.revision + 1)
         return record
 
 
 def deal_delete(
-    record: DealRecord, *, by: Member | None, reason: str, action: str = AuditEntry.DELETE
+    record: DealRecord,
+    *,
+    by: Member | None,
+    reason: str,
+    action: str = AuditEntry.DELETE,
+    drawn: Drawn = ANY,
 ) -> None:
     """Strike a deal from the log (it stays in the history); later deals must still be
     legal without it."""
     _require_reason(reason)
     with transaction.atomic():
         table = _locked(record.table)
+        _check_drawn(table, drawn)
         _require_open(table)
         records = selectors.live_deals(table)
-        position = _position(records, record)
-        selectors.replay(table, records[:position] + records[position + 1 :])
-        DealRecord.objects.filter(pk=record.pk).update(deleted=True)
-        AuditEntry.objects.create(
-            table=table,
-            deal=record,
-            action=action,
-            actor=by,
-            reason=reason,
-            before=record.data,
+        _strike(table, records, record, by=by, reason=reason, action=action, drawn=drawn)
+
+
+def _strike(
+    table: Table,
+    records: list[DealRecord],
+    record: DealRecord,
+    *,
+    by: Member | None,
+    reason: str,
+    action: str,
+    drawn: Drawn,
+) -> None:
+    """Strike ``record`` from ``records`` (the live deals of ``table``, locked)."""
+    position = _position(records, record)
+    selectors.replay(table, records[:position] + records[position + 1 :])
+    DealRecord.objects.filter(pk=record.pk).update(deleted=True)
+    AuditEntry.objects.create(
+        table=table,
+        deal=record,
+        action=action,
+        actor=by,
+        reason=reason,
+        before=record.data,
+        revision=table.revision + 1,
+    )
+    _touch(table)
+    _keep_key(table, drawn, table.revision + 1)
+
+
+def deal_undo(table: Table, *, by: Member | None, drawn: Drawn = ANY) -> DealRecord:
+    """Strike the last deal (the scorer's undo). The last deal is the one on the page the
+    scorer saw only if the table has not moved on since: ``drawn.revision`` makes sure,
+    so an undo never strikes a deal another scorer has just saved."""
+    with transaction.atomic():
+        locked = _locked(table)
+        _check_drawn(locked, drawn)
+        _require_open(locked)
+        records = selectors.live_deals(locked)
+        if not records:
+            raise RuleError(N_("there is no deal to undo"), field="deal")
+        _strike(
+            locked, records, records[-1], by=by, reason="undo", action=AuditEntry.UNDO, drawn=drawn
         )
-        _touch(table)
-
-
-def deal_undo(table: Table, *, by: Member | None) -> DealRecord:
-    """Strike the last deal (the scorer's undo)."""
-    records = selectors.live_deals(table)
-    if not records:
-        raise RuleError(N_("there is no deal to undo"), field="deal")
-    deal_delete(records[-1], by=by, reason="undo", action=AuditEntry.UNDO)
-    return records[-1]
+        return records[-1]
 
 
 def _position(records: list[DealRecord], record: DealRecord) -> int:
@@ -361,11 +469,12 @@ def _require_reason(reason: str) -> None:
         raise RuleError(N_("say why (the history keeps it)"), field="reason")
 
 
-def table_finish(table: Table, *, by: Member | None, reason: str = "") -> Table:
+def table_finish(table: Table, *, by: Member | None, reason: str = "", drawn: Drawn = ANY) -> Table:
     """Finish a table: lock it and store its final result (for standings) and its game's
     digest (so that an import of the same game is refused)."""
     with transaction.atomic():
         table = _locked(table)
+        _check_drawn(table, drawn)
         _require_open(table)
         state = selectors.replay(table)
         table.status = Table.FINISHED
@@ -375,18 +484,22 @@ def table_finish(table: Table, *, by: Member | None, reason: str = "") -> Table:
         table.record_digest = table_digest(table, state)
         table.save(update_fields=["status", "result", "finished_at", "revision", "record_digest"])
         _store_seat_results(table, state)
-        AuditEntry.objects.create(table=table, action=AuditEntry.CLOSE, actor=by, reason=reason)
+        AuditEntry.objects.create(
+            table=table, action=AuditEntry.CLOSE, actor=by, reason=reason, revision=table.revision
+        )
+        _keep_key(table, drawn, table.revision)
         standings_after_finish(table)
         ratings_after_finish(table)
         after_table_finish(table)  # e-mails and the club's chat, once this commits
         return table
 
 
-def table_reopen(table: Table, *, by: Member | None, reason: str) -> Table:
+def table_reopen(table: Table, *, by: Member | None, reason: str, drawn: Drawn = ANY) -> Table:
     """Reopen a finished table for corrections (organisers only; the view checks)."""
     _require_reason(reason)
     with transaction.atomic():
         table = _locked(table)
+        _check_drawn(table, drawn)
         if table.is_open:
             raise RuleError(N_("the table is in play already"), field="table")
         standings_before_reopen(table)  # while its seats still hold what they added
@@ -396,7 +509,10 @@ def table_reopen(table: Table, *, by: Member | None, reason: str) -> Table:
         table.revision += 1
         table.save(update_fields=["status", "result", "finished_at", "revision"])
         table.seats.update(result=None, money=None, place=None, won=False, stats={})
-        AuditEntry.objects.create(table=table, action=AuditEntry.REOPEN, actor=by, reason=reason)
+        AuditEntry.objects.create(
+            table=table, action=AuditEntry.REOPEN, actor=by, reason=reason, revision=table.revision
+        )
+        _keep_key(table, drawn, table.revision)
         ratings_after_reopen(table)  # the table no longer counts until it finishes again
         return table
 

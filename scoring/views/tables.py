@@ -7,7 +7,9 @@ here, in the views, before any service runs.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
+from functools import partial, wraps
 from typing import Any
 
 from django.contrib import messages
@@ -19,20 +21,21 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_http_methods, require_POST
 from django_htmx.http import retarget
 
+from clubsite.writes import REFUSED_HEADER, came_from, write_refused
 from members.models import Member
 from scoring import games, selectors, services, share
 from scoring.engine.errors import RuleError
 from scoring.engine.record import MAX_RECORD_BYTES, load
 from scoring.forms import FinishForm, ImportForm, ReasonForm, reason_refusal, rule_error_to_form
-from scoring.labels import rule_error_text, rule_label
+from scoring.labels import deal_words, rule_error_text, rule_label
 from scoring.live.fragments import cached
 from scoring.live.keys import revision_key, sheet_picture_key, tariff_key, url_key, with_epoch
-from scoring.models import DealRecord, Guest, Table
+from scoring.models import AuditEntry, DealRecord, Guest, Table
 from scoring.permissions import (
     can_clear_control_time,
     can_close_early,
@@ -155,6 +158,7 @@ def _context(
         "history": _history_html(request, table),
         "can_score": writable,
         "can_reopen": can_reopen(request.user, table),
+        "new_key": uuid.uuid4,  # each write form drawn gets a key of its own
     } | _share_context(request, table)
     if writable:
         context |= _form_context(request, table, state, form=extra.pop("form", None))
@@ -190,13 +194,14 @@ def _form_context(
     context = {
         "table": table,
         "can_score": True,
-        "count": state.count,
         "complete": complete,
         "can_close_early": not complete and can_close_early(request.user, table),
         "can_mark": kind.last_round and not marked and not complete,
         "can_clear_mark": marked and can_clear_control_time(request.user, table),
         "redraw_url": reverse("scoring:deal_create", args=[table.pk]),
         "redraw_target": "#deal-form",
+        "deal_revision": table.revision,  # a form redrawn from what was posted keeps its own
+        "new_key": uuid.uuid4,
     }
     if form is None:
         context["fields"] = _empty_fields(request, table, state, context)
@@ -267,6 +272,7 @@ def _sheet_context(table: Table, state: selectors.TableState, shown: int | None)
         "results": _result_rows(game, document),
         "rows": _deal_rows(state, shown),
         "hidden_rows": max(0, state.count - shown) if shown else 0,
+        "log_all": shown is None,
         "poll_seconds": LIVE_POLL_SECONDS,
     } | game.sheet_context(table, state.game, state.players, _revision_cache(table))
 
@@ -315,8 +321,13 @@ def _deal_form(state: selectors.TableState, data: Any = None, initial: Any = Non
 
 
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The table page. A deal's values in the address (``?kind=game&declarer=…``: the way
+    back after signing in again, ``clubsite.writes``) are drawn into the deal form."""
     table = _table(pk)
-    return render(request, "scoring/table_detail.html", _context(request, table))
+    form = None
+    if "kind" in request.GET and can_write(request.user, table):
+        form = _deal_form(selectors.current(table, latest=0), initial=request.GET.dict())
+    return render(request, "scoring/table_detail.html", _context(request, table, form=form))
 
 
 def _history_html(request: HttpRequest, table: Table) -> str:
@@ -402,36 +413,218 @@ def table_print(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "scoring/table_print.html", context)
 
 
+# -- every write: the revision its page showed, and its key -------------------------------------
+#
+# Each write form at a table carries the table's revision as the page drew it and a fresh
+# idempotency key (``scoring/_write_fields.html``). The service checks both under the
+# table's row lock: a key stored already answers as the success it was (``AlreadyStored``),
+# a revision that is not the table's any more is refused with what changed meanwhile
+# (``StaleWrite``, HTTP 409). Every write that succeeds answers with the table's new
+# revision in ``X-Table-Revision``. docs/architecture.md tells the whole flow.
+
+REVISION_HEADER = "X-Table-Revision"
+
+
+class _SignedOut(Exception):
+    """A write sent by somebody who is not signed in (any more)."""
+
+
+def _require_write(request: HttpRequest, allowed: bool) -> None:
+    """``PermissionDenied`` unless ``allowed``; a write from a visitor who is not signed in
+    (his session expired) is told so instead, keeping what he typed."""
+    if allowed:
+        return
+    if request.method == "POST" and not request.user.is_authenticated:
+        raise _SignedOut
+    raise PermissionDenied
+
+
+def _table_write(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A view that writes at table ``pk``: a write from a member whose session expired gets
+    the message, a way to sign in again and what he typed (``clubsite.writes``)."""
+
+    @wraps(view)
+    def write(request: HttpRequest, pk: int, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, pk, *args, **kwargs)
+        except _SignedOut:
+            problem = _(
+                "You are not signed in (perhaps your session has expired), so nothing was "
+                "saved. What you typed is kept: sign in again and come back to the table."
+            )
+            back = came_from(request, reverse("scoring:table_detail", args=[pk]))
+            return write_refused(request, problem, come_back=back)
+
+    return write
+
+
+def _drawn(request: HttpRequest) -> services.Drawn:
+    """The revision and key a write carries; ``RuleError`` when it has no revision (a page
+    from before the site asked for one, a hand-made request) or a key that is no UUID."""
+    revision = _int(request.POST.get("revision"))
+    if revision is None or revision < 0:
+        raise RuleError(
+            _(
+                "Nothing was saved: the form does not say which state of the table it was "
+                "filled in for. Open the table again and repeat."
+            ),
+            field="revision",
+        )
+    raw = request.POST.get("write_key") or ""
+    try:
+        key = uuid.UUID(raw) if raw else None
+    except ValueError:
+        raise RuleError(
+            _("Nothing was saved: the form's key is damaged. Open the table again and repeat."),
+            field="write_key",
+        ) from None
+    return services.Drawn(revision, key)
+
+
+def _kept_write(request: HttpRequest, prefix: str) -> dict[str, Any]:
+    """The revision and key a form was posted with, for the same form drawn again (a
+    redraw, errors, a preview): it stays the write the scorer began on the page he saw."""
+    return {
+        f"{prefix}_revision": request.POST.get("revision", ""),
+        f"{prefix}_key": request.POST.get("write_key", ""),
+    }
+
+
+CHANGES = {
+    AuditEntry.ADD: gettext_lazy("deal %(n)s saved: %(deal)s"),
+    AuditEntry.EDIT: gettext_lazy("deal %(n)s corrected: %(deal)s"),
+    AuditEntry.DELETE: gettext_lazy("deal %(n)s deleted: %(deal)s"),
+    AuditEntry.UNDO: gettext_lazy("deal %(n)s undone: %(deal)s"),
+}
+"""A change to a deal, in the words of a refused write (the other changes: the history's)."""
+
+
+def _stale_message(table: Table, seen: int) -> str:
+    """Why a write drawn at revision ``seen`` was refused: what was written since, e.g.
+    «… на столе записали раздачу 12: игра 7♣ · Вера · пас–пас …»."""
+    said = []
+    players = selectors.seat_names(table)
+    for change in selectors.changes_since(table, seen):
+        if change.action in CHANGES and change.n is not None and change.deal is not None:
+            words = deal_words(change.deal, players, preference_suit=table.preference_suit)
+            said.append(str(CHANGES[change.action]) % {"n": change.n, "deal": words})
+        else:
+            said.append(str(dict(AuditEntry.ACTIONS).get(change.action, change.action)))
+    changes = "; ".join(said) or _("something changed")
+    return _(
+        "While you were entering it, the table changed: %(changes)s. Nothing was saved: "
+        "check and save again."
+    ) % {"changes": changes}
+
+
+def _refusal(response: HttpResponse, status: int) -> HttpResponse:
+    """``response`` as the answer to a write that stored nothing: ``status``, and marked
+    so that htmx swaps it in (``static/js/writes.js``)."""
+    response.status_code = status
+    response[REFUSED_HEADER] = "1"
+    return response
+
+
+def _stale(
+    request: HttpRequest,
+    table: Table,
+    stale: services.StaleWrite,
+    page: Callable[[str], HttpResponse] | None = None,
+) -> HttpResponse:
+    """A stale write refused (409): htmx gets the table afresh with the message; a plain
+    POST its ``page`` again with the message (by default the table page)."""
+    message = _stale_message(table, stale.seen)
+    if request.htmx:  # type: ignore[attr-defined]
+        return _refusal(_table_body(request, table, refused=message), 409)
+    if page is None:
+        table = _table(table.pk)
+        return _refusal(
+            render(request, "scoring/table_detail.html", _context(request, table, refused=message)),
+            409,
+        )
+    return _refusal(page(message), 409)
+
+
+def _revision_told(response: HttpResponse, pk: int, revision: int | None = None) -> HttpResponse:
+    """A successful write's answer, with the table's new revision."""
+    if revision is None:
+        revision = Table.objects.values_list("revision", flat=True).get(pk=pk)
+    response[REVISION_HEADER] = str(revision)
+    return response
+
+
 # -- deals -----------------------------------------------------------------------------------
 
 
+@_table_write
 @require_POST
 def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
     table = _table(pk, with_tariff=False)
-    _require(can_score(request.user, table))
+    _require_write(request, can_score(request.user, table))
     if not table.is_open:
         return _refused(request, table, _finished_refusal())
     state = selectors.current(table, latest=LOG_SHOWN)
+    kept = _kept_write(request, "deal")
     if "change" in request.POST:  # the kind or declarer changed: redraw the form only
         form = _deal_form(state, initial=request.POST.dict())
-        return _form_response(request, table, form, state=state)
+        return _form_response(request, table, form, state=state, **kept)
     form = _deal_form(state, request.POST)
-    preview = None
     if not form.is_valid():
-        return _form_response(request, table, form, state=state)
-    try:
-        if "preview" in request.POST:
+        return _form_response(request, table, form, state=state, **kept)
+    if "preview" in request.POST:
+        try:
             preview = _preview(table, state, form.deal())
-        else:
-            expected = _int(request.POST.get("count"))
-            saved = services.deal_create(
-                table, form.deal(), by=_member(request), expected_count=expected, seen=state
-            )
-            return _after_save(request, table, saved.state)
+        except RuleError as error:
+            rule_error_to_form(form, error)
+            return _form_response(request, table, form, **kept)
+        return _form_response(request, table, form, state=state, preview=preview, **kept)
+    return _save_deal(request, table, form, state, kept)
+
+
+def _save_deal(
+    request: HttpRequest,
+    table: Table,
+    form: Any,
+    state: selectors.TableState,
+    kept: dict[str, Any],
+) -> HttpResponse:
+    """Store the valid ``form``'s deal, or say why not."""
+    try:
+        drawn = _drawn(request)
+        saved = services.deal_create(
+            table, form.deal(), by=_member(request), drawn=drawn, seen=state
+        )
+    except services.AlreadyStored:  # sent twice: the first one is the table now
+        return _after_save(request, table, None)
+    except services.StaleWrite as stale:
+        return _stale_deal(request, table, stale)
     except RuleError as error:
         rule_error_to_form(form, error)
-        return _form_response(request, table, form)  # the sheet may have moved: replay
-    return _form_response(request, table, form, state=state, preview=preview)
+        status = 400 if error.field in ("revision", "write_key") else 200
+        response = _form_response(request, table, form, **kept)  # the sheet may have moved
+        return _refusal(response, status) if status != 200 else response
+    return _after_save(request, table, saved.state)
+
+
+def _stale_deal(request: HttpRequest, table: Table, stale: services.StaleWrite) -> HttpResponse:
+    """A deal refused because the table changed since its form was drawn (409): the new
+    sheet, and the form drawn for it with what was typed, the message and the new
+    revision, so that the scorer checks and saves again (htmx: the sheet retargeted and
+    the form out of band; a plain POST: the page)."""
+    message = _stale_message(table, stale.seen)
+    table = _table(table.pk, with_tariff=False)
+    state = selectors.current(table, latest=LOG_SHOWN)
+    form = _deal_form(state, initial=request.POST.dict())
+    if not request.htmx:  # type: ignore[attr-defined]
+        table = _table(table.pk)
+        page = _context(request, table, form=form, stale=message)
+        return _refusal(render(request, "scoring/table_detail.html", page), 409)
+    context = _form_context(request, table, state, form) | {
+        "sheet": _sheet_html(request, table, state, editable=True),
+        "stale": message,
+    }
+    response = render(request, "scoring/table_detail.html#deal-saved", context)
+    return _refusal(retarget(response, "#sheet"), 409)
 
 
 def _preview(table: Table, state: selectors.TableState, deal: dict[str, Any]) -> list[str]:
@@ -444,6 +637,7 @@ def _form_response(
     request: HttpRequest,
     table: Table,
     form: Any,
+    *,
     state: selectors.TableState | None = None,
     **extra: Any,
 ) -> HttpResponse:
@@ -457,21 +651,26 @@ def _form_response(
     return render(request, "scoring/table_detail.html", context)
 
 
-def _after_save(request: HttpRequest, table: Table, state: selectors.TableState) -> HttpResponse:
+def _after_save(
+    request: HttpRequest, table: Table, state: selectors.TableState | None
+) -> HttpResponse:
     """htmx: the new sheet in place of the old and, out of band, an empty form for the next
-    deal and the table's buttons, drawn from ``state``, the table after the deal. The
-    history below them shows the new deal from the next page load on, as viewers see it.
-    Others: back to the table page."""
+    deal and the table's buttons, drawn from ``state``, the table after the deal (``None``:
+    as it stands now). The history below them shows the new deal from the next page load
+    on, as viewers see it. Others: back to the table page."""
+    if state is None:
+        state = selectors.current(_table(table.pk, with_tariff=False), latest=LOG_SHOWN)
+    revision = state.table.revision
     if not request.htmx:  # type: ignore[attr-defined]
         messages.success(request, _("Deal saved."))
-        return redirect("scoring:table_detail", pk=table.pk)
+        return _revision_told(redirect("scoring:table_detail", pk=table.pk), table.pk, revision)
     table = state.table
     context = _form_context(request, table, state) | {
         "sheet": _sheet_html(request, table, state, editable=True),
         "saved_deal": _("Deal saved."),
     }
     response = render(request, "scoring/table_detail.html#deal-saved", context)
-    return retarget(response, "#sheet")
+    return _revision_told(retarget(response, "#sheet"), table.pk, revision)
 
 
 def _after_write(
@@ -481,11 +680,13 @@ def _after_write(
     state: selectors.TableState | None = None,
 ) -> HttpResponse:
     """htmx: the fresh sheet and an empty form (drawn from ``state`` when the write
-    advanced it); others: back to the table page."""
+    advanced it); others: back to the table page. Either way with the new revision."""
     if request.htmx:  # type: ignore[attr-defined]
-        return _table_body(request, table, state, saved=message)
-    messages.success(request, message)
-    return redirect("scoring:table_detail", pk=table.pk)
+        response = _table_body(request, table, state, saved=message)
+    else:
+        messages.success(request, message)
+        response = redirect("scoring:table_detail", pk=table.pk)
+    return _revision_told(response, table.pk)
 
 
 def _table_body(
@@ -515,96 +716,194 @@ def _int(value: Any) -> int | None:
         return None
 
 
-@require_POST
+@_table_write
+@require_http_methods(["GET", "POST"])
 def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
+    """Undo the last deal: a confirmation that names it in words (GET; htmx: the
+    confirmation region of the table page), then the undo (POST), which carries the
+    revision the confirmation was drawn at: if a deal was saved since, the undo is refused
+    rather than strike it."""
     table = _table(pk)
-    _require(can_score(request.user, table))
+    _require_write(request, can_score(request.user, table))
+    if not table.is_open:
+        return _refused(request, table, _finished_refusal())
+    if request.method == "GET":
+        return _undo_page(request, table, seen=_int(request.GET.get("revision")))
+    undone = _("Last deal undone.")
     try:
-        services.deal_undo(table, by=_member(request))
+        services.deal_undo(table, by=_member(request), drawn=_drawn(request))
+    except services.AlreadyStored:
+        return _after_write(request, table, undone)
+    except services.StaleWrite as stale:
+        return _stale(request, table, stale, lambda message: _undo_page(request, table, message))
     except RuleError as error:
         return _refused(request, table, error)
-    return _after_write(request, table, _("Last deal undone."))
+    return _after_write(request, table, undone)
+
+
+def _undo_page(
+    request: HttpRequest, table: Table, stale: str | None = None, *, seen: int | None = None
+) -> HttpResponse:
+    """«Undo deal N: …?» for the last deal as the table stands now (``stale``: why the
+    undo just sent was refused; ``seen``: the revision of the page the scorer came from,
+    when the table has moved on since, says what changed before he confirms)."""
+    table = _table(table.pk)
+    if stale is None and seen is not None and seen != table.revision:
+        stale = _stale_message(table, seen)
+    state = selectors.current(table, latest=1)
+    last = state.records[-1] if state.count else None
+    context = {
+        "table": table,
+        "n": state.count,
+        "words": ""
+        if last is None
+        else deal_words(last.data, state.players, preference_suit=table.preference_suit),
+        "stale": stale,
+        "new_key": uuid.uuid4,
+    }
+    if request.htmx:  # type: ignore[attr-defined]
+        return render(request, "scoring/deal_undo.html#undo-confirm", context)
+    return render(request, "scoring/deal_undo.html", context)
 
 
 def _refused(request: HttpRequest, table: Table, error: RuleError) -> HttpResponse:
     # A correction refused for a later deal names that deal (and its field).
     refused = rule_error_text(error, located=error.deal is not None)
+    if error.field in ("revision", "write_key"):  # a request without its revision, say
+        if request.htmx:  # type: ignore[attr-defined]
+            return _refusal(_table_body(request, table, refused=refused), 400)
+        page = _context(request, _table(table.pk), refused=refused)
+        return _refusal(render(request, "scoring/table_detail.html", page), 400)
     if request.htmx:  # type: ignore[attr-defined]
         return _table_body(request, table, refused=refused)
     messages.error(request, refused)
     return redirect("scoring:table_detail", pk=table.pk)
 
 
+@_table_write
 def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     table = _table(pk)
-    _require(can_write(request.user, table))
+    _require_write(request, can_write(request.user, table))
     record = get_object_or_404(DealRecord, pk=deal_pk, table=table, deleted=False)
-    state = selectors.replay(table)
-    position = next(i for i, r in enumerate(state.records) if r.pk == record.pk)
-    # The form is drawn for the sheet as it stood before this deal.
-    before = selectors.replay(table, state.records[:position])
-    form = _deal_form(
-        before,
-        request.POST or None,
-        initial=games.of_table(table).initial_from(record.data)
-        if request.method != "POST"
-        else None,
-    )
-    reason = ReasonForm(request.POST or None)
+    kept = _kept_write(request, "edit") if request.method == "POST" else {}
+    form, reason = _edit_forms(table, record, request.POST or None)
     if request.method == "POST" and "change" not in request.POST:
         if form.is_valid() and reason.is_valid():
             try:
                 services.deal_edit(
-                    record, form.deal(), by=_member(request), reason=reason.cleaned_data["reason"]
+                    record,
+                    form.deal(),
+                    by=_member(request),
+                    reason=reason.cleaned_data["reason"],
+                    drawn=_drawn(request),
                 )
+            except services.AlreadyStored:
+                return _edited(request, table, record)
+            except services.StaleWrite as stale:
+                page = partial(_edit_page_again, request, table, record)
+                return _stale(request, table, stale, page)
             except RuleError as error:
                 rule_error_to_form(form, error)
             else:
-                messages.success(request, _("Deal %(n)s corrected.") % {"n": position + 1})
-                return redirect("scoring:table_detail", pk=table.pk)
+                return _edited(request, table, record)
     elif request.method == "POST":  # the kind or declarer changed: redraw the fields
-        form = _deal_form(before, initial=request.POST.dict())
+        form, _reason = _edit_forms(table, record, None, initial=request.POST.dict())
         reason = ReasonForm(initial={"reason": request.POST.get("reason", "")})
-    return render(
-        request,
-        "scoring/deal_edit.html",
-        {
-            "table": table,
-            "form": form,
-            "reason_form": reason,
-            "n": position + 1,
-            "record": record,
-            "redraw_url": request.path,
-            "redraw_target": "#deal-edit",
-        },
-    )
+    return _edit_page(request, table, record, form, reason, **kept)
 
 
+def _edit_forms(
+    table: Table, record: DealRecord, data: Any, initial: Any = None
+) -> tuple[Any, ReasonForm]:
+    """The correction's deal form, drawn for the sheet as it stood before this deal (with
+    the deal as stored, ``data`` posted, or ``initial``), and its reason form."""
+    state = selectors.replay(table)
+    position = _deal_position(state, record)
+    before = selectors.replay(table, state.records[:position])
+    if data is None and initial is None:
+        initial = games.of_table(table).initial_from(record.data)
+    return _deal_form(before, data, initial=initial), ReasonForm(data)
+
+
+def _deal_position(state: selectors.TableState, record: DealRecord) -> int:
+    return next(i for i, r in enumerate(state.records) if r.pk == record.pk)
+
+
+def _edit_page(
+    request: HttpRequest,
+    table: Table,
+    record: DealRecord,
+    form: Any,
+    reason: ReasonForm,
+    **extra: Any,
+) -> HttpResponse:
+    n = list(selectors.live_deals(table)).index(record) + 1
+    context = {
+        "table": table,
+        "form": form,
+        "reason_form": reason,
+        "n": n,
+        "record": record,
+        "redraw_url": request.path,
+        "redraw_target": "#deal-edit",
+        "new_key": uuid.uuid4,
+        "edit_revision": table.revision,
+    } | extra
+    return render(request, "scoring/deal_edit.html", context)
+
+
+def _edit_page_again(
+    request: HttpRequest, table: Table, record: DealRecord, message: str
+) -> HttpResponse:
+    """The correction refused as stale: its page again for the table as it now stands,
+    with what was typed and the message (the new revision, a new key)."""
+    table = _table(table.pk)
+    record = get_object_or_404(DealRecord, pk=record.pk, table=table, deleted=False)
+    form, _reason = _edit_forms(table, record, None, initial=request.POST.dict())
+    reason = ReasonForm(initial={"reason": request.POST.get("reason", "")})
+    return _edit_page(request, table, record, form, reason, stale=message)
+
+
+def _edited(request: HttpRequest, table: Table, record: DealRecord) -> HttpResponse:
+    n = list(selectors.live_deals(table)).index(record) + 1
+    messages.success(request, _("Deal %(n)s corrected.") % {"n": n})
+    return _revision_told(redirect("scoring:table_detail", pk=table.pk), table.pk)
+
+
+@_table_write
 @require_POST
 def deal_delete(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     table = _table(pk)
-    _require(can_score(request.user, table))
+    _require_write(request, can_score(request.user, table))
     record = get_object_or_404(DealRecord, pk=deal_pk, table=table)
     reason = ReasonForm(request.POST)
     if not reason.is_valid():
         return _refused(request, table, reason_refusal(reason, _("Say why the deal is deleted.")))
+    deleted = _("Deal deleted.")
     try:
-        services.deal_delete(record, by=_member(request), reason=reason.cleaned_data["reason"])
+        services.deal_delete(
+            record, by=_member(request), reason=reason.cleaned_data["reason"], drawn=_drawn(request)
+        )
+    except services.AlreadyStored:
+        return _after_write(request, table, deleted)
+    except services.StaleWrite as stale:
+        return _stale(request, table, stale)
     except RuleError as error:
         return _refused(request, table, error)
-    return _after_write(request, table, _("Deal deleted."))
+    return _after_write(request, table, deleted)
 
 
 # -- finishing ---------------------------------------------------------------------------------
 
 
+@_table_write
 @require_http_methods(["GET", "POST"])
 def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
     """Seated members finish a complete pulka (or a Boston table, which has no end of its
     own) at once. Closing one that is not complete is an organiser's: a confirmation page
     (GET) and a required reason for the history (POST)."""
     table = _table(pk)
-    _require(can_score(request.user, table))
+    _require_write(request, can_score(request.user, table))
     if not table.is_open:
         return _refused(request, table, _finished_refusal())
     state = selectors.current(table, latest=0)
@@ -624,16 +923,38 @@ def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
     refused = None
     if request.method == "POST":
         if form.is_valid():
-            reason = form.cleaned_data["reason"]
-            try:
-                services.table_finish(table, by=_member(request), reason=reason)
-            except RuleError as error:
-                return _refused(request, table, error)
-            return _after_write(request, table, _("Table finished."))
+            return _finish(request, table, form.cleaned_data["reason"], complete)
         if complete:  # a reason too long, or with a NUL character
             return _refused(request, table, reason_refusal(form, ""))
         refused = rule_error_text(reason_refusal(form, _("Say why the table is closed early.")))
-    context = {"table": table, "complete": complete, "form": form, "refused": refused}
+    return _finish_page(request, table, complete, form, refused)
+
+
+def _finish(request: HttpRequest, table: Table, reason: str, complete: bool) -> HttpResponse:
+    finished = _("Table finished.")
+    try:
+        services.table_finish(table, by=_member(request), reason=reason, drawn=_drawn(request))
+    except services.AlreadyStored:
+        return _after_write(request, table, finished)
+    except services.StaleWrite as stale:
+        form = (FinishForm if complete else ReasonForm)(initial={"reason": reason})
+        page = partial(_finish_page, request, _table(table.pk), complete, form)
+        return _stale(request, table, stale, page)
+    except RuleError as error:
+        return _refused(request, table, error)
+    return _after_write(request, table, finished)
+
+
+def _finish_page(
+    request: HttpRequest, table: Table, complete: bool, form: Any, refused: str | None
+) -> HttpResponse:
+    context = {
+        "table": table,
+        "complete": complete,
+        "form": form,
+        "refused": refused,
+        "new_key": uuid.uuid4,
+    }
     return render(request, "scoring/table_finish.html", context)
 
 
@@ -644,12 +965,13 @@ def _finished_refusal() -> RuleError:
 # -- the control time (preferans.md §13.12) -----------------------------------------------------
 
 
+@_table_write
 @require_http_methods(["GET", "POST"])
 def control_time_mark(request: HttpRequest, pk: int) -> HttpResponse:
     """A scorer marks the control time: a confirmation page that says what follows (GET),
     then the mark (POST). The round is finished from the deals on the sheet now."""
     table = _table(pk)
-    _require(can_score(request.user, table))
+    _require_write(request, can_score(request.user, table))
     kind = games.of_table(table)
     if not kind.last_round:
         raise Http404
@@ -658,14 +980,30 @@ def control_time_mark(request: HttpRequest, pk: int) -> HttpResponse:
     if refusal is not None:
         return _refused(request, table, refusal)
     if request.method == "POST":
+        marked = _("Control time marked: the last round is on.")
         try:
-            services.control_time_mark(table, by=_member(request))
+            services.control_time_mark(table, by=_member(request), drawn=_drawn(request))
+        except services.AlreadyStored:
+            return _after_write(request, table, marked)
+        except services.StaleWrite as stale:
+            return _stale(request, table, stale, partial(_mark_page, request, _table(pk)))
         except RuleError as error:
             return _refused(request, table, error)
-        return _after_write(request, table, _("Control time marked: the last round is on."))
-    marked = state.game.copy()
+        return _after_write(request, table, marked)
+    return _mark_page(request, table)
+
+
+def _mark_page(request: HttpRequest, table: Table, stale: str | None = None) -> HttpResponse:
+    """What marking the control time now would leave to play, and the button."""
+    kind = games.of_table(table)
+    marked = selectors.current(table, latest=0).game.copy()
     kind.mark_control_time(marked)
-    context = {"table": table, "deals_left": kind.deals_left(marked)}
+    context = {
+        "table": table,
+        "deals_left": kind.deals_left(marked),
+        "stale": stale,
+        "new_key": uuid.uuid4,
+    }
     return render(request, "scoring/table_control_time.html", context)
 
 
@@ -680,40 +1018,53 @@ def _mark_refusal(table: Table, complete: bool) -> RuleError | None:
     return None
 
 
+@_table_write
 @require_POST
 def control_time_clear(request: HttpRequest, pk: int) -> HttpResponse:
     """An organiser clears a control-time mark made by mistake, saying why."""
     table = _table(pk)
-    _require(can_clear_control_time(request.user, table))
+    _require_write(request, can_clear_control_time(request.user, table))
     reason = ReasonForm(request.POST)
     if not reason.is_valid():
         missing = _("Say why the control-time mark is cleared.")
         return _refused(request, table, reason_refusal(reason, missing))
-    if table.control_time_deal is None:
-        return _refused(
-            request, table, RuleError(_("The control time is not marked."), field="table")
-        )
+    cleared = _("Control-time mark cleared.")
     try:
+        drawn = _drawn(request)
+        if table.control_time_deal is None and drawn.revision == table.revision:
+            raise RuleError(_("The control time is not marked."), field="table")
         services.control_time_clear(
-            table, by=_member(request), reason=reason.cleaned_data["reason"]
+            table, by=_member(request), reason=reason.cleaned_data["reason"], drawn=drawn
         )
+    except services.AlreadyStored:
+        return _after_write(request, table, cleared)
+    except services.StaleWrite as stale:
+        return _stale(request, table, stale)
     except RuleError as error:
         return _refused(request, table, error)
-    return _after_write(request, table, _("Control-time mark cleared."))
+    return _after_write(request, table, cleared)
 
 
+@_table_write
 @require_POST
 def table_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     table = _table(pk)
-    _require(can_reopen(request.user, table))
+    _require_write(request, can_reopen(request.user, table))
     reason = ReasonForm(request.POST)
     if not reason.is_valid():
         return _refused(request, table, reason_refusal(reason, _("Say why the table is reopened.")))
+    reopened = _("Table reopened.")
     try:
-        services.table_reopen(table, by=_member(request), reason=reason.cleaned_data["reason"])
+        services.table_reopen(
+            table, by=_member(request), reason=reason.cleaned_data["reason"], drawn=_drawn(request)
+        )
+    except services.AlreadyStored:
+        return _after_write(request, table, reopened)
+    except services.StaleWrite as stale:
+        return _stale(request, table, stale)
     except RuleError as error:
         return _refused(request, table, error)
-    return _after_write(request, table, _("Table reopened."))
+    return _after_write(request, table, reopened)
 
 
 # -- export and import -------------------------------------------------------------------------

@@ -219,7 +219,7 @@ def test_a_pulka_through_the_browser(new_page, browser_problems):
     expect(page.locator(".audit")).to_contain_text("«the club closes»")
     expect(page.locator("#table-body .table-head")).to_contain_text("finished")
     expect(page.locator("#deal-form")).to_have_count(0)
-    expect(page.get_by_role("button", name="Undo last deal")).to_have_count(0)
+    expect(page.get_by_role("link", name="Undo last deal…")).to_have_count(0)
     expect(page.locator("#sheet")).not_to_have_attribute("hx-get", re.compile(".*"))
     expect(page.locator("#sheet .deal-fix")).to_have_count(0)
     expect(result_row(page, "Anna")).to_have_text(["0", "7", "-80.67", "-80.66"])

@@ -336,12 +336,13 @@ def test_import_club_refuses_a_nul_or_a_lone_surrogate(tmp_path: Path, how: str)
 def test_a_nul_in_the_finish_reason_is_refused(client: Client, table: Table) -> None:
     client.force_login(factories.member("Olga", organiser=True))
     before = db_snapshot()
-    response = client.post(reverse("scoring:table_finish", args=[table.pk]), {"reason": "a\x00b"})
+    finish = reverse("scoring:table_finish", args=[table.pk])
+    response = client.post(finish, {"reason": "a\x00b", **factories.drawn(table)})
     assert response.status_code == 200  # the confirmation page again, saying why
     assert "Null characters are not allowed" in response.content.decode()
     assert db_snapshot() == before
     # A reason without one finishes the table, as before.
-    client.post(reverse("scoring:table_finish", args=[table.pk]), {"reason": "control time"})
+    client.post(finish, {"reason": "control time", **factories.drawn(table)})
     assert Table.objects.get(pk=table.pk).status == Table.FINISHED
 
 
@@ -362,12 +363,12 @@ def test_a_nul_in_a_deals_reasons_is_refused(client: Client, table: Table, anna:
     before = db_snapshot()
 
     edit = reverse("scoring:deal_edit", args=[table.pk, first.pk])
-    response = client.post(edit, {**FIRST_GAME, "reason": "a\x00b"})
+    response = client.post(edit, {**FIRST_GAME, "reason": "a\x00b", **factories.drawn(table)})
     assert response.status_code == 200
     assert "Null characters are not allowed" in response.content.decode()
 
     delete = reverse("scoring:deal_delete", args=[table.pk, first.pk])
-    response = client.post(delete, {"reason": "a\x00b"})
+    response = client.post(delete, {"reason": "a\x00b", **factories.drawn(table)})
     assert "Null characters are not allowed" in client.get(response["Location"]).content.decode()
 
     adjust = {"kind": "adjust", "reason": "a\x00b", "pool:Anna": "2"}

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from django.db import OperationalError
@@ -213,7 +214,8 @@ def test_the_404_page_is_the_sites_own_in_russian_and_english(client: Client):
 def test_the_403_page_is_the_sites_own(client: Client):
     member = factories.member("Anna", username="anna")
     client.force_login(member)
-    deals = reverse("scoring:deal_create", args=[factories.pulka().pk])
+    pulka = factories.pulka()
+    deals = reverse("scoring:deal_create", args=[pulka.pk])
 
     signed_in = client.get("/tables/new/poker/")
     russian = Client()
@@ -226,9 +228,12 @@ def test_the_403_page_is_the_sites_own(client: Client):
     assert "<h1>Not allowed</h1>" in html
     assert "ask an organiser" in html
     assert "<h1>Нет доступа</h1>" in russian_page
+    # A write from a visitor not signed in (his session expired) says so, and leads back
+    # to the table after signing in (scoring/views/tables.py, clubsite/writes.py).
     assert visitor.status_code == 403
-    assert "members who play at a table may score it" in visitor.content.decode()
-    sign_in = f'href="{reverse("members:login")}?next={deals}"'
+    assert "You are not signed in (perhaps your session has expired)" in visitor.content.decode()
+    back = quote(reverse("scoring:table_detail", args=[pulka.pk]), safe="")
+    sign_in = f'href="{reverse("members:login")}?next={back}"'
     assert sign_in in visitor.content.decode()
 
 
@@ -241,10 +246,13 @@ def test_a_form_without_its_csrf_token_gets_the_sites_own_page():
     refused_en = english.post(reverse("members:login"), {"username": "anna", "password": "x"})
 
     assert refused.status_code == 403
-    assert "<h1>Форма устарела</h1>" in refused.content.decode()
+    assert "<h1>Ничего не сохранено</h1>" in refused.content.decode()
     assert 'class="site-header"' in refused.content.decode()
     assert refused_en.status_code == 403
-    assert "Go back, reload the page and send the form again." in refused_en.content.decode()
+    assert "sign in again if you are asked to, and send it again" in refused_en.content.decode()
+    # The password typed is not written back into the page (clubsite.writes.NOT_ECHOED).
+    assert 'name="password"' not in refused_en.content.decode()
+    assert 'name="username" value="anna"' in refused_en.content.decode()
 
 
 @pytest.mark.django_db  # the page names the club (scoring.models.Club)

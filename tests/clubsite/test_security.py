@@ -17,11 +17,11 @@ from django.utils import timezone
 from members.models import Member
 from scoring.models import DealRecord, Table
 from tests import factories
-from tests.factories import HTMX
+from tests.factories import HTMX, post_deal
 
 pytestmark = pytest.mark.django_db
 
-FIRST_GAME = {**factories.FIRST_GAME, "count": "0"}  # the table's first deal
+FIRST_GAME = {**factories.FIRST_GAME, "revision": "0"}  # the table's first deal
 
 
 def anna_of(table: Table) -> Member:
@@ -189,7 +189,7 @@ def test_the_token_in_a_header_is_accepted_too(table: Table) -> None:
 def test_every_htmx_write_on_the_table_page_sends_the_token(table: Table) -> None:
     client = Client()
     client.force_login(anna_of(table))
-    client.post(reverse("scoring:deal_create", args=[table.pk]), FIRST_GAME)  # undo shows
+    post_deal(client, table, FIRST_GAME)  # undo shows
     page = client.get(reverse("scoring:table_detail", args=[table.pk])).content.decode()
     elements = parse(page)
 

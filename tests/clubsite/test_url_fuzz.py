@@ -324,6 +324,8 @@ PAGE_KEYS = (
     "next",
     "game",
     "count",
+    "kind",  # a table page draws its deal form from a deal in its address
+    "declarer",
     "language",
     "format",
     "page",

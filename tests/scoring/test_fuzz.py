@@ -158,7 +158,8 @@ PREFERANS_KEYS = (
     "whist_writer",
     "whist_on",
     "whist_amount",
-    "count",
+    "revision",
+    "write_key",
     "preview",
     "change",
     *(f"{field}:{name}" for field in ("answer", "tricks") for name in ("Anna", "Boris", "Vera")),
@@ -205,7 +206,8 @@ BOSTON_KEYS = (
     "payer",
     "payee",
     "amount",
-    "count",
+    "revision",
+    "write_key",
     "preview",
     "change",
 )
@@ -215,7 +217,7 @@ STRANGERS = ("Anna", "Boris", "Vera", "Gleb", "Zoe", "anna", "ANNA", "Anna ", "Ð
 
 def deal_post_data(forms: tuple[dict[str, str], ...], keys: tuple[str, ...]) -> Any:
     """A deal form as posted: a real deal (or nothing) with some fields made hostile, and
-    the deal count the form was drawn for (right, stale, or hostile)."""
+    the table revision the form was drawn at (right, stale, or hostile)."""
     return st.tuples(
         st.sampled_from(forms).flatmap(lambda base: mutated_form(base, keys, STRANGERS)),
         st.one_of(st.just("right"), st.just("stale"), hostile_scalar()),
@@ -299,17 +301,19 @@ def check_deal_post(
     before = db_snapshot()
     live = live_deals(before, table)
     posted = dict(data)
+    revision = factories.drawn(table)["revision"]
     if count == "right":
-        posted["count"] = live
+        posted["revision"] = revision
     elif count == "stale":
-        posted["count"] = live - 1
+        posted["revision"] = revision - 1
     else:
-        posted["count"] = wire(count)
+        posted["revision"] = wire(count)
     url = reverse("scoring:deal_create", args=[table.pk])
     response = client.post(url, posted, **(HTMX if htmx else {}))
     after = db_snapshot()
 
-    assert response.status_code in (200, 302)
+    # 400: no usable revision; 409: a stale one (the table moved on since the form).
+    assert response.status_code in (200, 302, 400, 409)
     html = response.content.decode()
     if after != before:
         assert "preview" not in posted
@@ -331,7 +335,7 @@ def check_deal_post(
         page = client.get(response["Location"]).content.decode()
         assert shows_error(page), f"no message for {posted!r}"
         return
-    assert response.status_code == 200
+    assert response.status_code in (200, 400, 409)
     if "change" in posted:
         return  # the form redrawn for another kind of deal: nothing refused
     if "preview" in posted and "This deal will write" in html:
@@ -388,7 +392,7 @@ def test_a_deal_posted_to_a_finished_table_without_htmx_says_why(
     before = db_snapshot()
     response = client.post(
         reverse("scoring:deal_create", args=[world.pulka.pk]),
-        {**PREFERANS_FORMS[1], "count": 2},
+        {**PREFERANS_FORMS[1], **factories.drawn(world.pulka)},
     )
     assert db_snapshot() == before
     assert "the table is finished" in page_after(client, response)
@@ -423,7 +427,7 @@ def test_the_deal_form_shows_every_error(
     before = db_snapshot()
     response = client.post(
         reverse("scoring:deal_create", args=[table.pk]),
-        {**data, "count": live_deals(before, table)},
+        {**data, **factories.drawn(table)},
         **HTMX,
     )
     assert response.status_code == 200
@@ -438,7 +442,7 @@ def test_the_preview_of_a_deal_that_writes_nothing_says_so(
     client.force_login(world.anna)
     response = client.post(
         reverse("scoring:deal_create", args=[world.boston.pk]),
-        {"kind": "pass", "preview": "1", "count": 1},
+        {"kind": "pass", "preview": "1", **factories.drawn(world.boston)},
         **HTMX,
     )
     assert "This deal will write" in response.content.decode()
@@ -505,6 +509,7 @@ def test_corrections(
             services.table_finish(table, by=world.anna)
         login(client, actor)
         before = db_snapshot()
+        data |= factories.drawn(table)  # the revision of the page the scorer sees
         response = client.post(urls[endpoint], data, **(HTMX if htmx else {}))
         after = db_snapshot()
 

@@ -112,6 +112,7 @@ MATRIX: list[tuple[str, str]] = [
     ("edit-deal-form",       "403     403     ok      ok      ok      403     ok"),
     ("edit-deal",            "403     403     ok      ok      ok      403     ok"),
     ("delete-deal",          "403     403     ok      ok      ok      403     ok"),
+    ("undo-form",            "403     403     ok      ok      ok      403     ok"),
     ("undo",                 "403     403     ok      ok      ok      403     ok"),
     ("finish-complete",      "403     403     ok      ok      ok      403     ok"),
     ("close-early-form",     "403     403     refused ok      ok      403     ok"),
@@ -442,7 +443,7 @@ action(
 
 def _post_deal(client: Client, w: World, data: dict[str, Any], **headers: Any) -> HttpResponse:
     url = _url("scoring:deal_create", w.table.pk)
-    return client.post(url, {**data, "count": w.live_deals()}, **headers)
+    return client.post(url, {**data, **factories.drawn(w.table)}, **headers)
 
 
 def _deal_added(w: World, response: HttpResponse) -> None:
@@ -476,7 +477,9 @@ action("edit-deal-form", "Edit a deal, the form — `GET /tables/<id>/deals/<dea
 
 def _edit_deal(client: Client, w: World) -> HttpResponse:
     data = {**FIRST_GAME, "tricks:Anna": "5", "tricks:Boris": "4", "reason": "misread"}
-    return client.post(_url("scoring:deal_edit", w.table.pk, w.deal.pk), data)
+    return client.post(
+        _url("scoring:deal_edit", w.table.pk, w.deal.pk), {**data, **factories.drawn(w.table)}
+    )
 
 
 def _deal_edited(w: World, response: HttpResponse) -> None:
@@ -495,7 +498,7 @@ action(
 
 def _delete_deal(client: Client, w: World) -> HttpResponse:
     url = _url("scoring:deal_delete", w.table.pk, w.deal.pk)
-    return client.post(url, {"reason": "entered twice"})
+    return client.post(url, {"reason": "entered twice", **factories.drawn(w.table)})
 
 
 def _deal_struck(w: World, response: HttpResponse) -> None:
@@ -511,12 +514,16 @@ action(
     done=_deal_struck,
 )(_delete_deal)
 action(
+    "undo-form",
+    "Undo the last deal, the confirmation that names it — `GET /tables/<id>/undo/`",
+)(lambda client, w: client.get(_url("scoring:deal_undo", w.table.pk)))
+action(
     "undo",
     "Undo the last deal — `POST /tables/<id>/undo/`",
     ok_status=302,
     writes=True,
     done=_deal_struck,
-)(lambda client, w: client.post(_url("scoring:deal_undo", w.table.pk)))
+)(lambda client, w: client.post(_url("scoring:deal_undo", w.table.pk), factories.drawn(w.table)))
 
 
 # finishing
@@ -530,7 +537,7 @@ def _complete_pulka(w: World) -> None:
 
 
 def _finish(client: Client, w: World) -> HttpResponse:
-    return client.post(_url("scoring:table_finish", w.table.pk))
+    return client.post(_url("scoring:table_finish", w.table.pk), factories.drawn(w.table))
 
 
 def _finished(w: World, response: HttpResponse) -> None:
@@ -573,7 +580,8 @@ action(
     refusal=EARLY,
 )(
     lambda client, w: client.post(
-        _url("scoring:table_finish", w.table.pk), {"reason": "the club closes"}
+        _url("scoring:table_finish", w.table.pk),
+        {"reason": "the club closes", **factories.drawn(w.table)},
     )
 )
 action(
@@ -621,7 +629,11 @@ action(
     ok_status=302,
     writes=True,
     done=_reopened,
-)(lambda client, w: client.post(_url("scoring:table_reopen", w.table.pk), {"reason": "a deal"}))
+)(
+    lambda client, w: client.post(
+        _url("scoring:table_reopen", w.table.pk), {"reason": "a deal", **factories.drawn(w.table)}
+    )
+)
 
 # the control time (preferans.md §13.12)
 
@@ -652,13 +664,13 @@ action(
     ok_status=302,
     writes=True,
     done=_marked,
-)(lambda client, w: client.post(_control_time_url(w)))
+)(lambda client, w: client.post(_control_time_url(w), factories.drawn(w.table)))
 action(
     "mark-control-time-again",
     "Mark the control time when it is marked already — `POST /tables/<id>/control-time/`",
     prepare=_mark_first,
     refusal="The control time is marked already",
-)(lambda client, w: client.post(_control_time_url(w)))
+)(lambda client, w: client.post(_control_time_url(w), factories.drawn(w.table)))
 action(
     "mark-control-time-boston",
     "Mark the control time at a Boston table (it has none) — `GET /tables/<id>/control-time/`",
@@ -667,7 +679,10 @@ action(
 
 
 def _clear_control_time(client: Client, w: World, reason: str) -> HttpResponse:
-    return client.post(_url("scoring:control_time_clear", w.table.pk), {"reason": reason})
+    return client.post(
+        _url("scoring:control_time_clear", w.table.pk),
+        {"reason": reason, **factories.drawn(w.table)},
+    )
 
 
 def _cleared(w: World, response: HttpResponse) -> None:
@@ -714,7 +729,7 @@ action(
     "Undo at a finished table — `POST /tables/<id>/undo/`",
     prepare=_finish_first,
     refusal=FINISHED,
-)(lambda client, w: client.post(_url("scoring:deal_undo", w.table.pk)))
+)(lambda client, w: client.post(_url("scoring:deal_undo", w.table.pk), factories.drawn(w.table)))
 
 
 def _other_table(w: World) -> None:
@@ -737,7 +752,8 @@ action(
     prepare=_other_table,
 )(
     lambda client, w: client.post(
-        _url("scoring:deal_delete", w.table.pk, w.extra["other_deal"].pk), {"reason": "x"}
+        _url("scoring:deal_delete", w.table.pk, w.extra["other_deal"].pk),
+        {"reason": "x", **factories.drawn(w.table)},
     )
 )
 

@@ -56,7 +56,13 @@ def test_a_correction_is_shown_at_once_though_the_old_sheet_was_cached(client, t
     first = DealRecord.objects.filter(table=table).order_by("sequence").first()
     client.post(
         reverse("scoring:deal_edit", args=[table.pk, first.pk]),
-        {**FIRST_GAME, "tricks:Anna": "5", "tricks:Boris": "4", "reason": "misread"},
+        {
+            **FIRST_GAME,
+            "tricks:Anna": "5",
+            "tricks:Boris": "4",
+            "reason": "misread",
+            **factories.drawn(table),
+        },
     )
     page = client.get(url).content.decode()
     assert "Anna: pool 2" not in page
@@ -105,7 +111,9 @@ def test_a_deal_is_deleted_from_its_own_page(client, table, anna):
     page = client.get(reverse("scoring:deal_edit", args=[table.pk, second.pk])).content.decode()
     delete = reverse("scoring:deal_delete", args=[table.pk, second.pk])
     assert f'action="{delete}"' in page
-    response = client.post(delete, {"reason": "entered twice"}, follow=True)
+    response = client.post(
+        delete, {"reason": "entered twice", **factories.drawn(table)}, follow=True
+    )
     assert "Deal deleted." in response.content.decode()
     assert DealRecord.objects.get(pk=second.pk).deleted
 

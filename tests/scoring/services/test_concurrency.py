@@ -1,13 +1,14 @@
 """Two members saving the same deal at the same moment store it once (PostgreSQL).
 
 Real HTTP requests from several threads against the live server; the table row lock and
-the deal count the form was drawn for decide which one wins.
+the revision the form was drawn at decide which one wins.
 """
 
 from __future__ import annotations
 
 import re
 import threading
+import urllib.error
 import urllib.parse
 import urllib.request
 from http.cookiejar import CookieJar
@@ -41,19 +42,34 @@ class Browser:
         page = self.get("/members/sign-in/")
         self.post("/members/sign-in/", {"username": username, "password": "pw"}, page)
 
-    def get(self, path: str) -> str:
-        with self.opener.open(self.base + path) as response:
+    def get(self, path: str, headers: dict[str, str] | None = None) -> str:
+        request = urllib.request.Request(self.base + path, headers=headers or {})  # noqa: S310
+        with self.opener.open(request) as response:
             return response.read().decode()
 
-    def post(self, path: str, data: dict[str, str], page: str) -> tuple[int, str]:
+    def post(
+        self, path: str, data: dict[str, str], page: str, headers: dict[str, str] | None = None
+    ) -> tuple[int, str]:
+        """POST ``data`` with the CSRF token of ``page``; the status and the body, errors
+        (a 409, a 403) included."""
+        status, _, body = self.send(path, data, page, headers)
+        return status, body
+
+    def send(
+        self, path: str, data: dict[str, str], page: str, headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], str]:
+        """As ``post``, with the answer's headers."""
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
         assert token, "the page carries a CSRF token"
         body = urllib.parse.urlencode({**data, "csrfmiddlewaretoken": token.group(1)})
         request = urllib.request.Request(  # noqa: S310 - the live server's http URL
-            self.base + path, body.encode(), headers={"Referer": self.base + path}
+            self.base + path, body.encode(), headers={"Referer": self.base + path} | (headers or {})
         )
-        with self.opener.open(request) as response:
-            return response.status, response.read().decode()
+        try:
+            with self.opener.open(request) as response:
+                return response.status, dict(response.headers), response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read().decode()
 
 
 def test_the_same_deal_saved_twice_at_once_is_stored_once(live_server):
@@ -67,7 +83,7 @@ def test_the_same_deal_saved_twice_at_once_is_stored_once(live_server):
 
     def save(browser: Browser, page: str) -> None:
         start.wait()
-        _, html = browser.post(f"{path}deals/", {**PASSOUT, "count": "0"}, page)
+        _, html = browser.post(f"{path}deals/", {**PASSOUT, "revision": "0"}, page)
         answers.append(html)
 
     threads = [
@@ -80,7 +96,7 @@ def test_the_same_deal_saved_twice_at_once_is_stored_once(live_server):
 
     assert DealRecord.objects.filter(table=table).count() == 1
     assert AuditEntry.objects.filter(table=table, action="add").count() == 1
-    refused = [html for html in answers if "another deal was saved meanwhile" in html]
+    refused = [html for html in answers if "the table changed: deal 1 saved" in html]
     assert len(refused) == 1
     # The refusal answers with the table as it now stands: the other member's pass-out is
     # in the deal log and on the sheet. ("Anna:" alone proves nothing: the sheet's
@@ -91,7 +107,7 @@ def test_the_same_deal_saved_twice_at_once_is_stored_once(live_server):
 
 
 def test_many_members_racing_for_the_next_deal_number(live_server):
-    """Without the form's count (e.g. an API client), concurrent saves still never share
+    """Without the form's revision (the services called directly), concurrent saves never share
     a sequence number: each waits for the row lock and takes the next one."""
     from scoring import services
 

@@ -203,7 +203,8 @@ def _close_by_page(client: Client, table: Table) -> Any:
     """An organiser closes the table early through its page, as a request commits."""
     client.force_login(factories.member("Olga", organiser=True))
     with committed():
-        return client.post(reverse("scoring:table_finish", args=[table.pk]), {"reason": "late"})
+        finish = reverse("scoring:table_finish", args=[table.pk])
+        return client.post(finish, {"reason": "late", **factories.drawn(table)})
 
 
 @pytest.mark.parametrize(
@@ -355,6 +356,25 @@ def test_closing_the_evening_mails_its_summary_to_each_participant_who_wants_it(
     assert message.body.startswith(call.fields["text"])
     page = client.get(response["Location"]).content.decode()
     assert "The evening is closed: its summary goes to 2 members by e-mail." in page
+
+
+def test_an_evening_is_closed_once_and_its_summary_sent_once(
+    bot_api: FakeBotApi, evening: Evening, client: Client
+) -> None:
+    _close(client, evening)
+    evening.refresh_from_db()
+    assert evening.closed_by == evening.organiser
+    assert evening.closed_at is not None
+    sent = (len(mail.outbox), len(bot_api.calls))
+    assert sent == (2, 1)
+
+    again = _close(client, evening)
+
+    assert "the evening is closed already" in client.get(again["Location"]).content.decode()
+    assert (len(mail.outbox), len(bot_api.calls)) == sent
+    page = client.get(reverse("scoring:evening_close", args=[evening.pk])).content.decode()
+    assert "The evening was closed" in page
+    assert "Close the evening and send the summary" not in page
 
 
 def test_the_close_page_shows_the_summary_and_who_gets_it(evening: Evening, client: Client) -> None:

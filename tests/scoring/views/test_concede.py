@@ -270,7 +270,8 @@ def test_a_game_is_corrected_into_a_concession_and_back(client, pulka):
 
     redrawn = client.post(url, conceded | {"change": "1", "reason": "gave up"}, **HTMX)
     assert chosen(redrawn.content.decode(), "undertricks") == ["3"]  # the usual number
-    response = client.post(url, conceded | {"undertricks": "2", "reason": "she gave it up"})
+    data = conceded | {"undertricks": "2", "reason": "she gave it up"}
+    response = client.post(url, data | factories.drawn(pulka))
 
     assert response.status_code == 302
     record.refresh_from_db()
@@ -292,11 +293,15 @@ def test_a_game_is_corrected_into_a_concession_and_back(client, pulka):
         "S",
     )
     assert shown["undertricks"] == "2"
-    assert client.post(url, shown | {"reason": "looked again"}).status_code == 302
+    assert (
+        client.post(url, shown | {"reason": "looked again"} | factories.drawn(pulka)).status_code
+        == 302
+    )
     record.refresh_from_db()
     assert record.data == ANNA_6
 
-    assert client.post(url, FIRST_GAME | {"reason": "she played it"}).status_code == 302
+    played = FIRST_GAME | {"reason": "she played it"} | factories.drawn(pulka)
+    assert client.post(url, played).status_code == 302
     record.refresh_from_db()
     assert record.data["kind"] == "game"
     players = document(pulka)["players"]

@@ -92,7 +92,7 @@ def test_the_scorer_marks_the_control_time_after_a_confirmation(client, pulka, a
     assert fresh(pulka).control_time_deal is None  # the page itself changes nothing
 
     revision = fresh(pulka).revision
-    response = client.post(mark_url(pulka))
+    response = client.post(mark_url(pulka), factories.drawn(pulka))
     assert response.status_code == 302
     marked = fresh(pulka)
     assert (marked.control_time_deal, marked.revision) == (2, revision + 1)
@@ -108,16 +108,18 @@ def test_marking_at_the_first_dealer_says_the_pulka_completes_at_once(client, pu
     deals(client, pulka, 3)  # Anna, Boris and Vera dealt: back at Anna
     text = client.get(mark_url(pulka)).content.decode()
     assert "The deal is back at the first dealer: the pulka is complete at once." in text
-    client.post(mark_url(pulka))
+    client.post(mark_url(pulka), factories.drawn(pulka))
     html = page(client, pulka)
     assert "The last round is over: the pulka is complete." in html
-    assert ">Finish the table</button>" in html
+    assert ">Finish the table…</a>" in html
     assert "Close the table early…" not in html
 
 
 def test_the_round_played_out_refuses_a_deal_and_the_players_finish(client, pulka, anna):
     deals(client, pulka, 1)
-    client.post(mark_url(pulka))  # after Anna's deal: Boris and Vera deal, 2 left
+    client.post(
+        mark_url(pulka), factories.drawn(pulka)
+    )  # after Anna's deal: Boris and Vera deal, 2 left
     assert "last round</strong>: 2 deals left" in page(client, pulka)
     deals(client, pulka, 2)
     html = page(client, pulka)
@@ -125,18 +127,20 @@ def test_the_round_played_out_refuses_a_deal_and_the_players_finish(client, pulk
     refused = post_deal(client, pulka, MISERE, **HTMX).content.decode()
     assert "the pulka is complete; only adjustments are allowed" in refused
     assert selectors.replay(fresh(pulka)).count == 3
-    assert client.post(finish_url(pulka)).status_code == 302  # a seated member, no reason
+    assert (
+        client.post(finish_url(pulka), factories.drawn(pulka)).status_code == 302
+    )  # a seated member, no reason
     assert fresh(pulka).status == Table.FINISHED
 
 
 def test_marking_is_refused_when_marked_already_and_at_a_finished_table(client, pulka, anna):
     deals(client, pulka, 1)
-    client.post(mark_url(pulka))
+    client.post(mark_url(pulka), factories.drawn(pulka))
     again = client.get(mark_url(pulka))
     assert again.status_code == 302
     assert "The control time is marked already." in client.get(again["Location"]).content.decode()
     services.table_finish(pulka, by=anna)
-    closed = client.post(mark_url(pulka))
+    closed = client.post(mark_url(pulka), factories.drawn(pulka))
     assert "the table is finished" in client.get(closed["Location"]).content.decode()
     assert AuditEntry.objects.filter(table=pulka, action=AuditEntry.MARK).count() == 1
 
@@ -145,7 +149,7 @@ def test_a_viewer_sees_the_mark_on_the_live_sheet(client, pulka, anna):
     deals(client, pulka, 2)
     live = reverse("scoring:table_live", args=[pulka.pk])
     etag = Client(headers={"accept-language": "en"}).get(live)["ETag"]
-    client.post(mark_url(pulka))
+    client.post(mark_url(pulka), factories.drawn(pulka))
     viewer = Client(headers={"accept-language": "en"})
     response = viewer.get(live, HTTP_IF_NONE_MATCH=etag)
     assert response.status_code == 200  # the revision moved on
@@ -169,7 +173,7 @@ def test_the_first_deal_saved_after_the_control_time_marks_it(client, clock, pul
     assert response["HX-Retarget"] == "#sheet"
     assert fresh(pulka).control_time_deal == 3
     assert "The last round is over: the pulka is complete." in html
-    assert ">Finish the table</button>" in html  # the table's buttons, out of band
+    assert ">Finish the table…</a>" in html  # the table's buttons, out of band
     history = page(client, pulka)
     assert "control time passed: the last round" in history
 
@@ -186,18 +190,18 @@ def test_a_deal_before_the_control_time_marks_nothing(client, clock, pulka, anna
 
 def test_an_organiser_clears_the_mark_saying_why(client, pulka, anna):
     deals(client, pulka, 1)
-    client.post(mark_url(pulka))
+    client.post(mark_url(pulka), factories.drawn(pulka))
     assert "Clear the control-time mark" not in page(client, pulka)  # a seated member
     clear = reverse("scoring:control_time_clear", args=[pulka.pk])
-    assert client.post(clear, {"reason": "by mistake"}).status_code == 403
+    assert client.post(clear, {"reason": "by mistake"} | factories.drawn(pulka)).status_code == 403
     client.force_login(factories.member("Olga", organiser=True))
     assert "Clear the control-time mark" in page(client, pulka)
 
-    refused = client.post(clear, {"reason": ""}, **HTMX)
+    refused = client.post(clear, {"reason": ""} | factories.drawn(pulka), **HTMX)
     assert "Say why the control-time mark is cleared." in refused.content.decode()
     assert fresh(pulka).control_time_deal == 1
 
-    cleared = client.post(clear, {"reason": "pressed by mistake"}, **HTMX)
+    cleared = client.post(clear, {"reason": "pressed by mistake"} | factories.drawn(pulka), **HTMX)
     assert "Control-time mark cleared." in cleared.content.decode()
     assert fresh(pulka).control_time_deal is None
     assert "«pressed by mistake»" in page(client, pulka)
@@ -205,8 +209,8 @@ def test_an_organiser_clears_the_mark_saying_why(client, pulka, anna):
 
 def test_a_mark_waiting_for_its_deal_after_an_undo_is_explained(client, pulka, anna):
     deals(client, pulka, 2)
-    client.post(mark_url(pulka))
-    client.post(reverse("scoring:deal_undo", args=[pulka.pk]))
+    client.post(mark_url(pulka), factories.drawn(pulka))
+    client.post(reverse("scoring:deal_undo", args=[pulka.pk]), factories.drawn(pulka))
     html = page(client, pulka)
     assert "The control time is marked after deal 2" in html
     assert "last round</strong>" not in html
@@ -234,12 +238,14 @@ def test_only_an_organiser_closes_early_with_a_confirmation_and_a_reason(client,
     assert "settled as it stands" in confirm
     assert 'name="reason"' in confirm and "required" in confirm
 
-    nothing = client.post(finish_url(pulka), {"reason": "  "})
+    nothing = client.post(finish_url(pulka), {"reason": "  "} | factories.drawn(pulka))
     assert nothing.status_code == 200
     assert "Say why the table is closed early." in nothing.content.decode()
     assert fresh(pulka).is_open
 
-    done = client.post(finish_url(pulka), {"reason": "the club closes at midnight"})
+    done = client.post(
+        finish_url(pulka), {"reason": "the club closes at midnight"} | factories.drawn(pulka)
+    )
     assert done.status_code == 302
     assert fresh(pulka).status == Table.FINISHED
     entry = AuditEntry.objects.get(table=pulka, action=AuditEntry.CLOSE)
@@ -250,10 +256,10 @@ def test_a_boston_table_is_finished_by_its_players_as_before(client):
     table = factories.boston_table(deals=[{"kind": "pass"}])
     client.force_login(table.seats.get(position=0).member)
     html = page(client, table)
-    assert ">Finish the table</button>" in html
+    assert ">Finish the table…</a>" in html
     assert "Last round (control time)…" not in html
     assert client.get(mark_url(table)).status_code == 404
-    assert client.post(finish_url(table)).status_code == 302
+    assert client.post(finish_url(table), factories.drawn(table)).status_code == 302
     assert fresh(table).status == Table.FINISHED
 
 
@@ -289,7 +295,7 @@ def test_the_last_round_speaks_russian(client, pulka, anna, before, left, words)
     confirm = russian.get(mark_url(pulka)).content.decode()
     assert "Последний круг" in confirm
     assert f"После отметки: {words}" in confirm
-    russian.post(mark_url(pulka))
+    russian.post(mark_url(pulka), factories.drawn(pulka))
     html = page(russian, pulka)
     assert f"последний круг</strong>: {words}" in html
     assert "Контрольное время отмечено: играется последний круг." in html
@@ -304,7 +310,7 @@ def test_five_deals_left_in_russian():
     russian = Client()
     russian.force_login(members[0])
     deals(russian, table, 1)
-    russian.post(mark_url(table))
+    russian.post(mark_url(table), factories.drawn(table))
     assert "последний круг</strong>: осталось 5 сдач" in page(russian, table)
 
 
@@ -325,7 +331,7 @@ def test_export_then_import_keeps_the_mark_and_the_same_sheet(client, pulka, ann
     """Marked after 1 deal, the round played out (3 deals): the record says so, and the
     imported table replays to the same complete pulka and draws the same sheet."""
     deals(client, pulka, 1)
-    client.post(mark_url(pulka))
+    client.post(mark_url(pulka), factories.drawn(pulka))
     deals(client, pulka, 2)
     record = json.loads(client.get(reverse("scoring:table_export", args=[pulka.pk])).content)
     assert record["control_time_deal"] == 1

@@ -111,7 +111,7 @@ def test_the_history_of_an_undo_is_in_russian_without_the_services_key() -> None
     )
     client = russian(table)
 
-    client.post(reverse("scoring:deal_undo", args=[table.pk]))
+    client.post(reverse("scoring:deal_undo", args=[table.pk]), factories.drawn(table))
     page = html.unescape(
         client.get(reverse("scoring:table_detail", args=[table.pk])).content.decode()
     )

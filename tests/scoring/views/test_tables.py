@@ -100,7 +100,8 @@ def test_htmx_deal_updates_the_sheet_partial(client, table, anna):
     assert response["HX-Retarget"] == "#sheet"
     assert html.lstrip().startswith('<section id="sheet"')
     assert 'id="deal-form" class="deal-form" hx-swap-oob="true"' in html  # empty again
-    assert 'name="count" value="1"' in html
+    assert 'name="revision" value="1"' in html  # the form for the next deal: revision 1
+    assert response["X-Table-Revision"] == "1"
     assert 'id="table-actions" class="table-actions" hx-swap-oob="true"' in html
     assert "Deal saved." in html
     assert document(table)["players"]["Boris"]["whists"]["Anna"] == 8
@@ -153,11 +154,12 @@ def test_preview_explains_the_numbers_and_saves_nothing(client, table, anna):
 
 
 def test_a_second_save_of_the_same_form_is_refused(client, table, anna):
-    data = {**FIRST_GAME, "count": 0}
+    data = {**FIRST_GAME, "revision": 0}  # no key: refused as stale, not answered as stored
     url = reverse("scoring:deal_create", args=[table.pk])
     assert client.post(url, data).status_code == 302
     again = client.post(url, data, **HTMX)
-    assert "another deal was saved meanwhile" in again.content.decode()
+    assert again.status_code == 409
+    assert "the table changed: deal 1 saved: game 6♠ · Anna · whist–pass" in unescaped(again)
     assert DealRecord.objects.filter(table=table).count() == 1
 
 
@@ -227,7 +229,8 @@ def test_undo_edit_and_delete_keep_a_history(client, table, anna):
         post_deal(client, table, data)
     records = list(DealRecord.objects.filter(table=table).order_by("sequence"))
 
-    response = client.post(reverse("scoring:deal_undo", args=[table.pk]), **HTMX)
+    undo = reverse("scoring:deal_undo", args=[table.pk])
+    response = client.post(undo, factories.drawn(table), **HTMX)
     assert response.status_code == 200
     assert DealRecord.objects.get(pk=records[2].pk).deleted
 
@@ -235,15 +238,22 @@ def test_undo_edit_and_delete_keep_a_history(client, table, anna):
     assert client.get(edit).status_code == 200
     response = client.post(
         edit,
-        {**FIRST_GAME, "tricks:Anna": "5", "tricks:Boris": "4", "reason": "misread the tricks"},
+        {
+            **FIRST_GAME,
+            "tricks:Anna": "5",
+            "tricks:Boris": "4",
+            "reason": "misread the tricks",
+            **factories.drawn(table),
+        },
     )
     assert response.status_code == 302
     assert document(table)["players"]["Anna"]["mountain"] == 2 + 5  # remise 1 × 2 + pass-out
 
     delete = reverse("scoring:deal_delete", args=[table.pk, records[1].pk])
-    assert client.post(delete, {"reason": ""}).status_code == 302  # refused: no reason
+    refused = client.post(delete, {"reason": "", **factories.drawn(table)})  # no reason
+    assert refused.status_code == 302
     assert not DealRecord.objects.get(pk=records[1].pk).deleted
-    client.post(delete, {"reason": "entered twice"})
+    client.post(delete, {"reason": "entered twice", **factories.drawn(table)})
     assert DealRecord.objects.get(pk=records[1].pk).deleted
 
     history = list(AuditEntry.objects.filter(table=table).order_by("id"))
@@ -281,7 +291,9 @@ def test_a_correction_that_breaks_a_later_deal_is_refused(client, anna):
     )  # Boris deals
     first = DealRecord.objects.filter(table=table).order_by("sequence").first()
     response = client.post(
-        reverse("scoring:deal_delete", args=[table.pk, first.pk]), {"reason": "oops"}, **HTMX
+        reverse("scoring:deal_delete", args=[table.pk, first.pk]),
+        {"reason": "oops", **factories.drawn(table)},
+        **HTMX,
     )
     assert "deal 1, declarer: must be an active player" in response.content.decode()
     assert not DealRecord.objects.get(pk=first.pk).deleted
@@ -305,10 +317,10 @@ def test_finish_locks_the_table_and_an_organiser_reopens_it(client, table, anna)
         },
     )
     finish = reverse("scoring:table_finish", args=[table.pk])
-    response = client.post(finish)  # pools still open: members may not close early
+    response = client.post(finish, factories.drawn(table))  # members may not close early
     assert Table.objects.get(pk=table.pk).is_open
     client.force_login(factories.member("Org", organiser=True))
-    response = client.post(finish, {"reason": "the club closes"})
+    response = client.post(finish, {"reason": "the club closes", **factories.drawn(table)})
     assert response.status_code == 302
     finished = Table.objects.get(pk=table.pk)
     assert finished.status == "finished"
@@ -320,7 +332,8 @@ def test_finish_locks_the_table_and_an_organiser_reopens_it(client, table, anna)
     reopen = reverse("scoring:table_reopen", args=[table.pk])
     assert client.post(reopen, {"reason": "forgot a deal"}).status_code == 403
     client.force_login(factories.member("Org2", organiser=True))
-    assert client.post(reopen, {"reason": "forgot a deal"}).status_code == 302
+    reopened = client.post(reopen, {"reason": "forgot a deal", **factories.drawn(table)})
+    assert reopened.status_code == 302
     assert Table.objects.get(pk=table.pk).is_open
 
 
@@ -362,7 +375,7 @@ def test_boston_table_scores_the_example(client):
             "suit": "minor",
             "tour": "simple",
             "tricks": "13",
-            "count": 0,
+            "revision": 0,
         },
     )
     client.post(
@@ -373,7 +386,7 @@ def test_boston_table_scores_the_example(client):
             "suit": "minor",
             "tour": "simple",
             "tricks": "7",
-            "count": 1,
+            "revision": 1,
         },
     )
     want = json.loads(EXAMPLES.joinpath("boston-tariff.expected.json").read_text())

@@ -248,7 +248,8 @@ def test_a_trump_deal_is_corrected_on_its_edit_page(client, hearts):
     url = reverse("scoring:deal_edit", args=[hearts.pk, record.pk])
     assert chosen(page_text(client.get(url)), "trump") == ["hearts"]
 
-    response = client.post(url, SUPPORTED | {"trump": "clubs", "reason": "it was clubs"})
+    data = SUPPORTED | {"trump": "clubs", "reason": "it was clubs"} | factories.drawn(hearts)
+    response = client.post(url, data)
 
     assert response.status_code == 302
     record.refresh_from_db()

@@ -215,7 +215,8 @@ def test_a_boston_page_shares_its_link_but_offers_no_picture(client):
 
 def test_the_table_body_redrawn_by_htmx_keeps_the_share_block(client, table, anna):
     post_deal(client, table, FIRST_GAME)
-    response = client.post(reverse("scoring:deal_undo", args=[table.pk]), **HTMX)
+    undo = reverse("scoring:deal_undo", args=[table.pk])
+    response = client.post(undo, factories.drawn(table), **HTMX)
     body = response.content.decode()
     assert 'class="share-button' in body
     assert f'<a class="share-link" href="{page_url(table)}">' in body

@@ -1,0 +1,93 @@
+"""Writes at a table as a member sees them in a real browser (issue 14 items 3–5): undo asks
+first, naming the deal, and a save from a page older than another scorer's save is refused
+with what changed, the form kept, and goes through when saved again.
+
+The refusals come back with an error status (409), which htmx swaps only because
+static/js/writes.js lets it: these tests are what shows that file works under the CSP.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring.models import DealRecord
+from tests import factories
+from tests.browser.test_pulka_flow import button, choose, pick, save_deal, sign_in, swapped_by
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+]
+
+PASSOUT = {"kind": "passout", "tricks": {"Anna": 4, "Boris": 3, "Vera": 3}}
+
+
+def players() -> list:
+    return [factories.member(name, username=name.lower()) for name in ("Anna", "Boris", "Vera")]
+
+
+def test_undo_asks_first_naming_the_deal(new_page, browser_problems):
+    table = factories.pulka(players(), pool_target=20, deals=[PASSOUT])
+    page = new_page()
+    sign_in(page, "anna")
+    page.goto(f"/tables/{table.pk}/")
+    page.wait_for_function("() => typeof window.htmx === 'object'")
+
+    undo = page.get_by_role("link", name="Undo last deal…")
+    swapped_by(page, "#undo-confirm", undo.click)
+    confirm = page.locator("#undo-confirm")
+    expect(confirm).to_contain_text("Undo deal 1: pass-out?")
+    expect(page.locator("#sheet .deal-log > li")).to_have_count(1)  # asking undoes nothing
+
+    swapped_by(page, "#table-body", confirm.get_by_role("button", name="Undo deal 1").click)
+    expect(page.locator("#table-body .message.success")).to_have_text("Last deal undone.")
+    expect(page.locator("#sheet")).to_contain_text("No deals yet.")
+    assert browser_problems.seen == []
+    assert not DealRecord.objects.filter(table=table, deleted=False).exists()
+
+
+def test_a_save_from_an_older_page_is_refused_and_the_scorer_saves_again(
+    new_page, browser_problems
+):
+    table = factories.pulka(players(), pool_target=20)
+    url = f"/tables/{table.pk}/"
+    anna, boris = new_page(), new_page()
+    sign_in(anna, "anna")
+    sign_in(boris, "boris")
+    for page in (anna, boris):
+        page.goto(url)
+        page.wait_for_function("() => typeof window.htmx === 'object'")
+
+    # Anna saves a pass-out: 4 / 3 / 3 (the script gives Vera the rest).
+    choose(anna, "kind", "passout")
+    form = anna.locator("#deal-form")
+    pick(form, "tricks:Anna", "4")
+    pick(form, "tricks:Boris", "3")
+    expect(button(form, "tricks:Vera", "3")).to_be_checked()
+    save_deal(anna)
+
+    # Boris, on the page he opened before, changes the declarer (a redraw) and saves
+    # «Вера 7♠ пас-пас».
+    choose(boris, "declarer", "Vera")
+    pick(boris.locator("#deal-form"), "level", "7")
+    save = boris.locator("#deal-form").get_by_role("button", name="Save deal")
+    swapped_by(boris, "#sheet", save.click)
+    refusal = boris.locator("#deal-form .message.error")
+    expect(refusal).to_contain_text("While you were entering it, the table changed:")
+    expect(refusal).to_contain_text("deal 1 saved: pass-out")
+    expect(boris.locator("#sheet .deal-log > li")).to_have_count(1)  # Anna's, shown at once
+    expect(button(boris.locator("#deal-form"), "declarer", "Vera")).to_be_checked()  # kept
+    assert DealRecord.objects.filter(table=table).count() == 1
+
+    # He checks, and saves again: now it is the next deal.
+    save_deal(boris)
+    expect(boris.locator("#sheet .deal-log > li")).to_have_count(2)
+    assert DealRecord.objects.filter(table=table).count() == 2
+    # The one problem the pages saw is the refusal itself.
+    deals = f"{boris.url.removesuffix(url)}{url}deals/"
+    assert browser_problems.seen == [
+        f"409: POST {deals}",
+        "console error: Failed to load resource: the server responded with a status of 409 "
+        f"(Conflict) ({deals})",
+    ]
