@@ -28,6 +28,7 @@ from scoring.labels import (
     DEAL_KINDS,
     SUIT_CLASSES,
     rule_error_text,
+    seat_letter,
     suit_label,
 )
 from scoring.models import Evening, Guest, PreferansTariffVersion, Table
@@ -628,7 +629,7 @@ class TableOpenForm(forms.Form):
         for i in range(4):
             # A seat is a member, or a guest typed by name (the form checks one of them).
             self.fields[f"player_{i}"] = forms.ModelChoiceField(
-                label=_("seat %(n)s") % {"n": "АБВГ"[i]}, queryset=members, required=False
+                label=_("seat %(n)s") % {"n": seat_letter(i)}, queryset=members, required=False
             )
             self.fields[f"guest_{i}"] = forms.CharField(
                 label=_("or a guest's name"), max_length=60, required=False

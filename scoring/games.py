@@ -18,6 +18,7 @@ from typing import Any, ClassVar, NamedTuple
 from django import forms as django_forms
 from django.db import models
 from django.utils.functional import Promise
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import boston, preferans
@@ -372,12 +373,13 @@ class Preferans(Game):
         milliseconds for a long pulka) and a revision's sheet never changes, so it goes
         through ``cache``: every viewer after the first gets it from there. The key names
         all the drawing reads besides the revision's deals: the control time and whether
-        the table is finished (no dealer is marked then)."""
+        the table is finished (no dealer is marked then), and the language its words are
+        written in."""
         assert isinstance(engine, Pulka)  # noqa: S101 - a Preferans table's engine
         control_time = table.control_time.strftime("%H:%M") if table.control_time else None
         finished = not table.is_open
         return cache(
-            f"pulka-svg:{control_time}:{int(finished)}",
+            f"pulka-svg:{get_language()}:{control_time}:{int(finished)}",
             lambda: pulka_svg(engine, control_time=control_time, finished=finished),
         )
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.utils import formats
 from django.utils.text import format_lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.boston import trump_class
@@ -78,7 +78,7 @@ RULES = {
     "passout-whists": _("pass-out whists"),
     "concede": _("contract conceded"),
     "concede-consolation": _("consolation on a conceded contract"),
-    "help": _("help (помощь)"),
+    "help": _("help"),
     "overflow": _("past the target, off the mountain"),
     "adjustment": _("adjustment"),
     # Boston (boston.md §1–§2)
@@ -101,6 +101,21 @@ RULES = {
     "slam-by-two-made": _("slam by two made"),
     "slam-by-two-failed": _("slam by two failed"),
 }
+
+
+def seat_letters() -> str:
+    """The seats' letters in seat order, as the reader's language writes them: А Б В Г in
+    Russian, A B C D in English (docs/rules.md, "Seat letters").
+
+    For display only (the sheet's sectors, the new-table form, the rules page): a game
+    record names its seats by position, and nothing stored or exported carries a letter,
+    so an English page may letter them A B C D without a record changing."""
+    return pgettext("the seats' letters, in seat order", "ABCD")
+
+
+def seat_letter(seat: int) -> str:
+    """The letter of seat ``seat`` (0 is the first) in the reader's language."""
+    return seat_letters()[seat]
 
 
 RECORD_FIELDS = {

@@ -5,7 +5,8 @@ Presentation, not rules: everything here reads what the engine already wrote
 round) and lays it out the way players keep the sheet on paper (preferans.md §1, §7, §8,
 §13.12, §13.13; the sheet of seed 001):
 
-- a sector per player, labelled А Б В Г in seat order, meeting at a central circle;
+- a sector per player, lettered in seat order (А Б В Г in Russian, A B C D in English:
+  ``labels.seat_letter``), meeting at a central circle;
   3 players: lines from the circle to the two bottom corners and up to the top edge,
   4 players: the two diagonals;
 - in each sector, from the sheet's edge inwards, the whists written on each opponent, the
@@ -22,6 +23,9 @@ The SVG carries no ``style`` attribute and no script (the site's Content Securit
 allows neither): geometry that the layout depends on (font sizes and families) is given
 as presentation attributes, the look lives in ``static/css/sheet.css``. Every piece of
 user text is escaped, so the returned string is safe markup to embed as it is.
+
+Every word on the sheet is in the active language (gettext): whoever caches a drawing keys
+it on the language too (``games.Game.sheet_svg``, the PNG picture's key and ETag).
 """
 
 from __future__ import annotations
@@ -36,12 +40,12 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Literal, NamedTuple, Protocol
 
+from django.utils.translation import gettext, pgettext
+
 from scoring.engine.money import exact_number
 from scoring.engine.preferans.deals import Amount
 from scoring.engine.preferans.pulka import Pulka
-
-LETTERS = "АБВГ"
-"""Sector letters in seat order (preferans.md §1)."""
+from scoring.labels import seat_letter, seat_letters
 
 # -- the running chains ---------------------------------------------------------------------
 
@@ -121,7 +125,7 @@ def pulka_chains(pulka: Pulka) -> tuple[PlayerChains, ...]:
     return tuple(
         PlayerChains(
             seat=i,
-            letter=LETTERS[i],
+            letter=seat_letter(i),
             name=pulka.setup.players[i],
             pool=chain("pool", i, i),
             mountain=chain("mountain", i, i),
@@ -202,7 +206,7 @@ def pulka_svg(
     ]
     sheet, plan = _fit(n, bands)
     names = ", ".join(pulka.setup.players)
-    label = title or f"Пулька: {names}"
+    label = title or gettext("Pulka: %(players)s") % {"players": names}
     attrs = {"data_first_dealer": str(pulka.first_dealer)}
     if dealer is not None:
         attrs["data_dealer"] = str(dealer)
@@ -275,26 +279,37 @@ def _description(
     mountain."""
     setup = pulka.setup
     first = pulka.first_dealer
+    letters = seat_letters()
     parts = [
-        f"Пуля до {setup.pool_target}, вист {_price(setup.whist_price)}",
-        f"первым сдавал {LETTERS[first]} ({setup.players[first]})",
+        gettext("Pool to %(target)s, whist %(price)s")
+        % {"target": setup.pool_target, "price": _price(setup.whist_price)},
+        gettext("first dealer %(letter)s (%(name)s)")
+        % {"letter": letters[first], "name": setup.players[first]},
     ]
     if dealer is not None:
-        parts.append(f"сдаёт {LETTERS[dealer]} ({setup.players[dealer]})")
+        parts.append(
+            gettext("dealing now %(letter)s (%(name)s)")
+            % {"letter": letters[dealer], "name": setup.players[dealer]}
+        )
     if control_time:
-        parts.append(f"контрольное время {control_time}")
+        parts.append(gettext("control time %(time)s") % {"time": control_time})
     left = pulka.deals_left()
     if left is not None:
         if left == 0:
-            parts.append("последний круг сыгран")
+            parts.append(gettext("last round played"))
         elif dealer is None:
-            parts.append("последний круг")
+            parts.append(pgettext("sheet", "last round"))
         else:
-            parts.append(f"последний круг, осталось сдач: {left}")
+            parts.append(gettext("last round, deals left: %(n)s") % {"n": left})
     for p in chains:
         parts.append(
-            f"{p.letter} {p.name}: пуля {format_amount(p.pool.total)}, "
-            f"гора {format_amount(p.mountain.total)}"
+            gettext("%(letter)s %(name)s: pool %(pool)s, mountain %(mountain)s")
+            % {
+                "letter": p.letter,
+                "name": p.name,
+                "pool": format_amount(p.pool.total),
+                "mountain": format_amount(p.mountain.total),
+            }
         )
     return "; ".join(parts) + "."
 
@@ -645,7 +660,7 @@ class _ChainLines:
 
 @dataclass(frozen=True, slots=True)
 class _ChainBlock:
-    """A label (``пуля``) and a chain wrapped at its dots onto as many lines as it needs;
+    """A label (``pool``) and a chain wrapped at its dots onto as many lines as it needs;
     a line that goes on ends with its dot, as on paper."""
 
     label: str
@@ -818,13 +833,16 @@ class _Placed:
 
 
 def _bands(player: PlayerChains, bombs: Sequence[int], *, dealer: bool) -> list[_Band]:
+    letters = seat_letters()
     whists = tuple(
-        _ChainBlock.of(f"висты на {LETTERS[on]}", chain.links, "whists", on)
+        _ChainBlock.of(
+            gettext("whists on %(letter)s") % {"letter": letters[on]}, chain.links, "whists", on
+        )
         for on, chain in player.whists
     )
     caption = _CaptionBlock.of(player.letter, player.name, bombs, dealer=dealer)
-    pool = _ChainBlock.of("пуля", player.pool.links, "pool")
-    mountain = _ChainBlock.of("гора", player.mountain.links, "mountain")
+    pool = _ChainBlock.of(pgettext("sheet", "pool"), player.pool.links, "pool")
+    mountain = _ChainBlock.of(pgettext("sheet", "mountain"), player.mountain.links, "mountain")
     return [
         _Band("caption", (caption,), 1, CAPTION_LINE),
         _Band("whists", whists, 2, CHAIN_LINE, share=0.24),
@@ -888,7 +906,7 @@ def _draw_sector(
         "g",
         class_=classes,
         data_seat=str(sector.seat),
-        data_letter=LETTERS[sector.seat],
+        data_letter=player.letter,
         data_edge=sector.edge,
     )
     svg.text_element("title", f"{player.letter} — {_clean(player.name)}")
@@ -938,9 +956,9 @@ def _line(
 
 
 def _draw_dealer_mark(svg: _Svg, x: float, middle: float) -> None:
-    """The current dealer's mark after his name: a small pack of two cards, «сдаёт»."""
+    """The current dealer's mark after his name: a small pack of two cards, «deals»."""
     svg.open("g", class_="dealer-mark")
-    svg.text_element("title", "сдаёт")
+    svg.text_element("title", pgettext("the dealer's mark on the sheet", "deals"))
     for dx, dy in ((0.0, -7.0), (4.0, -5.0)):
         svg.empty(
             "rect",
@@ -1041,17 +1059,17 @@ def _draw_centre(svg: _Svg, sheet: _Sheet, pulka: Pulka, control_time: str | Non
         stroke="#000",
     )
     lines: list[tuple[str, str, float]] = [
-        ("пуля", "sheet-centre-label", 10.0),
+        (pgettext("sheet", "pool"), "sheet-centre-label", 10.0),
         (str(setup.pool_target), "sheet-target", 24.0),
-        (f"вист {_price(setup.whist_price)}", "sheet-price", 11.0),
+        (gettext("whist %(price)s") % {"price": _price(setup.whist_price)}, "sheet-price", 11.0),
     ]
     if control_time:
         shown = _clean(control_time)
         if len(shown) > 12:
             shown = shown[:11] + "…"
-        lines.append((f"до {shown}", "sheet-control", 11.0))
+        lines.append((gettext("until %(time)s") % {"time": shown}, "sheet-control", 11.0))
     if pulka.last_round:  # the count of deals left is on the page, which changes with it
-        lines.append(("последний круг", "sheet-last-round", 9.5))
+        lines.append((pgettext("sheet", "last round"), "sheet-last-round", 9.5))
     gaps = [size * 1.2 for _, _, size in lines]
     y = cy - sum(gaps) / 2
     for (text, cls, size), gap in zip(lines, gaps, strict=True):
@@ -1075,13 +1093,14 @@ def _draw_arrow(svg: _Svg, sheet: _Sheet, first_dealer: int) -> None:
     def at(r: float, side: float = 0) -> Point:
         return (cx + dx * r - dy * side, cy + dy * r + dx * side)
 
+    letter = seat_letter(first_dealer)
     svg.open(
         "g",
         class_=f"dealer-arrow dealer-seat-{first_dealer}",
         data_first_dealer=str(first_dealer),
-        data_letter=LETTERS[first_dealer],
+        data_letter=letter,
     )
-    svg.text_element("title", f"Первым сдавал {LETTERS[first_dealer]}")
+    svg.text_element("title", gettext("First dealer: %(letter)s") % {"letter": letter})
     (x1, y1), (x2, y2) = at(start), at(base)
     svg.empty("line", x1=_n(x1), y1=_n(y1), x2=_n(x2), y2=_n(y2), stroke="#000")
     svg.empty(

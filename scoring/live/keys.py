@@ -18,6 +18,7 @@ from django.db import DEFAULT_DB_ALIAS
 from django.db.models import QuerySet, Subquery
 from django.db.models.signals import post_migrate
 from django.dispatch import receiver
+from django.utils.translation import get_language
 
 from scoring.models import Epoch, Table
 from scoring.models.epoch import MISSING
@@ -97,6 +98,12 @@ def _table(table: Table) -> str:
 def revision_key(table: Table, kind: str) -> str:
     """The key of ``kind`` derived from this revision of ``table``."""
     return f"{kind}:{_epoch_of(table)}:{_table(table)}:{table.revision}"
+
+
+def sheet_picture_key(table: Table) -> str:
+    """The key of this revision's sheet picture (PNG) in the active language: the words
+    drawn on the sheet are in it (``scoring.sheet``), so each language has its own."""
+    return revision_key(table, f"sheet-png:{get_language()}")
 
 
 def tariff_key(table: Table, kind: str) -> str:

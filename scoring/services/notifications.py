@@ -45,7 +45,7 @@ from members.tasks import Attachment, again_later, attachment, enqueue_logged, s
 from scoring import games, selectors, share, telegram
 from scoring.engine.errors import RuleError
 from scoring.live.fragments import cached
-from scoring.live.keys import revision_key
+from scoring.live.keys import revision_key, sheet_picture_key
 from scoring.models import AuditEntry, Evening, Table
 from scoring.selectors import evenings as evening_selectors
 
@@ -141,7 +141,7 @@ def sheet_picture(table: Table) -> bytes | None:
 
         return share.sheet_png(game.sheet_svg(table, engine, cache))
 
-    return cached(revision_key(table, "sheet-png"), draw)
+    return cached(sheet_picture_key(table), draw)
 
 
 def site_url(path: str) -> str:
@@ -254,10 +254,16 @@ def summary_context(evening: Evening) -> dict[str, Any]:
     }
 
 
-def summary_text(context: dict[str, Any]) -> str:
-    """The summary as the chat gets it (and the e-mail, above its footer), in the site's
-    language: also the closing page's preview."""
-    with translation.override(settings.LANGUAGE_CODE):
+def summary_text(context: dict[str, Any], language: str | None = None) -> str:
+    """The summary as the chat gets it (and the e-mail, above its footer), in the club's
+    language (``LANGUAGE_CODE``) unless ``language`` is given.
+
+    What is sent stays in the club's language: the chat is one post read by every member,
+    whatever language each chose, and the worker that sends has no request to take a
+    language from. The closing page previews it in the organiser's own language
+    (``language``), so that the page speaks one language; it says that what goes out is
+    in the club's."""
+    with translation.override(language or settings.LANGUAGE_CODE):
         return render_to_string("scoring/telegram/evening_summary.txt", context).strip()
 
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language, get_language_info, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from members.models import Member
@@ -350,6 +351,10 @@ def evening_close(request: HttpRequest, pk: int) -> HttpResponse:
         "chat": telegram.configured(),
     }
     context["in_play"] = sum(table.is_open for table in context["tables"])
-    # The text as it is sent (in the site's language), escaped into the page like any value.
-    context["summary"] = notifications.summary_text(context)
+    # The text as it is sent, in the page's language (what goes out is in the club's:
+    # ``summary_text``), escaped into the page like any value.
+    language = get_language()
+    context["summary"] = notifications.summary_text(context, language)
+    if language != settings.LANGUAGE_CODE:
+        context["sent_in"] = get_language_info(settings.LANGUAGE_CODE)["name_translated"]
     return render(request, "scoring/evening_close.html", context)

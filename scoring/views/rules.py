@@ -25,6 +25,7 @@ from scoring.engine.boston import Card, card_amount
 from scoring.engine.boston.rules import ASK_CONTRACTS, CARD_ROWS, TRICK_ROWS, BostonRules
 from scoring.engine.preferans import settle
 from scoring.engine.preferans.rules import LEVELS, PreferansRules
+from scoring.labels import seat_letter
 from scoring.models import BostonTariff, PreferansTariff
 from scoring.models.tariffs import SPECIAL_ROW_LABELS
 from scoring.selectors.tariffs import house_tariffs
@@ -45,8 +46,6 @@ SUIT_SYMBOLS = {"spades": "♠", "clubs": "♣", "diamonds": "♦", "hearts": "�
 # these whists written (writer, on whom, whists). Its balances come from the engine.
 EXAMPLE_MOUNTAINS = (12, 30, 6)
 EXAMPLE_WHISTS = ((0, 1, 40), (1, 2, 10), (2, 0, 16))
-SECTORS = "АБВГ"
-"""The players' sectors on the sheet, as the table page names them."""
 
 
 def rules(request: HttpRequest) -> HttpResponse:
@@ -152,7 +151,9 @@ def preferans_numbers(tariff: PreferansTariff) -> PreferansNumbers:
         help_mountain=number(Fraction(rules.pool_weight, rules.mountain_weight)),
         example=settlement_example(rules),
         example_average=number(Fraction(sum(EXAMPLE_MOUNTAINS), len(EXAMPLE_MOUNTAINS))),
-        example_whists=[(SECTORS[i], SECTORS[j], whists) for i, j, whists in EXAMPLE_WHISTS],
+        example_whists=[
+            (seat_letter(i), seat_letter(j), whists) for i, j, whists in EXAMPLE_WHISTS
+        ],
     )
 
 
@@ -165,7 +166,7 @@ def settlement_example(rules: PreferansRules) -> list[SettlementLine]:
     balances = settle(rules, [20] * n, list(EXAMPLE_MOUNTAINS), whists)
     return [
         SettlementLine(
-            sector=SECTORS[i],
+            sector=seat_letter(i),
             mountain=EXAMPLE_MOUNTAINS[i],
             written=sum(whists[i]),
             received=sum(row[i] for row in whists),

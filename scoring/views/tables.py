@@ -21,8 +21,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import condition, require_http_methods, require_POST
 from django_htmx.http import retarget
 
@@ -34,7 +34,7 @@ from scoring.engine.record import MAX_RECORD_BYTES, load
 from scoring.forms import FinishForm, ImportForm, ReasonForm, reason_refusal, rule_error_to_form
 from scoring.labels import deal_words, rule_error_text, rule_label
 from scoring.live.fragments import cached
-from scoring.live.keys import revision_key, tariff_key, url_key, with_epoch
+from scoring.live.keys import revision_key, sheet_picture_key, tariff_key, url_key, with_epoch
 from scoring.models import AuditEntry, DealRecord, Guest, Table
 from scoring.permissions import (
     can_clear_control_time,
@@ -370,10 +370,10 @@ def table_live(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _picture_etag(request: HttpRequest, pk: int) -> str | None:
-    """The sheet picture's version: the table's revision, as the live sheet's (the picture
-    is the same in every language)."""
+    """The sheet picture's version: the table's revision, as the live sheet's, and the
+    language (the words drawn on the sheet are in it)."""
     version = selectors.table_version(pk)
-    return None if version is None else f'"{pk}-{version}-png"'
+    return None if version is None else f'"{pk}-{version}-{get_language()}-png"'
 
 
 @condition(etag_func=_picture_etag)
@@ -399,7 +399,7 @@ def table_sheet_png(request: HttpRequest, pk: int) -> HttpResponse:
         engine = selectors.current(table, latest=0).game
         return share.sheet_png(game.sheet_svg(table, engine, _revision_cache(table)))
 
-    response = HttpResponse(cached(revision_key(table, "sheet-png"), draw), "image/png")
+    response = HttpResponse(cached(sheet_picture_key(table), draw), "image/png")
     response["Cache-Control"] = "public, no-cache"
     response["Content-Disposition"] = f'inline; filename="table-{table.pk}.png"'
     return response

@@ -106,6 +106,19 @@ def test_opening_a_table_is_russian() -> None:
         ["Новая пулька", "Игроки по часовой стрелке", "место А", "Условия", "- Выберите вариант -"],
         ["Open a pulka", "Players, clockwise", "seat А", "Conditions", "Select an option"],
     )
+    assert "Для игры втроём оставьте место Г пустым." in html
+
+
+@pytest.mark.django_db
+def test_opening_a_table_in_english_letters_the_seats_a_b_c_d() -> None:
+    client = Client(headers={"accept-language": "en"})
+    client.force_login(factories.member())
+
+    html = page(client, reverse("scoring:table_open", args=["preferans"]))
+
+    for seat, letter in enumerate("ABCD"):
+        assert f'<label for="id_player_{seat}">seat {letter}:' in html
+    assert "Leave seat D empty for three players." in html
 
 
 def test_djangos_blank_choice_label_is_russian() -> None:

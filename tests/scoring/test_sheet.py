@@ -15,6 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from django.utils import translation
 
 from scoring import sheet
 from scoring.engine.preferans.deals import Adjustment, Concede, Deal, Game, Misere, Passout
@@ -29,6 +30,14 @@ THREE = ("Anna", "Boris", "Vera")
 FOUR = ("Anna", "Boris", "Vera", "Gleb")
 
 Point = tuple[float, float]
+
+
+@pytest.fixture(autouse=True)
+def russian():
+    """The sheet as the club draws it, in Russian, the site's language (the tests run in
+    English by default: tests/conftest.py); the English sheet has tests of its own."""
+    with translation.override("ru"):
+        yield
 
 
 # -- building pulkas -----------------------------------------------------------------------------
@@ -304,6 +313,45 @@ def test_russian_labels_and_the_centre():
     centre = with_class(root, "sheet-centre")[0]
     texts = [t.text for t in centre.iter(f"{SVG}text")]
     assert texts == ["пуля", "10", "вист 0,50", "до 23:30"]
+
+
+def test_every_word_of_the_english_sheet_is_english():
+    # The same pulka as above, drawn on an English page: seats lettered A B C, its labels,
+    # centre, titles and description in English; only the players' names are as given.
+    pulka = misères(THREE, 1, first_dealer=1, control_time_deal=1)
+    with translation.override("en"):
+        svg = pulka_svg(pulka, control_time="23:30")
+    root = parse(svg)
+    assert root.get("aria-label") == "Pulka: Anna, Boris, Vera"
+    found = sectors(root)
+    assert [found[seat].get("data-letter") for seat in range(3)] == ["A", "B", "C"]
+    assert found[0].findtext(f"{SVG}title") == "A — Anna"
+    labels = {t.text for t in with_class(root, "sheet-label")}
+    assert {"pool", "mountain", "whists on A", "whists on B", "whists on C"} <= labels
+    assert [t.text for t in centre_texts(root)] == [
+        "pool",
+        "20",
+        "whist 1",
+        "until 23:30",
+        "last round",
+    ]
+    assert root.findtext(f"{SVG}g[@class='dealer-arrow dealer-seat-1']/{SVG}title") == (
+        "First dealer: B"
+    )
+    assert [t.text for t in root.iter(f"{SVG}title") if t.text == "deals"] == ["deals"]
+    assert root.findtext(f"{SVG}desc") == (
+        "Pool to 20, whist 1; first dealer B (Boris); dealing now C (Vera); "
+        "control time 23:30; last round, deals left: 2; "
+        "A Anna: pool 0, mountain 0; B Boris: pool 0, mountain 0; C Vera: pool 0, mountain 10."
+    )
+    assert not re.search("[А-Яа-яЁё]", svg)
+
+
+def test_the_chains_letter_seats_in_the_readers_language():
+    pulka = new(FOUR)
+    assert [p.letter for p in pulka_chains(pulka)] == ["А", "Б", "В", "Г"]
+    with translation.override("en"):
+        assert [p.letter for p in pulka_chains(pulka)] == ["A", "B", "C", "D"]
 
 
 def test_no_control_time_no_line_for_it():

@@ -380,9 +380,28 @@ def test_an_evening_is_closed_once_and_its_summary_sent_once(
 def test_the_close_page_shows_the_summary_and_who_gets_it(evening: Evening, client: Client) -> None:
     client.force_login(evening.organiser)
     page = client.get(reverse("scoring:evening_close", args=[evening.pk])).content.decode()
-    assert "Vera → Anna: 33,34" in page  # the summary as it is sent: in Russian
+    # The English page previews the summary in English, and says it is sent in Russian.
+    table = evening.links.get().table
+    assert (
+        f"Preferans #{table.pk}, round 1: Anna +66.67, Boris -33.33, Vera -33.34\n\n"
+        "Who pays whom:\n"
+        "Vera → Anna: 33.34\n"
+    ) in page
+    assert "Кто кому платит" not in page
+    assert "it is sent in the club's: Russian." in page
     assert "By e-mail to: Boris, Gleb." in page
     assert mail.outbox == []
+
+
+def test_the_russian_close_page_previews_the_summary_as_it_is_sent(
+    evening: Evening, client: Client
+) -> None:
+    client.force_login(evening.organiser)
+    page = client.get(
+        reverse("scoring:evening_close", args=[evening.pk]), HTTP_ACCEPT_LANGUAGE="ru"
+    ).content.decode()
+    assert "Кто кому платит:\nVera → Anna: 33,34\n" in page
+    assert "на языке клуба" not in page
 
 
 def test_the_evening_is_not_closed_while_a_table_is_in_play(

@@ -155,7 +155,8 @@ def test_a_viewer_sees_the_mark_on_the_live_sheet(client, pulka, anna):
     assert response.status_code == 200  # the revision moved on
     html = response.content.decode()
     assert "last round</strong>: 1 deal left" in html
-    assert "последний круг" in html  # in the drawing's centre
+    # In the drawing's centre too, in the page's language.
+    assert 'class="sheet-last-round" font-size="9.5">last round</text>' in html
 
 
 # -- the clock through the deal form -----------------------------------------------------------

@@ -193,15 +193,16 @@ def test_the_sochi_pass_outs_and_exit() -> None:
     sochi_pass_outs(read(page("ru")))
 
 
-@pytest.mark.parametrize("language", ["ru", "en"])
-def test_the_settlement_example(language: str) -> None:
+@pytest.mark.parametrize(("language", "letters"), [("ru", "АБВ"), ("en", "ABC")])
+def test_the_settlement_example(language: str, letters: str) -> None:
     rows = read(page(language)).rows
+    a, b, c = letters  # the seats as each language letters them (labels.seat_letters)
 
     # Pools closed, mountains 12, 30, 6 (average 16), whists А→Б 40, Б→В 10, В→А 16:
     # А −10 × (12 − 16) + 40 − 16 = 64; Б −10 × 14 + 10 − 40 = −170; В 100 + 16 − 10 = 106.
-    assert rows["А"] == ["12", "40", "16", "64"]
-    assert rows["Б"] == ["30", "10", "40", "-170"]
-    assert rows["В"] == ["6", "16", "10", "106"]
+    assert rows[a] == ["12", "40", "16", "64"]
+    assert rows[b] == ["30", "10", "40", "-170"]
+    assert rows[c] == ["6", "16", "10", "106"]
 
 
 def test_the_settlement_example_says_its_figures() -> None:
@@ -209,8 +210,8 @@ def test_the_settlement_example_says_its_figures() -> None:
 
     assert "Горы: А — 12, Б — 30, В — 6; средняя — 16." in russian
     assert "Висты: А написал на Б 40, Б написал на В 10, В написал на А 16." in russian
-    assert "Mountains: А 12, Б 30, В 6; the average is 16." in english
-    assert "Whists: А wrote 40 on Б, Б wrote 10 on В, В wrote 16 on А." in english
+    assert "Mountains: A 12, B 30, C 6; the average is 16." in english
+    assert "Whists: A wrote 40 on B, B wrote 10 on C, C wrote 16 on A." in english
 
 
 @pytest.mark.parametrize("language", ["ru", "en"])

@@ -63,8 +63,8 @@ def test_the_sheet_as_a_png_1200_pixels_wide(client, table):
     assert response.content.startswith(PNG_SIGNATURE)
     assert png_size(response.content) == (1200, 1320)
     assert response["Cache-Control"] == "public, no-cache"
-    # The version is the database's epoch and the table's revision.
-    assert response["ETag"] == f'"{table.pk}-{Epoch.current()}.{table.revision}-png"'
+    # The version is the database's epoch, the table's revision and the language.
+    assert response["ETag"] == f'"{table.pk}-{Epoch.current()}.{table.revision}-en-png"'
     assert response["Content-Disposition"] == f'inline; filename="table-{table.pk}.png"'
 
 
@@ -94,6 +94,28 @@ def test_the_picture_is_drawn_once_per_revision(client, table, anna, fragments_l
     assert len(made(fragments_log, "sheet-png")) == 2
     client.get(picture_url(table))
     assert len(made(fragments_log, "sheet-png")) == 2
+
+
+def test_each_language_has_its_own_picture_of_the_pages_own_svg(client, table, fragments_log):
+    """The sheet's words are in the page's language, so is the picture: the Russian one is
+    the Russian page's SVG drawn, under its own key and ETag, and a Russian ETag sent on an
+    English request is not a match."""
+    english = client.get(picture_url(table))
+    russian = client.get(picture_url(table), HTTP_ACCEPT_LANGUAGE="ru")
+    assert russian["ETag"] == f'"{table.pk}-{Epoch.current()}.{table.revision}-ru-png"'
+    assert russian.content != english.content
+    assert len(made(fragments_log, "sheet-png")) == 2
+    page = client.get(
+        reverse("scoring:table_detail", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="ru"
+    ).content.decode()
+    svg = embedded(
+        r'(<svg xmlns="http://www.w3.org/2000/svg"[^>]*class="pulka-sheet.*?</svg>)', page
+    )
+    assert 'aria-label="Пулька: ' in svg
+    assert russian.content == share.sheet_png(svg)
+    stale = client.get(picture_url(table), HTTP_IF_NONE_MATCH=russian["ETag"])
+    assert stale.status_code == 200
+    assert stale.content == english.content
 
 
 def test_a_crawler_that_sends_the_etag_back_costs_one_query(
