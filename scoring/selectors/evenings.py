@@ -126,7 +126,7 @@ def ledger(evening: Evening) -> Ledger:
             money.setdefault(table.pk, {})[key] = seat.money or Decimal(0)
     table_money = _table_money(evening)
     if not money:
-        # No table finished yet: nobody owes anything (the engine's netting wants parties).
+        # No table finished yet: nobody owes anything, and no payment to read.
         return Ledger([], table_money, open_tables)
     settled = {(s.payer, s.payee, s.amount): s for s in evening.settlements.all()}
     lines = [
