@@ -241,6 +241,13 @@ class Scorer:
         return text
 
     @staticmethod
+    def revision(page: str) -> str:
+        match = re.search(r'name="revision" value="(\d+)"', page)
+        if not match:
+            raise RuntimeError("no table revision on the page")
+        return match.group(1)
+
+    @staticmethod
     def token(page: str) -> str:
         match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
         if not match:
@@ -252,7 +259,14 @@ class Scorer:
         while time.monotonic() < stop:
             try:
                 page = self.request("GET", path)
-                form = {"kind": "passout", "csrfmiddlewaretoken": self.token(page)}
+                # Every write carries the revision its page showed and a key of its own
+                # (docs/architecture.md): a scorer drawing each deal on a fresh page.
+                form = {
+                    "kind": "passout",
+                    "csrfmiddlewaretoken": self.token(page),
+                    "revision": self.revision(page),
+                    "write_key": str(uuid.uuid4()),
+                }
                 form |= {
                     f"tricks:{name}": str(t) for name, t in zip(self.names, (4, 3, 3), strict=True)
                 }
