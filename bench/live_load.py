@@ -213,7 +213,11 @@ class Scorer:
         self.request(
             "POST",
             "/members/sign-in/",
-            {"username": username, "password": "bench", "csrfmiddlewaretoken": self.token(page)},
+            {
+                "username": username,
+                "password": "bench",
+                "csrfmiddlewaretoken": self.hidden(page, "csrfmiddlewaretoken"),
+            },
         )
 
     def saved(self, answer: str) -> bool:
@@ -241,17 +245,11 @@ class Scorer:
         return text
 
     @staticmethod
-    def revision(page: str) -> str:
-        match = re.search(r'name="revision" value="(\d+)"', page)
+    def hidden(page: str, name: str) -> str:
+        """The value of the page's first hidden field ``name`` (the CSRF token, the revision)."""
+        match = re.search(rf'name="{name}" value="([^"]+)"', page)
         if not match:
-            raise RuntimeError("no table revision on the page")
-        return match.group(1)
-
-    @staticmethod
-    def token(page: str) -> str:
-        match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
-        if not match:
-            raise RuntimeError("no CSRF token on the page")
+            raise RuntimeError(f"no {name} on the page")
         return match.group(1)
 
     def enter_deals(self, stop: float, tally: Tally) -> None:
@@ -263,8 +261,8 @@ class Scorer:
                 # (docs/architecture.md): a scorer drawing each deal on a fresh page.
                 form = {
                     "kind": "passout",
-                    "csrfmiddlewaretoken": self.token(page),
-                    "revision": self.revision(page),
+                    "csrfmiddlewaretoken": self.hidden(page, "csrfmiddlewaretoken"),
+                    "revision": self.hidden(page, "revision"),
                     "write_key": str(uuid.uuid4()),
                 }
                 form |= {
