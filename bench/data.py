@@ -61,10 +61,16 @@ def build(
         log(f"{len(club)} members")
         sochi = PreferansTariff.objects.get(name="Сочи (Sochi)").current_version
         payment = BostonTariff.objects.get(system="payment-tariff").current_version
-        pulkas = [_pulka_template(rng) for _ in range(TEMPLATES)]
-        bostons = [_boston_template(rng) for _ in range(TEMPLATES)]
+        makings = _Makings(
+            rng,
+            club,
+            sochi,
+            payment,
+            pulkas=[_pulka_template(rng) for _ in range(TEMPLATES)],
+            bostons=[_boston_template(rng) for _ in range(TEMPLATES)],
+        )
         _seasons(sochi.tariff, payment.tariff)
-        count = _finished_tables(rng, club, tables, sochi, payment, pulkas, bostons)
+        count = _finished_tables(makings, tables)
         log(f"{count} finished tables")
     for game, _ in Table.GAMES:
         services.ratings_rebuild(game)
@@ -154,49 +160,42 @@ at 100,000 tables the logs would be three million rows."""
 CHUNK = 10_000  # tables written at a time, so that a big club never sits in memory whole
 
 
-def _finished_tables(
-    rng: random.Random,
-    club: list[Member],
-    count: int,
-    sochi: Any,
-    payment: Any,
-    pulkas: list[Template],
-    bostons: list[Template],
-) -> int:
+@dataclasses.dataclass
+class _Makings:
+    """What the finished tables are made of: the members, the tariffs and the templates."""
+
+    rng: random.Random
+    club: list[Member]
+    sochi: Any
+    payment: Any
+    pulkas: list[Template]
+    bostons: list[Template]
+
+
+def _finished_tables(makings: _Makings, count: int) -> int:
     written = 0
     while written < count:
         chunk = min(CHUNK, count - written)
-        written += _finished_chunk(
-            rng, club, chunk, sochi, payment, pulkas, bostons, deals=count <= DEAL_LOGS_UP_TO
-        )
+        written += _finished_chunk(makings, chunk, deals=count <= DEAL_LOGS_UP_TO)
     return written
 
 
-def _finished_chunk(
-    rng: random.Random,
-    club: list[Member],
-    count: int,
-    sochi: Any,
-    payment: Any,
-    pulkas: list[Template],
-    bostons: list[Template],
-    *,
-    deals: bool,
-) -> int:
+def _finished_chunk(makings: _Makings, count: int, *, deals: bool) -> int:
+    rng = makings.rng
     today = datetime.date.today()
     now = timezone.now()
     plans = []
     for _ in range(count):
         game = Table.PREFERANS if rng.random() < 0.7 else Table.BOSTON
-        template = rng.choice(pulkas if game == Table.PREFERANS else bostons)
-        seated = rng.sample(club, 3 if game == Table.PREFERANS else 4)
+        template = rng.choice(makings.pulkas if game == Table.PREFERANS else makings.bostons)
+        seated = rng.sample(makings.club, 3 if game == Table.PREFERANS else 4)
         plans.append((game, template, seated))
     tables = Table.objects.bulk_create(
         (
             Table(
                 game=game,
-                preferans_version=sochi if game == Table.PREFERANS else None,
-                boston_version=payment if game == Table.BOSTON else None,
+                preferans_version=makings.sochi if game == Table.PREFERANS else None,
+                boston_version=makings.payment if game == Table.BOSTON else None,
                 played_on=today - datetime.timedelta(days=rng.randrange(365)),
                 status=Table.FINISHED,
                 finished_at=now,

@@ -298,25 +298,10 @@ def nginx(port: int, upstreams: list[int]) -> Iterator[str]:
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/bench/bare/", timeout=1).read()
-                break
-            except OSError:
-                if process.poll() is not None:
-                    raise RuntimeError(
-                        "nginx did not start: " + (folder / "error.log").read_text()
-                    ) from None
-                time.sleep(0.2)
-        else:
-            raise RuntimeError("nginx did not answer")
+        load.wait_until_answering(base, process, "nginx", folder / "error.log")
         yield base
     finally:
-        process.send_signal(signal.SIGQUIT)  # finish what is in flight, then stop
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        load.stop(process, signal.SIGQUIT)  # finish what is in flight, then stop
         shutil.rmtree(folder, ignore_errors=True)
 
 

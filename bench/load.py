@@ -56,18 +56,37 @@ def gunicorn(
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/bench/bare/", timeout=1).read()
-                break
-            except OSError:
-                time.sleep(0.2)
-        else:
-            raise RuntimeError("gunicorn did not start")
+        wait_until_answering(base, process, "gunicorn")
         yield base, process
     finally:
-        process.send_signal(signal.SIGTERM)
+        stop(process, signal.SIGTERM)
+
+
+def wait_until_answering(
+    base: str, process: subprocess.Popen[bytes], name: str, log: Path | None = None
+) -> None:
+    """Back when the server ``process`` at ``base`` answers the bare view (20 s at most);
+    ``RuntimeError`` with its ``log`` if it ends or does not answer."""
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(base + "/bench/bare/", timeout=1).read()
+            return
+        except OSError:
+            if process.poll() is not None:
+                said = log.read_text() if log is not None and log.exists() else ""
+                raise RuntimeError(f"{name} did not start: {said}") from None
+            time.sleep(0.2)
+    raise RuntimeError(f"{name} did not answer")
+
+
+def stop(process: subprocess.Popen[bytes], how: signal.Signals) -> None:
+    """The server stopped with ``how`` (killed if it has not ended in 30 s)."""
+    process.send_signal(how)
+    try:
         process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def wrk(
@@ -82,10 +101,15 @@ def wrk(
     errors."""
     if shutil.which("wrk") is None:
         raise RuntimeError("wrk is not installed (apt-get install wrk)")
-    command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    command = ["wrk", "-t2", f"-c{connections}", "--latency"]
     for key, value in (headers or {}).items():
         command += ["-H", f"{key}: {value}"]
-    output = subprocess.run([*command, url], capture_output=True, text=True, check=True).stdout
+    # A second's run first, not counted: each thread's first requests (its connection, the
+    # page's first rendering in that worker) are not what the page costs.
+    subprocess.run([*command, "-d1s", url], capture_output=True, check=True)
+    output = subprocess.run(
+        [*command, f"-d{seconds}s", url], capture_output=True, text=True, check=True
+    ).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))  # type: ignore[union-attr]
     latency = re.search(r"Latency\s+([\d.]+)(us|ms|s)", output)
     scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}

@@ -11,13 +11,21 @@ import psycopg
 from bench import load
 
 TARGETS = {
-    "live update, nothing changed (304)": "≥ 50% of the bare view's requests/s",
     "pulka page (full)": "≤ 15 ms median, ≤ 10 queries",
     "pulka page, as a scorer": "≤ 15 ms median, ≤ 10 queries",
-    "save a deal (htmx POST)": "≤ 30 ms median",
-    "season leaderboard": "≤ 10 ms median, constant queries; ≥ 25% of bare under gunicorn",
-    "member profile": "≤ 10 ms median, constant queries; ≥ 25% of bare under gunicorn",
+    "save a deal (htmx POST)": "≤ 10 ms median",
+    "season leaderboard": "≤ 10 ms median, constant queries",
+    "member profile": "≤ 10 ms median, constant queries",
 }
+"""In process: the targets the performance issues set."""
+
+SHARE_TARGETS = {
+    "live update, nothing changed (304)": 0.65,
+    "pulka page (full)": 0.25,
+    "season leaderboard": 0.25,
+    "member profile": 0.25,
+}
+"""Under gunicorn: the least share of the bare view's requests per second."""
 
 
 def template_name(database: str, tables: int, members: int) -> str:
@@ -30,8 +38,20 @@ def _exists(conn: psycopg.Connection[Any], database: str) -> bool:
     return conn.execute(query, [database]).fetchone() is not None
 
 
+def release_connections() -> None:
+    """This process's connections closed, pooled ones too: a database with a connection
+    open cannot be copied, and one dropped beneath a pool leaves the pool broken."""
+    from django.db import connections
+
+    connections.close_all()  # a pooled connection goes back to its pool…
+    for connection in connections.all(initialized_only=True):
+        if connection.vendor == "postgresql":
+            connection.close_pool()  # …where it still holds the database open
+
+
 def copy_kept(database: str, kept: str) -> bool:
     """The database made again as a copy of ``kept``, if there is one."""
+    release_connections()
     with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
         if not _exists(conn, kept):
             return False
@@ -42,15 +62,14 @@ def copy_kept(database: str, kept: str) -> bool:
 
 def keep(database: str, kept: str) -> None:
     """A copy of the built club, for the next run with ``--reuse``."""
-    from django.db import connections
-
-    connections.close_all()
+    release_connections()
     with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{kept}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{kept}" TEMPLATE "{database}"')
 
 
 def recreate(database: str) -> None:
+    release_connections()
     with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{database}"')
@@ -78,9 +97,6 @@ def run(
     from django.core.management import call_command
 
     django.setup()
-    from django.db import connections
-
-    connections.close_all()
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)  # DEBUG off: the manifest
     from bench import data, endpoints
@@ -128,7 +144,10 @@ def run(
         )
 
     etag = _etag(live)
-    with load.gunicorn(env) as (base, master):
+    # Workers are not replaced during the runs (GUNICORN_MAX_REQUESTS=0): at these rates
+    # the production setting, 1,000, replaces a worker every few seconds, and each new one
+    # loads the site afresh, a cost of the recycling, not of the page measured.
+    with load.gunicorn(env | {"GUNICORN_MAX_REQUESTS": "0"}) as (base, master):
         live_url = f"{base}/tables/{live.pk}/live/"
         pages = [
             ("live update, nothing changed (304)", live_url, {"If-None-Match": etag}),
@@ -146,9 +165,14 @@ def run(
         ]
         memory = load.worker_memory_mb(master)
     bare = runs[0].requests_per_second
-    print("\n  under gunicorn (2 workers), wrk 16 connections   req/s   latency ms  errors")
+    print(
+        "\n  under gunicorn (2 workers, never replaced), wrk 16 connections"
+        "\n                                                   req/s   latency ms  errors"
+    )
     for r in runs:
         share = f"  ({r.requests_per_second / bare:.0%} of bare)" if bare else ""
+        if r.name in SHARE_TARGETS:
+            share += f"  target ≥ {SHARE_TARGETS[r.name]:.0%}"
         print(
             f"  {r.name:<46} {r.requests_per_second:7.0f} {r.latency_ms:10.2f} {r.errors:7}{share}"
         )

@@ -184,6 +184,10 @@ class Table(models.Model):
         indexes: ClassVar[list[models.Index]] = [
             models.Index(fields=("game", "status", "played_on"), name="table_standings"),
             models.Index(fields=("record_digest",), name="table_record_digest"),
+            # The tables in play and the latest finished ones, as the home page and the
+            # table list show them, without reading the whole club's tables (at 100,000
+            # tables the home page's "latest five" took 74 ms without it, 1 ms with it).
+            models.Index(fields=("status", "-played_on", "-id"), name="table_listed"),
         ]
 
     def __str__(self) -> str:

@@ -689,6 +689,27 @@ def _after_write(
     return _revision_told(response, table.pk)
 
 
+def _write_answer(
+    request: HttpRequest,
+    table: Table,
+    done: str,
+    write: Callable[[], object],
+    stale_page: Callable[[str], HttpResponse] | None = None,
+) -> HttpResponse:
+    """Make a table ``write`` and answer it: ``done`` (also when it was stored already: sent
+    twice, the first one is the table now), refused as stale (409, ``stale_page`` again
+    for a plain POST) or by the rules."""
+    try:
+        write()
+    except services.AlreadyStored:
+        pass
+    except services.StaleWrite as stale:
+        return _stale(request, table, stale, stale_page)
+    except RuleError as error:
+        return _refused(request, table, error)
+    return _after_write(request, table, done)
+
+
 def _table_body(
     request: HttpRequest,
     table: Table,
@@ -729,16 +750,13 @@ def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused(request, table, _finished_refusal())
     if request.method == "GET":
         return _undo_page(request, table, seen=_int(request.GET.get("revision")))
-    undone = _("Last deal undone.")
-    try:
-        services.deal_undo(table, by=_member(request), drawn=_drawn(request))
-    except services.AlreadyStored:
-        return _after_write(request, table, undone)
-    except services.StaleWrite as stale:
-        return _stale(request, table, stale, lambda message: _undo_page(request, table, message))
-    except RuleError as error:
-        return _refused(request, table, error)
-    return _after_write(request, table, undone)
+    return _write_answer(
+        request,
+        table,
+        _("Last deal undone."),
+        lambda: services.deal_undo(table, by=_member(request), drawn=_drawn(request)),
+        stale_page=lambda message: _undo_page(request, table, message),
+    )
 
 
 def _undo_page(
@@ -879,18 +897,14 @@ def deal_delete(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     reason = ReasonForm(request.POST)
     if not reason.is_valid():
         return _refused(request, table, reason_refusal(reason, _("Say why the deal is deleted.")))
-    deleted = _("Deal deleted.")
-    try:
-        services.deal_delete(
+    return _write_answer(
+        request,
+        table,
+        _("Deal deleted."),
+        lambda: services.deal_delete(
             record, by=_member(request), reason=reason.cleaned_data["reason"], drawn=_drawn(request)
-        )
-    except services.AlreadyStored:
-        return _after_write(request, table, deleted)
-    except services.StaleWrite as stale:
-        return _stale(request, table, stale)
-    except RuleError as error:
-        return _refused(request, table, error)
-    return _after_write(request, table, deleted)
+        ),
+    )
 
 
 # -- finishing ---------------------------------------------------------------------------------
@@ -931,18 +945,19 @@ def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _finish(request: HttpRequest, table: Table, reason: str, complete: bool) -> HttpResponse:
-    finished = _("Table finished.")
-    try:
-        services.table_finish(table, by=_member(request), reason=reason, drawn=_drawn(request))
-    except services.AlreadyStored:
-        return _after_write(request, table, finished)
-    except services.StaleWrite as stale:
+    def page_again(message: str) -> HttpResponse:
         form = (FinishForm if complete else ReasonForm)(initial={"reason": reason})
-        page = partial(_finish_page, request, _table(table.pk), complete, form)
-        return _stale(request, table, stale, page)
-    except RuleError as error:
-        return _refused(request, table, error)
-    return _after_write(request, table, finished)
+        return _finish_page(request, _table(table.pk), complete, form, message)
+
+    return _write_answer(
+        request,
+        table,
+        _("Table finished."),
+        lambda: services.table_finish(
+            table, by=_member(request), reason=reason, drawn=_drawn(request)
+        ),
+        stale_page=page_again,
+    )
 
 
 def _finish_page(
@@ -980,16 +995,13 @@ def control_time_mark(request: HttpRequest, pk: int) -> HttpResponse:
     if refusal is not None:
         return _refused(request, table, refusal)
     if request.method == "POST":
-        marked = _("Control time marked: the last round is on.")
-        try:
-            services.control_time_mark(table, by=_member(request), drawn=_drawn(request))
-        except services.AlreadyStored:
-            return _after_write(request, table, marked)
-        except services.StaleWrite as stale:
-            return _stale(request, table, stale, partial(_mark_page, request, _table(pk)))
-        except RuleError as error:
-            return _refused(request, table, error)
-        return _after_write(request, table, marked)
+        return _write_answer(
+            request,
+            table,
+            _("Control time marked: the last round is on."),
+            lambda: services.control_time_mark(table, by=_member(request), drawn=_drawn(request)),
+            stale_page=lambda message: _mark_page(request, _table(pk), message),
+        )
     return _mark_page(request, table)
 
 
@@ -1028,21 +1040,16 @@ def control_time_clear(request: HttpRequest, pk: int) -> HttpResponse:
     if not reason.is_valid():
         missing = _("Say why the control-time mark is cleared.")
         return _refused(request, table, reason_refusal(reason, missing))
-    cleared = _("Control-time mark cleared.")
-    try:
+
+    def clear() -> None:
         drawn = _drawn(request)
         if table.control_time_deal is None and drawn.revision == table.revision:
             raise RuleError(_("The control time is not marked."), field="table")
         services.control_time_clear(
             table, by=_member(request), reason=reason.cleaned_data["reason"], drawn=drawn
         )
-    except services.AlreadyStored:
-        return _after_write(request, table, cleared)
-    except services.StaleWrite as stale:
-        return _stale(request, table, stale)
-    except RuleError as error:
-        return _refused(request, table, error)
-    return _after_write(request, table, cleared)
+
+    return _write_answer(request, table, _("Control-time mark cleared."), clear)
 
 
 @_table_write
@@ -1053,18 +1060,14 @@ def table_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     reason = ReasonForm(request.POST)
     if not reason.is_valid():
         return _refused(request, table, reason_refusal(reason, _("Say why the table is reopened.")))
-    reopened = _("Table reopened.")
-    try:
-        services.table_reopen(
+    return _write_answer(
+        request,
+        table,
+        _("Table reopened."),
+        lambda: services.table_reopen(
             table, by=_member(request), reason=reason.cleaned_data["reason"], drawn=_drawn(request)
-        )
-    except services.AlreadyStored:
-        return _after_write(request, table, reopened)
-    except services.StaleWrite as stale:
-        return _stale(request, table, stale)
-    except RuleError as error:
-        return _refused(request, table, error)
-    return _after_write(request, table, reopened)
+        ),
+    )
 
 
 # -- export and import -------------------------------------------------------------------------
