@@ -15,6 +15,7 @@ import math
 from collections.abc import Sequence
 from decimal import Decimal
 from html import escape
+from itertools import groupby
 
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
@@ -27,6 +28,8 @@ WIDTH, HEIGHT = 360, 220
 LEFT, RIGHT, TOP, BOTTOM = 46, 12, 26, 188  # the plot area inside the drawing
 MAX_X_LABELS = 4
 MAX_MARKED_POINTS = 40  # beyond this the dots would merge into the line
+PLOT_WIDTH = WIDTH - RIGHT - LEFT
+MAX_LINE_POINTS = 2 * PLOT_WIDTH  # beyond this a line is thinned to what can be seen (_thinned)
 MINUS = "\u2212"
 
 
@@ -99,9 +102,10 @@ def line_chart(
         )
     for n, (label, series_points) in enumerate(points):
         colour = f"chart-series-{n % 4}"
-        coordinates = " ".join(
-            f"{x_at(i):.1f},{y_at(v):.1f}" for i, (_x, v) in enumerate(series_points)
-        )
+        drawn = [(x_at(i), y_at(v)) for i, (_x, v) in enumerate(series_points)]
+        if len(drawn) > MAX_LINE_POINTS:
+            drawn = _thinned(drawn)
+        coordinates = " ".join(f"{x:.1f},{y:.1f}" for x, y in drawn)
         parts.append(
             f'<g class="{colour}"><title>{_e(label)}</title>'
             f'<polyline points="{coordinates}" class="chart-line" fill="none" '
@@ -161,6 +165,30 @@ def _number(value: float, step: float = 1) -> str:
     if places:
         text = text.rstrip("0").rstrip(".")
     return f"{MINUS}{text}" if value < 0 and text.strip("0.\u2009") else text
+
+
+def _thinned(coordinates: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The points of a line that can be seen at the drawing's scale ("min-max decimation").
+
+    A member's rating has a point per table played, so over a club's history the line
+    would grow without bound while the plot stays ``PLOT_WIDTH`` units wide: most of the
+    points share an x position. Within each one-unit column of x only four points change
+    the drawing: the first and the last (where the line comes in and goes out) and the
+    lowest and the highest (how far it reaches); the others lie on the vertical stroke
+    between those. They are kept in their order, each once, so the line has at most four
+    points a column, and the first and the last point of the line are always among them.
+    """
+    kept: list[tuple[float, float]] = []
+    for _column, group in groupby(coordinates, key=lambda point: math.floor(point[0])):
+        column = list(enumerate(group))
+        picks = {
+            column[0][0],
+            column[-1][0],
+            min(column, key=lambda item: item[1][1])[0],
+            max(column, key=lambda item: item[1][1])[0],
+        }
+        kept.extend(column[i][1] for i in sorted(picks))
+    return kept
 
 
 def _label_indices(length: int) -> list[int]:
