@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from scoring.charts import _ticks, line_chart
+from scoring.charts import _thinned, _ticks, line_chart
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -114,6 +114,78 @@ def test_many_points_draw_a_line_without_dots_and_few_x_labels() -> None:
         "d33",
         "d66",
         "d99",
+    ]
+
+
+def test_a_short_line_keeps_every_point() -> None:
+    svg = line_chart(
+        [("Anna", [("1 Mar", Decimal("66.67")), ("2 Mar", Decimal("-33.33")), ("3 Mar", 10)])],
+        title="t",
+        y_label="y",
+    )
+
+    (line,) = parse(svg).iter(f"{SVG}polyline")
+    # Ticks -50..75 over the plot's 162 units (y 188 up to 26): y = 188 - (v + 50) * 1.296.
+    assert line.get("points") == "46.0,36.8 197.0,166.4 348.0,110.2"
+
+
+def test_a_long_line_is_thinned_to_what_the_plot_can_show() -> None:
+    values = [i % 10 for i in range(5000)]
+    values[2500] = 40  # the highest point
+    values[3000] = -20  # the lowest
+    points = [(f"d{i}", v) for i, v in enumerate(values)]
+
+    root = parse(line_chart([("A", points)], title="t", y_label="y"))
+
+    assert [t for t in texts(root, "chart-tick") if not t.startswith("d")] == [
+        "\u221220",
+        "0",
+        "20",
+        "40",
+    ]
+    # So y = 188 - (v + 20) * 162 / 60 and x = 46 + i * 302 / 4999.
+    (line,) = root.iter(f"{SVG}polyline")
+    coordinates = line.get("points").split()
+    assert len(coordinates) <= 4 * (302 + 1)  # at most four a unit column of the plot
+    xs = [float(c.split(",")[0]) for c in coordinates]
+    assert xs == sorted(xs)
+    assert coordinates[0] == "46.0,134.0"  # d0 = 0
+    assert coordinates[-1] == "348.0,109.7"  # d4999 = 9
+    assert "197.0,26.0" in coordinates  # d2500 = 40
+    assert "227.2,188.0" in coordinates  # d3000 = -20
+    # Everything else is drawn from every point.
+    (value,) = (e for e in root.iter(f"{SVG}text") if e.get("class") == "chart-value")
+    assert (value.text, value.get("x"), value.get("y")) == ("9", "348.0", "102.7")
+    assert not list(root.iter(f"{SVG}circle"))
+    assert [t for t in texts(root, "chart-tick") if t.startswith("d")] == [
+        "d0",
+        "d1666",
+        "d3333",
+        "d4999",
+    ]
+    assert root.find(f"{SVG}desc").text == "A: 5000 points from d0 to d4999, last 9"
+
+
+def test_thinning_keeps_the_first_last_lowest_and_highest_point_of_each_column() -> None:
+    line = [
+        (46.1, 50.0),
+        (46.2, 90.0),
+        (46.5, 10.0),
+        (46.7, 70.0),  # neither first, last, lowest nor highest of its column
+        (46.9, 60.0),
+        (47.2, 80.0),
+        (47.5, 80.0),
+        (49.0, 30.0),
+    ]
+
+    assert _thinned(line) == [
+        (46.1, 50.0),
+        (46.2, 90.0),
+        (46.5, 10.0),
+        (46.9, 60.0),
+        (47.2, 80.0),
+        (47.5, 80.0),
+        (49.0, 30.0),
     ]
 
 
