@@ -15,7 +15,8 @@ from typing import Any
 
 from django.core.signals import request_started
 from django.db import DEFAULT_DB_ALIAS
-from django.db.models import QuerySet, Subquery
+from django.db.models import CharField, QuerySet
+from django.db.models.expressions import RawSQL
 from django.db.models.signals import post_migrate
 from django.dispatch import receiver
 from django.utils.translation import get_language
@@ -75,11 +76,20 @@ def _renew_after_migrate(sender: Any, using: str = DEFAULT_DB_ALIAS, **kwargs: A
 EPOCH_FIELD = "live_epoch"
 
 
+_EPOCH_TOKEN = RawSQL(  # noqa: S611 - a constant statement: no input reaches it
+    f'SELECT "token" FROM "{Epoch._meta.db_table}" WHERE "id" = %s',  # noqa: S608
+    (Epoch.ONLY_PK,),
+    output_field=CharField(),
+)
+"""The epoch's token as a column. Written as SQL because every table read carries it, and
+the ORM's ``Subquery`` of the same statement took longer to build (0.5 ms) than the whole
+row to read."""
+
+
 def with_epoch(tables: QuerySet[Table]) -> QuerySet[Table]:
     """``tables`` each read with the database's epoch, in the same statement (no query of
     its own): the keys of a table read so name the epoch its row was read in."""
-    token = Epoch.objects.filter(pk=Epoch.ONLY_PK).values("token")
-    return tables.annotate(**{EPOCH_FIELD: Subquery(token)})
+    return tables.annotate(**{EPOCH_FIELD: _EPOCH_TOKEN})
 
 
 def _epoch_of(table: Table) -> str:

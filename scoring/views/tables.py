@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -35,7 +35,7 @@ from scoring.forms import FinishForm, ImportForm, ReasonForm, reason_refusal, ru
 from scoring.labels import deal_words, rule_error_text, rule_label
 from scoring.live.fragments import cached
 from scoring.live.keys import revision_key, sheet_picture_key, tariff_key, url_key, with_epoch
-from scoring.models import AuditEntry, DealRecord, Guest, Table
+from scoring.models import AuditEntry, DealRecord, Guest, Seat, Table
 from scoring.permissions import (
     can_clear_control_time,
     can_close_early,
@@ -88,7 +88,10 @@ def _table(pk: int, *, with_tariff: bool = True) -> Table:
     (``with_tariff``) the tariff version and tariff that the
     page's header names: two queries. The live sheet and a saved deal do without the
     tariff, whose join costs more than the rest of the read."""
-    tables = with_epoch(Table.objects.only(*TABLE_FIELDS)).prefetch_related("seats")
+    # The seats in their order at this one table: their default ordering follows the
+    # tables' (a join with the table's row again, for nothing here).
+    seats = Prefetch("seats", queryset=Seat.objects.order_by("position"))
+    tables = with_epoch(Table.objects.only(*TABLE_FIELDS)).prefetch_related(seats)
     if with_tariff:
         tables = tables.select_related(*VERSIONS).only(*TABLE_FIELDS, *VERSION_FIELDS)
     return get_object_or_404(tables, pk=pk)
