@@ -1,5 +1,6 @@
 """Rendered fragments (the sheet region, the drawing, the history, the empty deal form, the
-sheet's PNG picture, a QR code), made once per key and then read from Django's cache.
+sheet's PNG picture, a QR code), made once per key and then read from Django's cache; and
+per table, the hints a new revision's drawing starts from (``RevisionCache``).
 
 The cache is each process's own memory, or with ``REDIS_URL`` one Redis that every app
 server shares (``CACHES`` in clubsite/settings.py): then a revision's sheet is made once
