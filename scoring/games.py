@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from decimal import Decimal
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from django import forms as django_forms
 from django.db import models
@@ -40,13 +40,32 @@ from scoring.models import (
     Table,
 )
 from scoring.models.tariffs import Tariff
-from scoring.sheet import pulka_svg
+from scoring.sheet import draw_pulka
 
 Engine = Pulka | BostonTable
 Rules = PreferansRules | BostonRules
 Setup = PulkaSetup | BostonSetup
-Cache = Callable[[str, Callable[[], str]], str]
-"""``cache(key, render)``: the caller's per-revision fragment cache (``scoring.live``)."""
+
+
+class Cache(Protocol):
+    """What a game draws through, given by the caller (``scoring.live``): a fragment cache
+    for one revision of a table, and hints kept for the table from one revision to the
+    next."""
+
+    def __call__(self, key: str, render: Callable[[], str], /) -> str:
+        """``render()``, kept under ``key`` for this revision."""
+        ...
+
+    def hint(self, kind: str) -> int | None:
+        """What ``keep_hint`` last kept under ``kind`` for this table, at any revision, if
+        it is still there. A hint may be stale or gone: it only ever saves time."""
+        ...
+
+    def keep_hint(self, kind: str, value: int) -> None:
+        """Keep ``value`` for the table's next revisions to start from."""
+        ...
+
+
 CENT = Decimal("0.01")
 
 
@@ -374,14 +393,28 @@ class Preferans(Game):
         through ``cache``: every viewer after the first gets it from there. The key names
         all the drawing reads besides the revision's deals: the control time and whether
         the table is finished (no dealer is marked then), and the language its words are
-        written in."""
+        written in.
+
+        A new revision's sheet is drawn starting from the height of the table's last one
+        (``sheet.draw_pulka``'s hint, kept per table and language): after a deal the sheet
+        is nearly always as tall as before or one rung taller, which two layouts settle.
+        The hint changes how fast the sheet is drawn, never what is drawn."""
         assert isinstance(engine, Pulka)  # noqa: S101 - a Preferans table's engine
         control_time = table.control_time.strftime("%H:%M") if table.control_time else None
         finished = not table.is_open
-        return cache(
-            f"pulka-svg:{get_language()}:{control_time}:{int(finished)}",
-            lambda: pulka_svg(engine, control_time=control_time, finished=finished),
-        )
+        language = get_language()
+        hint = f"sheet-rung:{language}"
+
+        def draw() -> str:
+            rung = cache.hint(hint)
+            drawing = draw_pulka(
+                engine, control_time=control_time, finished=finished, rung_hint=rung
+            )
+            if drawing.rung != rung:
+                cache.keep_hint(hint, drawing.rung)
+            return drawing.svg
+
+        return cache(f"pulka-svg:{language}:{control_time}:{int(finished)}", draw)
 
     def entries(self, result: Any, players: tuple[str, ...]) -> list[Entry]:
         return [Entry(entry_text(e, players), e.rule, engine_text(e.calc)) for e in result.entries]

@@ -148,12 +148,15 @@ text keeps its size on a phone."""
 HEIGHT = {3: 660.0, 4: 640.0}
 CENTRE_Y = {3: 0.46, 4: 0.5}
 """Where the sectors meet, as a share of the height."""
-# Each trial lays out every chain (about a millisecond for a long pulka), so few trials:
-# grow by half until it fits, then three halvings leave the sheet at most ~6% taller than
-# needed.
-GROWTH = 1.5
-MAX_GROWTH_STEPS = 100
-BISECTIONS = 3
+# The sheet's height is a rung of a fixed ladder, HEIGHT[n] * STEP ** rung: the lowest rung
+# that holds everything. A step of 5% leaves the sheet at most 5% taller than it need be (as
+# before, when growing by half and then bisecting three times left ~6%), with few rungs to
+# search (a 300-deal pulka's sheet is at rung 19 or so for three players, 26 for four). Being a
+# rung, the height is a function of the pulka alone, whichever rung the search starts from
+# (``draw_pulka``'s hint).
+STEP = 1.05
+MAX_RUNG = 500
+"""The highest rung tried (1.05 ** 500 is ~4e10 times the height: it holds any record)."""
 RADIUS = 58.0
 ARROW_ROOM = 30.0
 """The free ring round the circle that holds the first dealer's arrow: no writing there."""
@@ -184,6 +187,15 @@ _NEEDS_ESCAPE = re.compile(f"[&<>\"'{_XML_INVALID_CHARS}]")
 """What ``_escape`` changes; most values (coordinates, class names) have none of it."""
 
 
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """A drawn sheet and the rung of its height (``STEP``): the next revision of the same
+    pulka is most likely drawn at that rung or the next, so it is the hint to draw it with."""
+
+    svg: str
+    rung: int
+
+
 def pulka_svg(
     pulka: Pulka,
     *,
@@ -198,13 +210,27 @@ def pulka_svg(
     no dealer, so neither the arrow nor the dealer's mark is drawn. All user text is
     escaped.
     """
+    return draw_pulka(pulka, control_time=control_time, title=title, finished=finished).svg
+
+
+def draw_pulka(
+    pulka: Pulka,
+    *,
+    control_time: str | None = None,
+    title: str | None = None,
+    finished: bool = False,
+    rung_hint: int | None = None,
+) -> Drawing:
+    """The sheet as ``pulka_svg`` draws it, and its rung. ``rung_hint`` (the rung of an
+    earlier drawing of this pulka) is where the search for the sheet's height starts: a
+    good hint saves time, and any hint, good, bad or none, gives the same drawing."""
     chains = pulka_chains(pulka)
     n = pulka.setup.size
     dealer = None if finished else pulka.dealer
     bands = [
         _bands(player, pulka.bombs[player.seat], dealer=player.seat == dealer) for player in chains
     ]
-    sheet, plan = _fit(n, bands)
+    rung, sheet, plan = _fit(n, bands, rung_hint)
     names = ", ".join(pulka.setup.players)
     label = title or gettext("Pulka: %(players)s") % {"players": names}
     attrs = {"data_first_dealer": str(pulka.first_dealer)}
@@ -244,31 +270,58 @@ def pulka_svg(
     if not finished:
         _draw_arrow(svg, sheet, pulka.first_dealer)
     svg.close("svg")
-    return svg.getvalue()
+    return Drawing(svg.getvalue(), rung)
 
 
-def _fit(n: int, bands: Sequence[Sequence[_Band]]) -> tuple[_Sheet, list[_Placed]]:
-    """The shortest sheet (to within a few per cent) that holds everything: grow the height
-    until it fits, then halve the gap to the last height that did not."""
-    height, short = HEIGHT[n], 0.0
-    sheet = _Sheet.of(n, height)
-    plan = _plan(sheet, bands)
-    for _ in range(MAX_GROWTH_STEPS):
+def _fit(
+    n: int, bands: Sequence[Sequence[_Band]], hint: int | None = None
+) -> tuple[int, _Sheet, list[_Placed]]:
+    """The lowest rung of the ladder (``STEP``) whose sheet holds everything, that sheet and
+    the plan drawn on it. Whether a sheet holds everything is monotone in its height, so the
+    search is free to start anywhere: without a hint at rung 0 (most pulkas are short), else
+    at the hint; it gallops away from there (1, 3, 7, … rungs) until it has a rung that
+    fits above one that does not, then halves the gap between them."""
+    order = list(range(n))  # each height tried starts with the sector that failed last
+    plans: dict[int, tuple[_Sheet, list[_Placed]]] = {}
+
+    def fits(rung: int) -> bool:
+        sheet = _Sheet.of(n, HEIGHT[n] * STEP**rung)
+        plan = _plan(sheet, bands, order)
         if plan is not None:
-            break
-        short, height = height, height * GROWTH
-        sheet = _Sheet.of(n, height)
-        plan = _plan(sheet, bands)
-    if plan is None:  # pragma: no cover - 1.25 ** 100 times the height holds any record
-        raise ValueError("the pulka is too long to draw")
-    for _ in range(BISECTIONS if short else 0):
-        middle = _Sheet.of(n, (short + sheet.height) / 2)
-        tried = _plan(middle, bands)
-        if tried is None:
-            short = middle.height
+            plans[rung] = sheet, plan
+        return plan is not None
+
+    start = 0 if hint is None else min(max(hint, 0), MAX_RUNG)
+    # ``short``: the highest rung known to be too short (-1: none); ``tall``: the lowest
+    # known to fit.
+    if fits(start):
+        short, tall, step = -1, start, 1  # down: 1, 3, 7, … rungs below it, to rung 0 at most
+        while tall > 0:
+            rung = max(start - step, 0)
+            if not fits(rung):
+                short = rung
+                break
+            tall = rung
+            step = 2 * step + 1
+    else:
+        short, step = start, 1  # up: 1, 3, 7, … rungs above it
+        while True:  # ends with a rung that fits, or at MAX_RUNG
+            if short == MAX_RUNG:
+                raise ValueError("the pulka is too long to draw")
+            rung = min(start + step, MAX_RUNG)
+            if fits(rung):
+                tall = rung
+                break
+            short = rung
+            step = 2 * step + 1
+    while tall - short > 1:
+        middle = (short + tall) // 2
+        if fits(middle):
+            tall = middle
         else:
-            sheet, plan = middle, tried
-    return sheet, [_moved_out(placed) for placed in plan]
+            short = middle
+    sheet, plan = plans[tall]
+    return tall, sheet, [_moved_out(placed) for placed in plan]
 
 
 def _description(
@@ -851,29 +904,49 @@ def _bands(player: PlayerChains, bombs: Sequence[int], *, dealer: bool) -> list[
     ]
 
 
-def _plan(sheet: _Sheet, bands: Sequence[Sequence[_Band]]) -> list[_Placed] | None:
+def _plan(
+    sheet: _Sheet, bands: Sequence[Sequence[_Band]], order: list[int] | None = None
+) -> list[_Placed] | None:
     """Every band of every sector placed from the edge inwards, each as deep as its writing
     needs where it lies; ``None`` if something does not fit on this sheet. The writing
-    starts at each band's top line; ``_moved_out`` places it for the sheet finally drawn."""
+    starts at each band's top line; ``_moved_out`` places it for the sheet finally drawn.
+
+    The sectors are laid out independently of one another, in ``order`` (seats) when given;
+    the seat whose sector does not fit is then moved to its front, so the next height tried
+    fails at once where this one did. The placements come grouped by seat, in seat order."""
+    by_seat: list[list[_Placed]] = [[] for _ in sheet.sectors]
+    for seat in range(len(sheet.sectors)) if order is None else list(order):
+        sector = sheet.sectors[seat]
+        placed = _plan_sector(sheet, sector, bands[seat])
+        if placed is None:
+            if order is not None:
+                order.remove(seat)
+                order.insert(0, seat)
+            return None
+        by_seat[seat] = placed
+    return [placed for sector in by_seat for placed in sector]
+
+
+def _plan_sector(sheet: _Sheet, sector: _Sector, bands: Sequence[_Band]) -> list[_Placed] | None:
+    """``sector``'s bands placed as ``_plan`` places them, or ``None``."""
     placed: list[_Placed] = []
-    for sector in sheet.sectors:
-        t = 0.0
-        room = sector.centre[1] - RADIUS - ARROW_ROOM
-        for band in bands[sector.seat]:
-            least = max(band.min_lines * band.line + 2 * BAND_PAD, band.share * room)
-            depth = least
-            while True:  # deeper bands are shorter, so their writing may need more lines
-                frame = _Frame.of(sheet, sector, t, t + depth, len(band.blocks))
-                if frame is None:
-                    return None
-                laid, need = band.measure(frame)
-                if need == math.inf:
-                    return None
-                if need <= depth + 1e-6:
-                    break
-                depth = max(need, depth + band.line)
-            placed.append(_Placed(frame, band, laid, BAND_PAD, depth, need))
-            t += depth
+    t = 0.0
+    room = sector.centre[1] - RADIUS - ARROW_ROOM
+    for band in bands:
+        least = max(band.min_lines * band.line + 2 * BAND_PAD, band.share * room)
+        depth = least
+        while True:  # deeper bands are shorter, so their writing may need more lines
+            frame = _Frame.of(sheet, sector, t, t + depth, len(band.blocks))
+            if frame is None:
+                return None
+            laid, need = band.measure(frame)
+            if need == math.inf:
+                return None
+            if need <= depth + 1e-6:
+                break
+            depth = max(need, depth + band.line)
+        placed.append(_Placed(frame, band, laid, BAND_PAD, depth, need))
+        t += depth
     return placed
 
 

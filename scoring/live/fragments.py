@@ -1,5 +1,6 @@
 """Rendered fragments (the sheet region, the drawing, the history, the empty deal form, the
-sheet's PNG picture, a QR code), made once per key and then read from Django's cache.
+sheet's PNG picture, a QR code), made once per key and then read from Django's cache; and
+per table, the hints a new revision's drawing starts from (``RevisionCache``).
 
 The cache is each process's own memory, or with ``REDIS_URL`` one Redis that every app
 server shares (``CACHES`` in clubsite/settings.py): then a revision's sheet is made once
@@ -13,6 +14,9 @@ import time
 from collections.abc import Callable
 
 from django.core.cache import cache
+
+from scoring.live.keys import revision_key, table_key
+from scoring.models import Table
 
 CACHE_SECONDS = 24 * 3600
 MAKING_SECONDS = 10
@@ -75,3 +79,22 @@ def _made_by_one_process[Made: (str, bytes)](key: str, make: Callable[[], Made])
 _MAKING: dict[str, threading.Lock] = {}
 """The keys being made in this process, each with the lock its makers queue on."""
 _MAKING_GUARD = threading.Lock()
+
+
+class RevisionCache:
+    """What a game draws this revision of ``table`` through (``games.Cache``): fragments
+    kept under the revision's keys, which never go stale, and hints under the table's, for
+    its next revisions (``keys.table_key``)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def __call__(self, key: str, render: Callable[[], str], /) -> str:
+        return cached(revision_key(self.table, key), render)
+
+    def hint(self, kind: str) -> int | None:
+        value = cache.get(table_key(self.table, kind))
+        return value if isinstance(value, int) else None
+
+    def keep_hint(self, kind: str, value: int) -> None:
+        cache.set(table_key(self.table, kind), value, CACHE_SECONDS)

@@ -116,6 +116,13 @@ def sheet_picture_key(table: Table) -> str:
     return revision_key(table, f"sheet-png:{get_language()}")
 
 
+def table_key(table: Table, kind: str) -> str:
+    """The key of ``kind`` kept for ``table`` whatever its revision: a hint that the next
+    revision starts from (the rung of its sheet's height), which costs only time when it is
+    stale."""
+    return f"{kind}:{_epoch_of(table)}:{_table(table)}"
+
+
 def tariff_key(table: Table, kind: str) -> str:
     """The key of ``kind`` derived only from ``table``'s players and tariff version (the
     empty deal form of a shape), which outlives revisions."""

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import base64
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import partial
@@ -44,8 +44,8 @@ from members.models import Member
 from members.tasks import Attachment, again_later, attachment, enqueue_logged, send_email
 from scoring import games, selectors, share, telegram
 from scoring.engine.errors import RuleError
-from scoring.live.fragments import cached
-from scoring.live.keys import revision_key, sheet_picture_key
+from scoring.live.fragments import RevisionCache, cached
+from scoring.live.keys import sheet_picture_key
 from scoring.models import AuditEntry, Evening, Table
 from scoring.selectors import evenings as evening_selectors
 
@@ -135,11 +135,7 @@ def sheet_picture(table: Table) -> bytes | None:
 
     def draw() -> bytes:
         engine = selectors.current(table, latest=0).game
-
-        def cache(key: str, render: Callable[[], str]) -> str:
-            return cached(revision_key(table, key), render)
-
-        return share.sheet_png(game.sheet_svg(table, engine, cache))
+        return share.sheet_png(game.sheet_svg(table, engine, RevisionCache(table)))
 
     return cached(sheet_picture_key(table), draw)
 

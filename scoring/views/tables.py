@@ -33,7 +33,7 @@ from scoring.engine.errors import RuleError
 from scoring.engine.record import MAX_RECORD_BYTES, load
 from scoring.forms import FinishForm, ImportForm, ReasonForm, reason_refusal, rule_error_to_form
 from scoring.labels import deal_words, rule_error_text, rule_label
-from scoring.live.fragments import cached
+from scoring.live.fragments import RevisionCache, cached
 from scoring.live.keys import revision_key, sheet_picture_key, tariff_key, url_key, with_epoch
 from scoring.models import AuditEntry, DealRecord, Guest, Seat, Table
 from scoring.permissions import (
@@ -282,11 +282,7 @@ def _sheet_context(table: Table, state: selectors.TableState, shown: int | None)
 
 def _revision_cache(table: Table) -> games.Cache:
     """The fragment cache for this revision of ``table``: a revision's sheet never changes."""
-
-    def cache(key: str, render: Callable[[], str]) -> str:
-        return cached(revision_key(table, key), render)
-
-    return cache
+    return RevisionCache(table)
 
 
 def _result_rows(game: games.Game, document: dict[str, Any]) -> list[tuple[str, list[Any], Any]]:

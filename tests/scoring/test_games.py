@@ -4,6 +4,7 @@ Boston" at every call site, so these tests pin what each game answers."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 from django.template.loader import get_template
 
-from scoring import games, selectors, services
+from scoring import games, selectors, services, sheet
 from scoring.engine.boston import BostonSetup, BostonTable
 from scoring.engine.preferans import Pulka, PulkaSetup
 from scoring.models import (
@@ -21,7 +22,9 @@ from scoring.models import (
     PreferansTariffVersion,
     Table,
 )
+from scoring.sheet import pulka_svg
 from tests import factories
+from tests.scoring.test_sheet import busy
 
 THREE = ("Anna", "Boris", "Vera")
 FOUR = ("Anna", "Boris", "Vera", "Gleb")
@@ -282,3 +285,51 @@ def test_the_adapter_imports_no_layer_above_it() -> None:
     }
     above = ("scoring.services", "scoring.selectors", "scoring.views", "scoring.live")
     assert not [name for name in imported if name.startswith(above)]
+
+
+class HintsOnly:
+    """A ``games.Cache`` that keeps no drawing (each is made again) and the table's hints
+    in a dict."""
+
+    def __init__(self) -> None:
+        self.hints: dict[str, int] = {}
+
+    def __call__(self, key: str, render: Callable[[], str], /) -> str:
+        return render()
+
+    def hint(self, kind: str) -> int | None:
+        return self.hints.get(kind)
+
+    def keep_hint(self, kind: str, value: int) -> None:
+        self.hints[kind] = value
+
+
+@pytest.mark.django_db
+def test_a_revisions_sheet_is_drawn_from_the_rung_of_the_tables_last_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Revisions r and r + 1 of a long pulka: the second drawing starts from the rung the
+    first kept (the 300-deal sheet of three is at rung 17), which takes two layouts, and
+    draws what no hint draws. A hint a rung short (the sheet grew) takes two as well, and
+    the new rung is kept."""
+    table = factories.pulka(pool_target=10_000)
+    before, after = busy(THREE, 299), busy(THREE, 300)
+    unhinted = pulka_svg(after)
+    cache = HintsOnly()
+    assert games.PREFERANS.sheet_svg(table, before, cache) == pulka_svg(before)
+    assert cache.hints == {"sheet-rung:en": 17}
+    layouts: list[float] = []
+    plan = sheet._plan
+
+    def counted(drawn: sheet._Sheet, *args: Any) -> Any:
+        layouts.append(drawn.height)
+        return plan(drawn, *args)
+
+    monkeypatch.setattr(sheet, "_plan", counted)
+    assert games.PREFERANS.sheet_svg(table, after, cache) == unhinted
+    assert len(layouts) == 2
+    cache.hints["sheet-rung:en"] = 16
+    layouts.clear()
+    assert games.PREFERANS.sheet_svg(table, after, cache) == unhinted
+    assert len(layouts) == 2
+    assert cache.hints == {"sheet-rung:en": 17}

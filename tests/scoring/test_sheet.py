@@ -7,6 +7,7 @@ safe (hence the ``noqa: S314``).
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -675,3 +676,191 @@ def test_every_line_stays_in_its_sector_clear_of_the_circle_and_the_others(playe
             overlap_x = min(a[2], b[2]) - max(a[0], b[0])
             overlap_y = min(a[3], b[3]) - max(a[1], b[1])
             assert overlap_x <= 0.5 or overlap_y <= 0.5, (a, b)
+
+
+# -- the sheet's height: the lowest rung of a fixed ladder that holds everything -----------------
+
+
+@functools.cache
+def long_pulka(players: tuple[str, ...]) -> Pulka:
+    """``busy(players, 300)``, built once: drawing it changes nothing."""
+    return busy(players, 300)
+
+
+def bands_of(pulka: Pulka) -> list[list[sheet._Band]]:
+    """What ``draw_pulka`` lays out for an open table."""
+    return [
+        sheet._bands(p, pulka.bombs[p.seat], dealer=p.seat == pulka.dealer)
+        for p in pulka_chains(pulka)
+    ]
+
+
+def at_rung(players: int, rung: int) -> sheet._Sheet:
+    return sheet._Sheet.of(players, sheet.HEIGHT[players] * sheet.STEP**rung)
+
+
+def viewbox_height(svg: str) -> float:
+    return float(parse(svg).get("viewBox", "").split()[3])
+
+
+@pytest.fixture
+def plans(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The height of every sheet ``_plan`` lays out, in order, from now on."""
+    tried: list[float] = []
+    plan = sheet._plan
+
+    def counted(drawn: sheet._Sheet, *args, **kwargs):
+        tried.append(drawn.height)
+        return plan(drawn, *args, **kwargs)
+
+    monkeypatch.setattr(sheet, "_plan", counted)
+    return tried
+
+
+@pytest.mark.parametrize("players", [THREE, FOUR], ids=["3 players", "4 players"])
+@pytest.mark.parametrize("deals", [0, 7])
+def test_a_short_pulka_is_drawn_at_rung_0_the_sheets_own_height(players, deals):
+    pulka = busy(players, deals)
+    drawing = sheet.draw_pulka(pulka)
+    assert drawing.rung == 0
+    assert viewbox_height(drawing.svg) == sheet.HEIGHT[len(players)]
+
+
+@pytest.mark.parametrize(
+    ("players", "rung"), [(THREE, 17), (FOUR, 23)], ids=["3 players", "4 players"]
+)
+def test_a_long_pulka_is_drawn_at_the_lowest_rung_that_holds_it(players, rung):
+    pulka = long_pulka(players)
+    n = len(players)
+    drawing = sheet.draw_pulka(pulka)
+    assert drawing.rung == rung
+    assert viewbox_height(drawing.svg) == pytest.approx(
+        sheet.HEIGHT[n] * sheet.STEP**rung, abs=0.05
+    )
+    assert sheet._plan(at_rung(n, rung), bands_of(pulka)) is not None
+    assert sheet._plan(at_rung(n, rung - 1), bands_of(pulka)) is None
+
+
+HINTS = {
+    "none": lambda right: None,
+    "rung 0": lambda right: 0,
+    "below rung 0": lambda right: -1,
+    "far below": lambda right: right - 12,
+    "one below": lambda right: right - 1,
+    "right": lambda right: right,
+    "one above": lambda right: right + 1,
+    "far above": lambda right: right + 40,
+    "beyond the ladder": lambda right: 10_000,
+}
+"""Hints by how they stand to the right rung."""
+
+
+@pytest.mark.parametrize("players", [THREE, FOUR], ids=["3 players", "4 players"])
+@pytest.mark.parametrize("hint", HINTS.values(), ids=HINTS.keys())
+def test_any_hint_gives_the_very_same_drawing(players, hint):
+    pulka = long_pulka(players)
+    unhinted = sheet.draw_pulka(pulka, control_time="23:00")
+    hinted = sheet.draw_pulka(pulka, control_time="23:00", rung_hint=hint(unhinted.rung))
+    assert hinted == unhinted
+    assert pulka_svg(pulka, control_time="23:00") == unhinted.svg
+
+
+@pytest.mark.parametrize("hint", [None, 0, 3, 40])
+def test_a_short_pulka_drawn_with_any_hint_is_the_same(hint):
+    pulka = busy(FOUR, 7)
+    assert sheet.draw_pulka(pulka, rung_hint=hint) == sheet.draw_pulka(pulka)
+
+
+@pytest.mark.parametrize("players", [THREE, FOUR], ids=["3 players", "4 players"])
+def test_with_the_right_hint_two_layouts_find_the_height(players, plans):
+    pulka = long_pulka(players)
+    n = len(players)
+    right = sheet.draw_pulka(pulka).rung
+    plans.clear()
+    sheet.draw_pulka(pulka, rung_hint=right)
+    assert plans == [at_rung(n, right).height, at_rung(n, right - 1).height]
+
+
+@pytest.mark.parametrize("players", [THREE, FOUR], ids=["3 players", "4 players"])
+def test_a_hint_one_rung_short_also_takes_two_layouts(players, plans):
+    """After a deal the sheet is as tall as before or a rung taller."""
+    pulka = long_pulka(players)
+    n = len(players)
+    right = sheet.draw_pulka(pulka).rung
+    plans.clear()
+    sheet.draw_pulka(pulka, rung_hint=right - 1)
+    assert plans == [at_rung(n, right - 1).height, at_rung(n, right).height]
+
+
+def test_without_a_hint_a_short_pulka_takes_one_layout(plans):
+    sheet.draw_pulka(busy(THREE, 7))
+    assert plans == [sheet.HEIGHT[3]]
+
+
+@pytest.mark.parametrize(
+    ("players", "tried"),
+    [
+        # Up from rung 0 by 1, 3, 7, … rungs until one fits (31), then halving the gap.
+        (THREE, [0, 1, 3, 7, 15, 31, 23, 19, 17, 16]),
+        (FOUR, [0, 1, 3, 7, 15, 31, 23, 19, 21, 22]),
+    ],
+    ids=["3 players", "4 players"],
+)
+def test_without_a_hint_a_long_pulka_takes_ten_layouts(players, tried, plans):
+    sheet.draw_pulka(long_pulka(players))
+    assert plans == [at_rung(len(players), rung).height for rung in tried]
+
+
+def test_a_hint_far_above_gallops_down_to_the_rung(plans):
+    sheet.draw_pulka(long_pulka(THREE), rung_hint=60)
+    # 60 fits; 59, 57, 53, 45, 29 fit; 0 does not; then halving from 0 to 29.
+    tried = [60, 59, 57, 53, 45, 29, 0, 14, 21, 17, 15, 16]
+    assert plans == [at_rung(3, rung).height for rung in tried]
+
+
+def test_beyond_the_highest_rung_the_pulka_is_too_long_to_draw(monkeypatch):
+    monkeypatch.setattr(sheet, "MAX_RUNG", 3)
+    with pytest.raises(ValueError, match="too long"):
+        sheet.draw_pulka(long_pulka(THREE))
+    with pytest.raises(ValueError, match="too long"):
+        sheet.draw_pulka(long_pulka(THREE), rung_hint=2)
+
+
+def test_a_height_that_fails_is_tried_next_time_from_the_sector_that_failed(monkeypatch):
+    """At rung 16 the long pulka of four fits in the sectors of seats 0 and 2, not 1 and 3."""
+    pulka = long_pulka(FOUR)
+    bands = bands_of(pulka)
+    short = at_rung(4, 16)
+    fits = [
+        sheet._plan_sector(short, sector, bands[sector.seat]) is not None
+        for sector in short.sectors
+    ]
+    assert fits == [True, False, True, False]
+    order = [2, 0, 3, 1]
+    assert sheet._plan(short, bands, order) is None
+    assert order == [3, 2, 0, 1]
+    laid_out: list[int] = []
+    plan_sector = sheet._plan_sector
+
+    def counted(drawn, sector, *args):
+        laid_out.append(sector.seat)
+        return plan_sector(drawn, sector, *args)
+
+    monkeypatch.setattr(sheet, "_plan_sector", counted)
+    assert sheet._plan(at_rung(4, 17), bands, order) is None
+    assert laid_out == [3]
+    assert order == [3, 2, 0, 1]
+
+
+def test_the_plan_is_grouped_by_seat_in_seat_order_whatever_the_order_tried():
+    pulka = long_pulka(FOUR)
+    bands = bands_of(pulka)
+    tall = at_rung(4, 23)
+
+    def shape(plan):
+        assert plan is not None
+        return [(p.frame.sector.seat, p.band.name, p.top, p.depth) for p in plan]
+
+    plain = shape(sheet._plan(tall, bands))
+    assert [seat for seat, *_ in plain] == sorted(seat for seat, *_ in plain)
+    assert shape(sheet._plan(tall, bands, [2, 0, 3, 1])) == plain

@@ -21,6 +21,7 @@ from scoring.club.backup import club_export, club_import
 from scoring.live import fragments, keys, snapshots
 from scoring.live.keys import revision_key
 from scoring.models import Epoch, Table
+from tests import factories
 from tests.factories import FIRST_GAME, HTMX, MISERE, PASSOUT, post_deal
 from tests.scoring.club.test_backup import empty_the_club
 from tests.scoring.live.conftest import redis_keys
@@ -165,3 +166,25 @@ def test_a_migrate_that_stops_short_of_the_epoch_leaves_it_alone(table):
         sender=django_apps.get_app_config("scoring"), using="default", apps=StateWithoutTheEpoch()
     )
     assert Epoch.current() == epoch
+
+
+def test_a_hint_kept_at_one_revision_is_read_at_the_next_and_by_that_table_only(
+    shared_cache, client, table, anna
+):
+    post_deal(client, table, FIRST_GAME, **HTMX)
+    fragments.RevisionCache(fresh(table)).keep_hint("a-hint", 7)
+    post_deal(client, table, PASSOUT, **HTMX)
+    assert fragments.RevisionCache(fresh(table)).hint("a-hint") == 7
+    assert fragments.RevisionCache(fresh(table)).hint("another-hint") is None
+    other = factories.pulka()
+    assert fragments.RevisionCache(other).hint("a-hint") is None
+    keys.renew_epoch()  # a restore, a migrate or a flush: every key starts again
+    assert fragments.RevisionCache(fresh(table)).hint("a-hint") is None
+
+
+def test_drawing_a_revisions_sheet_keeps_its_rung_for_the_next(shared_cache, client, table, anna):
+    """A short pulka's sheet is at rung 0 (``scoring.sheet.STEP``)."""
+    post_deal(client, table, FIRST_GAME, **HTMX)
+    live = reverse("scoring:table_live", args=[table.pk])
+    Client().get(live)  # drawn in Russian
+    assert cache.get(keys.table_key(fresh(table), "sheet-rung:ru")) == 0
