@@ -61,8 +61,9 @@ def main(argv: list[str]) -> int:
     if args.what in ("all", "site"):
         from bench import site
 
+        by_size = {}
         for size in (int(s) for s in args.sizes.split(",")):
-            site.run(
+            by_size[size] = site.run(
                 args.database,
                 DATABASE_URL.replace(DATABASE, args.database),
                 tables=size,
@@ -72,6 +73,7 @@ def main(argv: list[str]) -> int:
                 only=[word for word in args.only.split(",") if word],
                 reuse=args.reuse,
             )
+        site.print_growth(by_size)
     if args.what == "ratings":
         from bench import ratings
 

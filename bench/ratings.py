@@ -36,19 +36,16 @@ def run(database: str, url: str, *, tables: int, members: int) -> None:
 
     django.setup()
     from django.core.management import call_command
-    from django.db import connection, connections, reset_queries, transaction
+    from django.db import connection, reset_queries, transaction
     from django.test.utils import override_settings
 
     from bench import data
     from scoring import services
     from scoring.models import Table
 
-    connections.close_all()
     call_command("migrate", verbosity=0)
     print(f"\n== ratings with {tables:,} finished tables, {members:,} members ==")
     live = data.build(members=members, tables=tables, live_deals=100, log=lambda m: None)["live"]
-    with connection.cursor() as cursor:  # as autovacuum leaves a club: visibility map set
-        cursor.execute("VACUUM ANALYZE")
     organiser = live.seats.get(position=0).member
     game = Table.PREFERANS
     rated = Table.objects.filter(game=game, status=Table.FINISHED).count()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from typing import Any
@@ -85,7 +86,8 @@ def run(
     seconds: int,
     only: list[str] | None = None,
     reuse: bool = False,
-) -> None:
+) -> list[Any]:
+    """The in-process timings (``endpoints.Timing``), printed with the gunicorn runs."""
     env = load.environment(url)
     os.environ.update(env)
     kept = template_name(database, tables, members)
@@ -180,6 +182,34 @@ def run(
         f"  gunicorn worker memory after the run: "
         f"{', '.join(f'{m:.0f} MB' for m in memory)} (target ≤ 150 MB)"
     )
+    return timings
+
+
+GROWTH_TARGETS = {"season leaderboard": 1.3, "member profile": 1.3}
+"""The most an endpoint may cost at the largest size measured against the one before
+(issue 18: 100,000 tables against 10,000)."""
+
+
+def print_growth(by_size: dict[int, list[Any]]) -> None:
+    """How each endpoint's cost grew from one size to the next: its median, and its
+    median as a multiple of the bare view's in the same run, which takes out how fast the
+    machine was at the time (a shared one drifts by a third between two sizes' runs)."""
+    sizes = sorted(by_size)
+    for small, large in itertools.pairwise(sizes):
+        before = {t.name: t for t in by_size[small]}
+        after = {t.name: t for t in by_size[large]}
+        bare_before, bare_after = before["bare Django view"], after["bare Django view"]
+        heading = f"growth from {small:,} to {large:,} tables"
+        print(f"\n  {heading:<46} ms ratio   × bare ratio  target")
+        for name, t in after.items():
+            if name == "bare Django view" or name not in before:
+                continue
+            ratio = t.median_ms / before[name].median_ms
+            relative = (t.median_ms / bare_after.median_ms) / (
+                before[name].median_ms / bare_before.median_ms
+            )
+            target = f"≤ {GROWTH_TARGETS[name]}" if name in GROWTH_TARGETS else ""
+            print(f"  {name:<46} {ratio:6.2f} {relative:14.2f}  {target}")
 
 
 def _etag(live: object) -> str:
