@@ -3,9 +3,10 @@
 The totals, the statistics and the head-to-head are read from the rows kept when tables
 finish and reopen (``StandingsTotal``, ``RivalTotal``: a row per game, and per game and
 rival), so they cost the same whatever the member's history. The page lists the member's
-latest tables (all of them on request) and draws the result and rating charts from the
-seats and the rating history; the view keeps the rendered page in the cache until the
-standings change or the member sits at a new table.
+latest tables and, per game, the rivals he shared the most tables with (all of either on
+request), and draws the result and rating charts from the seats and the rating history;
+the view keeps the rendered page in the cache until the standings change or the member
+sits at a new table.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from django.db.models import OuterRef, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Count, OuterRef, Subquery, Window
+from django.db.models.functions import Coalesce, RowNumber
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.safestring import SafeString
@@ -345,6 +346,7 @@ class Rival:
     mine: Decimal  # the member's total result at those tables
     theirs: Decimal  # the rival's total result at those tables
     above: int  # tables where the member finished above the rival
+    in_game: int  # the member's rivals in this game, listed or not
 
     @property
     def unit(self) -> str:
@@ -371,14 +373,27 @@ class Rival:
         return "plus" if self.mine > self.theirs else "minus" if self.mine < self.theirs else "zero"
 
 
-def rivals(member: Any) -> list[Rival]:
-    """Head-to-head against every member met at a finished table, per game (one query:
-    a kept row per game and rival)."""
+RIVALS_SHOWN = 10
+"""How many rivals per game the page lists, those with the most tables together (all of
+them on request)."""
+
+
+def rivals(member: Any, *, per_game: int | None = None) -> list[Rival]:
+    """Head-to-head against the members met at a finished table, per game, most tables
+    together first (then by name): every one, or the first ``per_game`` of each game. One
+    query, a kept row per game and rival: the database numbers each game's rows and counts
+    them (window functions), and only the rows shown are read; each carries the count of
+    its game (``Rival.in_game``)."""
+    by_tables = ("-tables", "rival__display_name", "rival__username")
     rows = (
         RivalTotal.objects.filter(member=member)
-        .values("game", "tables", "mine", "theirs", "above", *name_fields("rival__"))
-        .order_by("game", "-tables", "rival__display_name", "rival__username")
+        .annotate(in_game=Window(Count("*"), partition_by="game"))
+        .values("game", "tables", "mine", "theirs", "above", "in_game", *name_fields("rival__"))
+        .order_by("game", *by_tables)
     )
+    if per_game is not None:
+        rank = Window(RowNumber(), partition_by="game", order_by=by_tables)
+        rows = rows.annotate(rank=rank).filter(rank__lte=per_game)
     return [
         Rival(
             username=row["rival__username"],
@@ -388,8 +403,33 @@ def rivals(member: Any) -> list[Rival]:
             mine=row["mine"],
             theirs=row["theirs"],
             above=row["above"],
+            in_game=row["in_game"],
         )
         for row in rows
+    ]
+
+
+@dataclass(frozen=True)
+class RivalsCut:
+    """A game whose head-to-head the page cuts short: ``shown`` of the ``total`` rivals."""
+
+    game: str
+    shown: int
+    total: int
+
+    @property
+    def label(self) -> str:
+        return str(games.of(self.game).label)
+
+
+def rivals_cut(shown: Sequence[Rival]) -> list[RivalsCut]:
+    """The games of which ``shown`` lists fewer rivals than the member has, in its order."""
+    counts = Counter(rival.game for rival in shown)
+    totals = {rival.game: rival.in_game for rival in shown}
+    return [
+        RivalsCut(game, counts[game], total)
+        for game, total in totals.items()
+        if total > counts[game]
     ]
 
 
@@ -468,6 +508,8 @@ class Profile:
     preferans: PreferansStats | None
     boston: BostonStats | None
     rivals: list[Rival]
+    rivals_cut: list[RivalsCut]
+    """The games whose ``rivals`` are the first few of more."""
     seasons: list[Season]
     season: Season | None
     result_charts: list[Chart]
@@ -482,10 +524,12 @@ def latest_seat_column() -> Subquery:
     return Subquery(seats)
 
 
-def profile(member: Any, *, season: str | None = None, all_tables: bool = False) -> Profile:
-    """Everything a member's page shows, in seven queries: the totals, the head-to-head,
-    the rating history, the seasons, the seats the result chart draws, the latest tables
-    and their count."""
+def profile(
+    member: Any, *, season: str | None = None, all_tables: bool = False, all_rivals: bool = False
+) -> Profile:
+    """Everything a member's page shows, in seven queries: the totals, the head-to-head
+    (the ``RIVALS_SHOWN`` with the most tables per game, or all), the rating history, the
+    seasons, the seats the result chart draws, the latest tables and their count."""
     totals = member_totals(member)
     ratings = rating_series(member)
     seasons = list(Season.objects.all())
@@ -521,13 +565,15 @@ def profile(member: Any, *, season: str | None = None, all_tables: bool = False)
         if all_tables or len(lines) < HISTORY_SHOWN
         else Seat.objects.filter(member=member).count()
     )
+    shown_rivals = rivals(member, per_game=None if all_rivals else RIVALS_SHOWN)
     return Profile(
         lines=lines,
         table_count=count,
         summaries=summaries(totals, {g: points[-1][1] for g, points in ratings.items()}),
         preferans=preferans_stats(totals),
         boston=boston_stats(totals),
-        rivals=rivals(member),
+        rivals=shown_rivals,
+        rivals_cut=rivals_cut(shown_rivals),
         seasons=seasons,
         season=chosen,
         result_charts=result_charts,
