@@ -101,22 +101,26 @@ def member_detail(request: HttpRequest, username: str) -> HttpResponse:
 
 
 def _profile_section(request: HttpRequest, member: Any) -> str:
-    """The member's results, statistics, head-to-head, charts and tables, kept in the
-    cache until the standings change (a finish, a reopen, a rating, a name) or he sits at
-    a new table: no query then, whatever his history (``member`` carries his latest seat
-    and the stamp)."""
+    """The member's results, statistics, head-to-head, charts and tables (the latest, or
+    all with ``?tables=all``; the head-to-head's first few per game, or all with
+    ``?rivals=all``), kept in the cache until the standings change (a finish, a reopen, a
+    rating, a name) or he sits at a new table: no query then, whatever his history
+    (``member`` carries his latest seat and the stamp)."""
     season = request.GET.get("season") or ""
     if season != "all" and not (season.isdigit() and len(season) < 10):
         season = ""  # not a season: the chart shows the default one, as for none
     all_tables = request.GET.get("tables") == "all"
+    all_rivals = request.GET.get("rivals") == "all"
     today = timezone.localdate()  # the chart's default season is today's
     key = (
         f"profile:{member.pk}:{member.latest_seat}:{season}:"
-        f"{int(all_tables)}:{get_language()}:{today}"
+        f"{int(all_tables)}:{int(all_rivals)}:{get_language()}:{today}"
     )
 
     def make() -> str:
-        shown = profiles.profile(member, season=season or None, all_tables=all_tables)
+        shown = profiles.profile(
+            member, season=season or None, all_tables=all_tables, all_rivals=all_rivals
+        )
         return render_to_string(
             "members/member_detail.html#profile", {"profile": shown, "name": member.name}
         )
