@@ -337,3 +337,141 @@ def test_names_in_the_rows_are_escaped(client: Client, club):
 
     assert "<b>Bo" not in html
     assert "&lt;b&gt;Bo &amp; &#x27;Ris&#x27;&lt;/b&gt;</a>" in html  # as {{ name }} writes it
+
+
+# -- the head-to-head's first ten per game -------------------------------------------------------
+
+
+# Anna's Preferans rivals, as they are made (not in the order the page lists them), and
+# the pulkas she plays with them: each pair once, Nina and Oleg twice more, Kira and Yuri
+# once more.
+TWELVE = ("Zoya", "Yuri", "Oleg", "Nina", "Mark", "Pavel", "Lev", "Kira", "Ivan", "Egor")
+TWELVE += ("Fedor", "Hana")
+PULKAS = [TWELVE[i : i + 2] for i in range(0, 12, 2)]
+PULKAS += [("Nina", "Oleg"), ("Nina", "Oleg"), ("Kira", "Yuri")]
+# Most tables together first, then by name: Pavel and Zoya, with one table as six of the
+# listed ones, come after them by name.
+FIRST_TEN = [("Nina", 3), ("Oleg", 3), ("Kira", 2), ("Yuri", 2)]
+FIRST_TEN += [(name, 1) for name in ("Egor", "Fedor", "Hana", "Ivan", "Lev", "Mark")]
+BOSTON_THREE = [("Boris", 1), ("Gleb", 1), ("Vera", 1)]
+
+
+@pytest.fixture
+def many_rivals(club):
+    """Anna with twelve Preferans rivals (``PULKAS``) and three Boston ones (a table with
+    Boris, Vera and Gleb)."""
+    anna = club["Anna"]
+    rival = {name: factories.member(name, username=name.lower()) for name in TWELVE}
+    for i, (first, second) in enumerate(PULKAS):
+        finished_pulka([anna, rival[first], rival[second]], anna, datetime.date(2026, 3, 1 + i))
+    factories.boston_table(
+        [anna, club["Boris"], club["Vera"], club["Gleb"]],
+        deals=[{"kind": "pass"}],
+        finished=True,
+        played_on=datetime.date(2026, 3, 20),
+    )
+    return club
+
+
+def test_the_head_to_head_can_keep_the_rivals_with_the_most_tables_per_game(many_rivals):
+    anna = many_rivals["Anna"]
+
+    shown = profiles.rivals(anna, per_game=profiles.RIVALS_SHOWN)
+    every = profiles.rivals(anna)
+
+    assert profiles.RIVALS_SHOWN == 10
+    assert [(r.game, r.name, r.tables) for r in shown] == [
+        *(("boston", name, tables) for name, tables in BOSTON_THREE),
+        *(("preferans", name, tables) for name, tables in FIRST_TEN),
+    ]
+    assert [(r.game, r.name, r.tables) for r in every] == [
+        *(("boston", name, tables) for name, tables in BOSTON_THREE),
+        *(("preferans", name, tables) for name, tables in FIRST_TEN),
+        ("preferans", "Pavel", 1),
+        ("preferans", "Zoya", 1),
+    ]
+    # The same rows, whether cut or not.
+    assert shown == [r for r in every if r.name not in ("Pavel", "Zoya")]
+    assert {(r.game, r.in_game) for r in every} == {("boston", 3), ("preferans", 12)}
+    assert profiles.rivals_cut(shown) == [profiles.RivalsCut("preferans", 10, 12)]
+    assert profiles.rivals_cut(every) == []
+
+
+def head_to_head(html: str) -> str:
+    section = re.search(r'<section id="head-to-head".*?</section>', html, flags=re.DOTALL)
+    assert section is not None
+    return section.group()
+
+
+def rival_names(html: str) -> list[str]:
+    return re.findall(r'<th scope="row" class="col-name"><a href="[^"]+">([^<]+)</a>', html)
+
+
+@pytest.mark.parametrize("asked", [None, "ALL", "all ", "1", "yes"])
+def test_the_member_page_lists_ten_rivals_per_game_and_links_to_all(
+    client: Client, many_rivals, asked
+):
+    url = reverse("members:detail", args=["anna"])
+
+    section = head_to_head(client.get(url, {"rivals": asked} if asked else {}).content.decode())
+
+    assert rival_names(section) == [n for n, _t in BOSTON_THREE] + [n for n, _t in FIRST_TEN]
+    note = "Preferans: the 10 rivals of 12 with the most tables together."
+    assert f'<p>{note} <a href="?rivals=all#head-to-head">All rivals</a></p>' in section
+    assert "Boston:" not in section
+
+
+def test_all_rivals_on_request(client: Client, many_rivals):
+    url = reverse("members:detail", args=["anna"])
+
+    section = head_to_head(client.get(url, {"rivals": "all"}).content.decode())
+
+    assert rival_names(section) == [
+        *(n for n, _t in BOSTON_THREE),
+        *(n for n, _t in FIRST_TEN),
+        "Pavel",
+        "Zoya",
+    ]
+    assert "?rivals=all" not in section
+    assert "with the most tables together" not in section
+
+
+def test_the_rivals_link_in_russian(many_rivals):
+    url = reverse("members:detail", args=["anna"])
+
+    section = head_to_head(Client().get(url).content.decode())
+
+    note = "Преферанс: 10 соперников из 12, с кем больше всего общих столов."
+    assert f'<p>{note} <a href="?rivals=all#head-to-head">Все соперники</a></p>' in section
+
+
+def test_ten_rivals_or_fewer_per_game_need_no_link(client: Client, history):
+    section = head_to_head(client.get(reverse("members:detail", args=["anna"])).content.decode())
+
+    assert rival_names(section) == ["Boris", "Gleb", "Vera", "Boris", "Gleb", "Vera"]
+    assert "?rivals=all" not in section
+    assert "with the most tables together" not in section
+
+
+def test_the_cache_keeps_the_short_and_the_full_head_to_head_apart(
+    client: Client, many_rivals, django_assert_num_queries: Any
+):
+    url = reverse("members:detail", args=["anna"])
+    full = {"rivals": "all"}
+
+    # Each kind of list is made once (the 9 queries of a profile, the cut one among them)…
+    with django_assert_num_queries(9):
+        short = client.get(url)
+    with django_assert_num_queries(9):
+        every = client.get(url, full)
+    # …and then comes from the cache, each under its own key.
+    with django_assert_num_queries(3):
+        short_again = client.get(url)
+    with django_assert_num_queries(3):
+        every_again = client.get(url, full)
+
+    sizes = [
+        len(rival_names(head_to_head(r.content.decode())))
+        for r in (short, every, short_again, every_again)
+    ]
+    assert sizes == [13, 15, 13, 15]
