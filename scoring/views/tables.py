@@ -277,12 +277,7 @@ def _sheet_context(table: Table, state: selectors.TableState, shown: int | None)
         "hidden_rows": max(0, state.count - shown) if shown else 0,
         "log_all": shown is None,
         "poll_seconds": LIVE_POLL_SECONDS,
-    } | game.sheet_context(table, state.game, state.players, _revision_cache(table))
-
-
-def _revision_cache(table: Table) -> games.Cache:
-    """The fragment cache for this revision of ``table``: a revision's sheet never changes."""
-    return RevisionCache(table)
+    } | game.sheet_context(table, state.game, state.players, RevisionCache(table))
 
 
 def _result_rows(game: games.Game, document: dict[str, Any]) -> list[tuple[str, list[Any], Any]]:
@@ -396,7 +391,7 @@ def table_sheet_png(request: HttpRequest, pk: int) -> HttpResponse:
 
     def draw() -> bytes:
         engine = selectors.current(table, latest=0).game
-        return share.sheet_png(game.sheet_svg(table, engine, _revision_cache(table)))
+        return share.sheet_png(game.sheet_svg(table, engine, RevisionCache(table)))
 
     response = HttpResponse(cached(sheet_picture_key(table), draw), "image/png")
     response["Cache-Control"] = "public, no-cache"
