@@ -772,24 +772,20 @@ def test_a_short_pulka_drawn_with_any_hint_is_the_same(hint):
 
 
 @pytest.mark.parametrize("players", [THREE, FOUR], ids=["3 players", "4 players"])
-def test_with_the_right_hint_two_layouts_find_the_height(players, plans):
+@pytest.mark.parametrize(
+    ("short_by", "tried"), [(0, (0, -1)), (1, (-1, 0))], ids=["the right hint", "a rung short"]
+)
+def test_two_layouts_find_the_height_from_a_hint_right_or_a_rung_short(
+    players, short_by, tried, plans
+):
+    """After a deal the sheet is as tall as before or a rung taller: its hint tried, then
+    the rung that settles it."""
     pulka = long_pulka(players)
     n = len(players)
     right = sheet.draw_pulka(pulka).rung
     plans.clear()
-    sheet.draw_pulka(pulka, rung_hint=right)
-    assert plans == [at_rung(n, right).height, at_rung(n, right - 1).height]
-
-
-@pytest.mark.parametrize("players", [THREE, FOUR], ids=["3 players", "4 players"])
-def test_a_hint_one_rung_short_also_takes_two_layouts(players, plans):
-    """After a deal the sheet is as tall as before or a rung taller."""
-    pulka = long_pulka(players)
-    n = len(players)
-    right = sheet.draw_pulka(pulka).rung
-    plans.clear()
-    sheet.draw_pulka(pulka, rung_hint=right - 1)
-    assert plans == [at_rung(n, right - 1).height, at_rung(n, right).height]
+    sheet.draw_pulka(pulka, rung_hint=right - short_by)
+    assert plans == [at_rung(n, right + step).height for step in tried]
 
 
 def test_without_a_hint_a_short_pulka_takes_one_layout(plans):
