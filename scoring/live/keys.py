@@ -105,9 +105,16 @@ def _table(table: Table) -> str:
     return f"{table.pk}:{table.opened_at.timestamp()}"
 
 
+def table_key(table: Table, kind: str) -> str:
+    """The key of ``kind`` kept for ``table`` whatever its revision: a hint that the next
+    revision starts from (the rung of its sheet's height), which costs only time when it is
+    stale. The other keys of a table are this one and what else they derive from."""
+    return f"{kind}:{_epoch_of(table)}:{_table(table)}"
+
+
 def revision_key(table: Table, kind: str) -> str:
     """The key of ``kind`` derived from this revision of ``table``."""
-    return f"{kind}:{_epoch_of(table)}:{_table(table)}:{table.revision}"
+    return f"{table_key(table, kind)}:{table.revision}"
 
 
 def sheet_picture_key(table: Table) -> str:
@@ -116,18 +123,11 @@ def sheet_picture_key(table: Table) -> str:
     return revision_key(table, f"sheet-png:{get_language()}")
 
 
-def table_key(table: Table, kind: str) -> str:
-    """The key of ``kind`` kept for ``table`` whatever its revision: a hint that the next
-    revision starts from (the rung of its sheet's height), which costs only time when it is
-    stale."""
-    return f"{kind}:{_epoch_of(table)}:{_table(table)}"
-
-
 def tariff_key(table: Table, kind: str) -> str:
     """The key of ``kind`` derived only from ``table``'s players and tariff version (the
     empty deal form of a shape), which outlives revisions."""
     version = table.preferans_version_id or table.boston_version_id
-    return f"{kind}:{_epoch_of(table)}:{_table(table)}:{version}"
+    return f"{table_key(table, kind)}:{version}"
 
 
 def url_key(kind: str, url: str) -> str:
