@@ -104,7 +104,8 @@ SORT_KEYS = frozenset(
 @dataclass(frozen=True)
 class BoardLine:
     """One member's line: its numbers as machine text (points), as the CSV writes them;
-    the page shows them in the reader's language (:meth:`row`)."""
+    the page shows them in the reader's language (templates/scoring/_leaderboard.html, the
+    ``number`` filter)."""
 
     rank: int | None
     username: str | None
