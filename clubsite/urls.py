@@ -2,10 +2,16 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # The language switch in every page's header posts no CSRF token: the worst a forged
+    # post could do is change the visitor's language, and without a token a visitor who is
+    # not signed in gets a page with nothing of his own in it — the same page as everybody
+    # else's, which can be kept whole in the cache (clubsite.pages).
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("members/", include("members.urls")),
     path("", include("scoring.urls")),
 ]

@@ -249,6 +249,22 @@ def test_the_language_switch_turns_the_site_english() -> None:
     assert "Сейчас играют" in page(client, "/")
 
 
+@pytest.mark.django_db
+def test_the_language_switch_needs_no_csrf_token() -> None:
+    # Its form carries none (a page for visitors who are not signed in has nothing of the
+    # visitor's own in it, so it can be kept whole in the cache); Django's CSRF check is on.
+    factories.pulka()
+    client = Client(enforce_csrf_checks=True)
+    home = client.get("/")
+    assert "csrfmiddlewaretoken" not in home.content.decode()
+    assert "csrftoken" not in home.cookies
+
+    response = client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+
+    assert response.status_code == 302
+    assert '<html lang="en">' in page(client, "/")
+
+
 # -- the catalogue --------------------------------------------------------------------------
 
 

@@ -167,8 +167,7 @@ def test_the_reset_page_answers_alike_for_any_address(client: Client, anna: Memb
         for address in ("anna@club.example", "nobody@club.example", "leva@club.example")
     ]
 
-    mains = [page[page.index("<main") :] for page in pages]  # the head has a fresh nonce
-    assert mains[0] == mains[1] == mains[2]
+    assert pages[0] == pages[1] == pages[2]
     assert "If the address belongs to a member of the club" in pages[0]
     assert [message.to for message in mail.outbox] == [["anna@club.example"]]
 

@@ -183,7 +183,7 @@ def test_the_share_button_waits_for_its_script(client, table):
     assert " hidden" in button
     assert f'data-share-url="{page_url(table)}"' in button
     assert 'data-copied="Link copied"' in button
-    assert re.search(r'<script src="/static/js/share\.js" defer nonce="[^"]+"></script>', page)
+    assert re.search(r'<script src="/static/js/share\.js" defer></script>', page)
 
 
 def test_the_share_texts_in_russian(client, table):
