@@ -26,6 +26,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST
 
+from clubsite.pages import kept_for_visitors
 from members import selectors, services
 from members.forms import InviteForm, MemberSettingsForm, PasswordResetForm, SignInForm
 from members.models import Member
@@ -69,7 +70,23 @@ def sign_out(request: HttpRequest) -> HttpResponse:
     return redirect(settings.LOGOUT_REDIRECT_URL)
 
 
+def _profile_version(request: HttpRequest, username: str) -> str | None:
+    """What a member's page shows a visitor: what his profile is cached under (the standings
+    stamp, his latest seat, today); None for no such member."""
+    found = (
+        Member.objects.filter(username=username)
+        .annotate(latest_seat=profiles.latest_seat_column(), standings_stamp=stamp_column())
+        .values_list("latest_seat", "standings_stamp")
+        .first()
+    )
+    if found is None or not found[1]:
+        return None
+    latest_seat, stamp = found
+    return f"{stamp}:{latest_seat}:{timezone.localdate()}"
+
+
 @require_http_methods(["GET", "HEAD"])
+@kept_for_visitors(_profile_version)
 def member_detail(request: HttpRequest, username: str) -> HttpResponse:
     """A member's page: their tables, statistics, head-to-head and charts (all from the
     results stored when each table finished: a constant number of queries), and for the

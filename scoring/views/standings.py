@@ -32,6 +32,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from clubsite.pages import kept_for_visitors
 from members.models import Member
 from scoring import games, selectors, spreadsheets
 from scoring.engine.standings import RANKING_KEYS, Standing
@@ -352,8 +353,16 @@ def season_list(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _standings_version(request: HttpRequest, *args: Any, **kwargs: Any) -> str | None:
+    """What a standings page shows for a visitor: the standings as the stamp names them, as
+    of today (a season's state, begun or over, is today's); None before the first stamp."""
+    stamp = selectors.standings_stamp()
+    return f"{stamp}:{timezone.localdate()}" if stamp else None
+
+
 @require_safe
 @standings_public
+@kept_for_visitors(_standings_version)
 def season_standings(request: HttpRequest, pk: int, game: str) -> HttpResponse:
     return _page(request, game, _season(pk))
 
@@ -366,6 +375,7 @@ def season_standings_csv(request: HttpRequest, pk: int, game: str) -> HttpRespon
 
 @require_safe
 @standings_public
+@kept_for_visitors(_standings_version)
 def standings(request: HttpRequest, game: str) -> HttpResponse:
     return _page(request, game, None)
 

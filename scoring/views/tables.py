@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_http_methods, require_POST
 from django_htmx.http import retarget
 
+from clubsite.pages import kept_for_visitors
 from clubsite.writes import REFUSED_HEADER, came_from, write_refused
 from members.models import Member
 from scoring import games, selectors, services, share
@@ -314,6 +315,7 @@ def _deal_form(state: selectors.TableState, data: Any = None, initial: Any = Non
     return games.of_table(state.table).deal_form(state.game, state.players, data, initial)
 
 
+@kept_for_visitors(lambda request, pk: selectors.table_version(pk))
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The table page. A deal's values in the address (``?kind=game&declarer=…``: the way
     back after signing in again, ``clubsite.writes``) are drawn into the deal form."""

@@ -280,14 +280,14 @@ def test_member_page_query_count_does_not_grow_with_tables(
         factories.pulka([anna, vera, gleb], played_on=date(2026, 9, i + 1))
     url = reverse("members:detail", args=["anna"])
 
-    # The member with his latest seat and the standings stamp (the page's cache key), his
-    # groups (2), his totals, rating history, the seasons, the seats the chart draws, his
-    # latest tables and the head-to-head (6): scoring/selectors/profiles.py; the club's
-    # name (1).
-    with django_assert_num_queries(9):
+    # The page's version (1: clubsite.pages), the member with his latest seat and the
+    # standings stamp (the profile's cache key), his groups (2), his totals, rating
+    # history, the seasons, the seats the chart draws, his latest tables and the
+    # head-to-head (6): scoring/selectors/profiles.py; the club's name (1).
+    with django_assert_num_queries(10):
         response = client.get(url)
-    # Again, nothing changed: the profile comes from the cache.
-    with django_assert_num_queries(3):
+    # Again, nothing changed: the page is kept whole for visitors (its version only).
+    with django_assert_num_queries(1):
         client.get(url)
 
     assert len(response.context["profile"].lines) == 3 * tables

@@ -295,14 +295,21 @@ def test_the_profile_costs_the_same_queries_whatever_the_history(
     factories.pulka([anna, vera, gleb])  # in play: listed, not counted
     url = reverse("members:detail", args=["anna"])
 
-    # The member with his latest seat and the standings stamp, his groups (2), his totals,
+    # A visitor: the version of the page (his latest seat and the stamp: 1), then the page:
+    # the member with his latest seat and the standings stamp, his groups (2), his totals,
     # rating history, the seasons, the seats the chart draws, his latest tables and the
     # head-to-head (6), the club's name (1).
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(10):
         response = client.get(url)
-    # Again, nothing changed: the cache keeps the page's profile (the member with his
-    # latest seat and the stamp, his groups, the club's name).
-    with django_assert_num_queries(3):
+    # Again, nothing changed: the page is kept whole for visitors (its version only).
+    with django_assert_num_queries(1):
+        client.get(url)
+    # A member signed in gets the page made for him, the profile from the cache: the
+    # session and himself, his groups (whether he is an organiser, who sees the member's
+    # balance) (3), the member with his latest seat and the stamp, his groups, the club's
+    # name (3).
+    client.force_login(vera)
+    with django_assert_num_queries(6):
         client.get(url)
 
     assert len(response.context["profile"].lines) == tables + 1
@@ -459,15 +466,16 @@ def test_the_cache_keeps_the_short_and_the_full_head_to_head_apart(
     url = reverse("members:detail", args=["anna"])
     full = {"rivals": "all"}
 
-    # Each kind of list is made once (the 9 queries of a profile, the cut one among them)…
-    with django_assert_num_queries(9):
+    # Each kind of list is made once (the page's version, and the 9 queries of a profile,
+    # the cut one among them)…
+    with django_assert_num_queries(10):
         short = client.get(url)
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(10):
         every = client.get(url, full)
-    # …and then comes from the cache, each under its own key.
-    with django_assert_num_queries(3):
+    # …and then comes from the cache, each under its own key (the page's version only).
+    with django_assert_num_queries(1):
         short_again = client.get(url)
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(1):
         every_again = client.get(url, full)
 
     sizes = [

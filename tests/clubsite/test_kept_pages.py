@@ -1,0 +1,118 @@
+"""Pages kept whole for visitors who are not signed in (clubsite/pages.py): read again
+until what they show changes, never served to a member, never with a message of the
+visitor's own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.messages import constants
+from django.contrib.messages.storage.base import Message
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.core.cache import cache
+from django.test import Client, RequestFactory
+from django.urls import reverse
+
+from scoring import services
+from scoring.models import Season
+from tests.factories import FIRST_GAME, PASSOUT, post_deal
+
+pytestmark = pytest.mark.django_db
+
+
+def visitor(language: str = "en") -> Client:
+    return Client(headers={"accept-language": language})
+
+
+def test_a_table_page_is_kept_until_a_deal_changes_it(
+    client: Client, table: Any, anna: Any, django_assert_num_queries: Any
+) -> None:
+    post_deal(client, table, FIRST_GAME)
+    url = reverse("scoring:table_detail", args=[table.pk])
+    guest = visitor()
+    first = guest.get(url)
+
+    with django_assert_num_queries(1):  # the table's version
+        again = guest.get(url)
+
+    assert again.content == first.content
+    post_deal(client, table, PASSOUT)
+    after = guest.get(url)
+    assert after.content != first.content
+    cache.clear()
+    assert guest.get(url).content == after.content  # the page made afresh is the same
+
+
+def test_a_leaderboard_is_kept_until_the_standings_change(
+    django_assert_num_queries: Any,
+) -> None:
+    season = Season.objects.create(name="Весна", starts_on="2026-03-01", ends_on="2026-05-31")
+    url = reverse("scoring:season_standings", args=[season.pk, "preferans"])
+    guest = visitor()
+    guest.get(url)
+    with django_assert_num_queries(1):  # the standings stamp
+        guest.get(url)
+
+    Season.objects.filter(pk=season.pk).update(name="Лето")  # what only a new stamp shows
+    assert "Весна" in guest.get(url).content.decode()  # kept: the stamp is the same
+    services.standings_changed()
+    assert "Лето" in guest.get(url).content.decode()
+
+
+def test_a_member_gets_his_own_page_not_the_kept_one(client: Client, table: Any, anna: Any):
+    url = reverse("scoring:table_detail", args=[table.pk])
+    kept = visitor().get(url).content.decode()
+    assert "Sign in" in kept
+
+    page = client.get(url).content.decode()
+
+    assert "Sign out" in page and "Sign in" not in page
+    assert 'id="deal-form"' in page and 'id="deal-form"' not in kept
+
+
+def test_each_language_and_address_has_its_own_page(table: Any) -> None:
+    url = reverse("scoring:table_detail", args=[table.pk])
+    english = visitor("en").get(url).content.decode()
+    russian = visitor("ru").get(url).content.decode()
+    history = visitor("en").get(url, {"history": "all"}).content.decode()
+
+    assert '<html lang="en">' in english
+    assert '<html lang="ru">' in russian
+    assert visitor("en").get(url).content.decode() == english
+    assert visitor("ru").get(url).content.decode() == russian
+    # The address is in the page (the sign-in link brings the visitor back to it).
+    assert "history%3Dall" in history and "history%3Dall" not in english
+
+
+def test_a_visitor_with_a_message_gets_it_on_a_page_made_for_him(table: Any) -> None:
+    url = reverse("scoring:table_detail", args=[table.pk])
+    visitor().get(url)  # kept
+    guest = visitor()
+    storage = CookieStorage(RequestFactory().get("/"))
+    guest.cookies["messages"] = storage._encode([Message(constants.INFO, "Только для вас")])
+
+    with_message = guest.get(url).content.decode()
+    next_page = guest.get(url).content.decode()
+
+    assert "Только для вас" in with_message
+    assert "Только для вас" not in next_page  # shown once; then the kept page
+
+
+def test_a_kept_page_has_the_headers_of_a_page_made(table: Any) -> None:
+    url = reverse("scoring:table_detail", args=[table.pk])
+    made = visitor().get(url)
+    kept = visitor().get(url)
+
+    for header in ("Content-Type", "Content-Security-Policy", "X-Frame-Options", "Vary"):
+        assert kept.headers[header] == made.headers[header], header
+    assert not kept.cookies
+
+
+def test_what_is_missing_is_not_kept(table: Any, django_assert_num_queries: Any) -> None:
+    missing = reverse("scoring:table_detail", args=[table.pk + 1000])
+    guest = visitor()
+    assert guest.get(missing).status_code == 404
+
+    assert guest.get(missing).status_code == 404
+    assert guest.get(reverse("members:detail", args=["nobody"])).status_code == 404
