@@ -280,6 +280,12 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=("table", "name"), name="seat_name_once"),
             models.CheckConstraint(condition=Q(position__lte=3), name="seat_position_0_to_3"),
         ]
+        indexes: ClassVar[list[models.Index]] = [
+            # A member's latest seat (the version of his page, selectors.profiles): read at
+            # the end of his seats, not by walking back through the club's newest ones
+            # until one is his — as far back as he last played.
+            models.Index(fields=("member", "id"), name="seat_member_latest"),
+        ]
 
     def __str__(self) -> str:
         return self.name
