@@ -17,7 +17,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import services
+from clubsite.pages import page_key
+from scoring import selectors, services
 from scoring.live.keys import revision_key
 from scoring.models import Table
 
@@ -120,6 +121,8 @@ def run(
         language = settings.LANGUAGE_CODE  # the anonymous client sends no Accept-Language
         dropped = cache.delete(revision_key(table, f"sheet-html:{language}:0"))
         cache.delete(revision_key(table, f"history-html:{language}"))
+        version = selectors.table_version(live.pk) or ""
+        cache.delete(page_key(f"http://testserver{table_url}", version, language))
         assert dropped, "the viewers' sheet was not cached under the expected key"  # noqa: S101
 
     def standings_changed() -> None:
@@ -147,12 +150,14 @@ def run(
             lambda: None,
         ),
         ("season leaderboard", lambda: anonymous.get(leaderboard), lambda: None),
+        ("season leaderboard, as a member", lambda: scorer.get(leaderboard), lambda: None),
         (
             "season leaderboard, first view after a finish",
             lambda: anonymous.get(leaderboard),
             standings_changed,
         ),
         ("member profile", lambda: anonymous.get(profile_url), lambda: None),
+        ("member profile, as a member", lambda: scorer.get(profile_url), lambda: None),
         (
             "member profile, first view after a finish",
             lambda: anonymous.get(profile_url),
