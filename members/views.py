@@ -73,12 +73,7 @@ def sign_out(request: HttpRequest) -> HttpResponse:
 def _profile_version(request: HttpRequest, username: str) -> str | None:
     """What a member's page shows a visitor: what his profile is cached under (the standings
     stamp, his latest seat, today); None for no such member."""
-    found = (
-        Member.objects.filter(username=username)
-        .annotate(latest_seat=profiles.latest_seat_column(), standings_stamp=stamp_column())
-        .values_list("latest_seat", "standings_stamp")
-        .first()
-    )
+    found = profiles.page_version(username)
     if found is None or not found[1]:
         return None
     latest_seat, stamp = found

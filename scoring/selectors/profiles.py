@@ -19,6 +19,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
+from django.db import connection
 from django.db.models import Count, OuterRef, Subquery, Window
 from django.db.models.functions import Coalesce, RowNumber
 from django.utils import timezone
@@ -27,13 +28,21 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
-from members.models import name_fields, shown_name_of
+from members.models import Member, name_fields, shown_name_of
 from scoring import games
 from scoring.charts import line_chart
 from scoring.engine.boston.rules import BOSTON_ROWS, MISERE_ROWS, TRICK_ROWS
 from scoring.engine.preferans.rules import LEVELS
 from scoring.games import CENT
-from scoring.models import RatingHistory, RivalTotal, Season, Seat, StandingsTotal, Table
+from scoring.models import (
+    RatingHistory,
+    RivalTotal,
+    Season,
+    Seat,
+    StandingsStamp,
+    StandingsTotal,
+    Table,
+)
 
 BOSTON_KINDS: dict[str, Any] = {
     "ask-supported": gettext_lazy("Ask, supported (8 together)"),
@@ -514,6 +523,23 @@ class Profile:
     season: Season | None
     result_charts: list[Chart]
     rating_charts: list[Chart]
+
+
+def page_version(username: str) -> tuple[int | None, str | None] | None:
+    """What a member's page is made from besides the day: his latest seat (a new table of
+    his changes it) and the standings stamp; None for no such member. Every visitor's view
+    of the page asks it (``clubsite.pages``), so it is one statement in plain SQL: the ORM's
+    two subqueries took ten times as long to build (1.2 ms) as to run."""
+    member, seat, stamp = (m._meta.db_table for m in (Member, Seat, StandingsStamp))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'SELECT (SELECT "id" FROM "{seat}" WHERE "member_id" = m."id"'  # noqa: S608 - no input
+            f' ORDER BY "id" DESC LIMIT 1),'
+            f' (SELECT "stamp" FROM "{stamp}" WHERE "id" = 1)'
+            f' FROM "{member}" m WHERE m."username" = %s',
+            [username],
+        )
+        return cursor.fetchone()  # type: ignore[return-value]
 
 
 def latest_seat_column() -> Subquery:
