@@ -539,7 +539,7 @@ def page_version(username: str) -> tuple[int | None, str | None] | None:
             f' FROM "{member}" m WHERE m."username" = %s',
             [username],
         )
-        return cursor.fetchone()  # type: ignore[return-value]
+        return cursor.fetchone()  # type: ignore[no-any-return]
 
 
 def latest_seat_column() -> Subquery:
