@@ -159,14 +159,19 @@ DATABASES = {
 # DJANGO_DB_STATEMENT_TIMEOUT seconds is cancelled (the request fails, the worker goes
 # on), and an unreachable server is given up after DJANGO_DB_CONNECT_TIMEOUT seconds
 # instead of the system's TCP timeout (minutes). 0 turns either off.
+#
+# With the timeout, no parallel workers for the site's statements: PostgreSQL plans them
+# for a scan of a few thousand rows, such as a member's seats, and starting them costs more
+# than they save — a member's page after a finish took 105 ms with them and 67 ms without
+# (100,000 tables, 2 cores) — while they take cores from the other requests. Both go as
+# the connection's startup options, which PgBouncer does not pass on (docs/deploy.md).
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     _options = DATABASES["default"].setdefault("OPTIONS", {})
     if (_connect_timeout := env_int("DJANGO_DB_CONNECT_TIMEOUT", default=5)) > 0:
         _options.setdefault("connect_timeout", _connect_timeout)
     if (_statement_timeout := env_int("DJANGO_DB_STATEMENT_TIMEOUT", default=30)) > 0:
-        _options["options"] = " ".join(
-            filter(None, [_options.get("options"), f"-c statement_timeout={_statement_timeout}s"])
-        )
+        _server = f"-c statement_timeout={_statement_timeout}s -c max_parallel_workers_per_gather=0"
+        _options["options"] = " ".join(filter(None, [_options.get("options"), _server]))
 
 # Connections to PostgreSQL come from a pool in each process (psycopg_pool, through
 # Django's OPTIONS["pool"]) when DEBUG is off, or with DJANGO_DB_POOL=1: a request takes a

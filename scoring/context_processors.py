@@ -12,7 +12,7 @@ from scoring.models import Club
 def club(request: HttpRequest) -> dict[str, object]:
     """``club``: the club's name and introduction in the page's language (``Club``).
 
-    Read when a template first uses it (one query), so the responses that show no page —
-    a partial the live sheet polls, a CSV, a 304 — never ask the database for it.
+    Read when a template first uses it (from the cache, or one query), so the responses that
+    show no page — a partial the live sheet polls, a CSV, a 304 — never ask for it.
     """
-    return {"club": SimpleLazyObject(lambda: Club.load().identity(get_language()))}
+    return {"club": SimpleLazyObject(lambda: Club.shown(get_language()))}

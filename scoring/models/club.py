@@ -2,8 +2,9 @@
 
 One row, edited by organisers in the admin (``scoring/admin/club.py``), so a club renames
 itself or rewrites its welcome without a redeploy. Every page reads it through the context
-processor ``scoring.context_processors.club``; no template names the club itself. The
-Russian texts are the site's own language; an empty English one falls back to them.
+processor ``scoring.context_processors.club``, from the cache (``Club.shown``); no template
+names the club itself. The Russian texts are the site's own language; an empty English one
+falls back to them.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from django.db import models
+from django.core.cache import cache
+from django.db import models, transaction
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
@@ -26,6 +28,12 @@ DEFAULT_INTRO_EN = (
     "sheets, season standings and the house tariffs."
 )
 ENGLISH = "en"
+RUSSIAN = "ru"
+
+IDENTITY_SECONDS = 60
+"""How long the club's identity is shown from the cache: an edit saved replaces it at once
+(in the cache every app server shares; without ``REDIS_URL`` the other processes' own copies
+within this time), as does a database restored beneath the site."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +93,19 @@ class Club(models.Model):
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.pk = self.ONLY_PK
         super().save(*args, **kwargs)
+        keys = [_identity_key(RUSSIAN), _identity_key(ENGLISH)]
+        transaction.on_commit(lambda: cache.delete_many(keys))
+
+    @classmethod
+    def shown(cls, language: str | None) -> ClubIdentity:
+        """The identity in ``language`` as every page shows it: read once, then kept in the
+        cache (a query on every page for two lines that an organiser changes once a year)."""
+        key = _identity_key(language)
+        identity = cache.get(key)
+        if identity is None:
+            identity = cls.load().identity(language)
+            cache.set(key, identity, IDENTITY_SECONDS)
+        return identity  # type: ignore[no-any-return]
 
     @classmethod
     def load(cls) -> Club:
@@ -100,3 +121,8 @@ class Club(models.Model):
             name=(english and self.name_en) or self.name,
             intro=(english and self.intro_en) or self.intro,
         )
+
+
+def _identity_key(language: str | None) -> str:
+    # Any language but English is shown the Russian texts.
+    return f"club-identity:{ENGLISH if language == ENGLISH else RUSSIAN}"

@@ -63,7 +63,7 @@ def manifest(request: HttpRequest) -> HttpResponse:
     languages = dict(settings.LANGUAGES)
     asked = request.GET.get("lang", "")
     language = asked if asked in languages else translation.get_language()
-    name = Club.load().identity(language).name
+    name = Club.shown(language).name
     data = {
         "id": "/",
         "name": name,

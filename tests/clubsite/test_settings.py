@@ -185,14 +185,15 @@ def test_postgresql_bounds_statements_and_connecting(monkeypatch: pytest.MonkeyP
     ]["default"]["OPTIONS"]
     sqlite = load_settings(monkeypatch)["DATABASES"]["default"]
 
-    assert options == {"connect_timeout": 5, "options": "-c statement_timeout=30s"}
-    assert tuned == {"connect_timeout": 2, "options": "-c statement_timeout=120s"}
-    assert "options" not in off
+    serial = "-c max_parallel_workers_per_gather=0"
+    assert options == {"connect_timeout": 5, "options": f"-c statement_timeout=30s {serial}"}
+    assert tuned == {"connect_timeout": 2, "options": f"-c statement_timeout=120s {serial}"}
+    assert "options" not in off  # behind PgBouncer, which refuses startup options
     assert sqlite["OPTIONS"] == {"transaction_mode": "IMMEDIATE", "timeout": 20}
 
 
 def test_postgresql_applies_the_statement_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The option as the server reads it (the test server's maintenance database; nothing
+    """The options as the server reads them (the test server's maintenance database; nothing
     is created)."""
     psycopg = pytest.importorskip("psycopg")
     url = os.environ.get("DATABASE_URL", "")
@@ -208,6 +209,7 @@ def test_postgresql_applies_the_statement_timeout(monkeypatch: pytest.MonkeyPatc
         pytest.skip(f"PostgreSQL is not reachable at {server}: {error}".strip())
     with connection:
         assert connection.execute("SHOW statement_timeout").fetchone() == ("7s",)
+        assert connection.execute("SHOW max_parallel_workers_per_gather").fetchone() == ("0",)
 
 
 def test_logs_are_plain_text_unless_json_is_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,6 +3,8 @@ introduction, Russian and English), read by every page through the context proce
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.test import Client
@@ -110,16 +112,37 @@ def test_the_introduction_is_text_not_markup() -> None:
     assert '<script>alert("x")</script>' not in html
 
 
-def test_an_organiser_renames_the_club_in_the_admin() -> None:
+def test_an_organiser_renames_the_club_in_the_admin(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
     client = organiser_client()
+    assert "Клуб преферанса и бостона" in Client().get("/").content.decode()  # now cached
 
-    response = save_club(client, **NAMED)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = save_club(client, **NAMED)
 
     assert response.status_code == 302
     club = Club.objects.get()
     assert (club.name, club.intro_en) == (NAMED["name"], NAMED["intro_en"])
     html = Client().get("/").content.decode()
     assert "<h1>Клуб «Семь пик»</h1>" in html
+
+
+def test_pages_read_the_club_once_then_from_the_cache(
+    django_assert_num_queries: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_assert_num_queries(1):
+        first = Club.shown("ru")
+    with django_assert_num_queries(0):
+        assert Club.shown("ru") == first
+        assert Club.shown(None) == first  # any language but English reads the Russian texts
+
+    club = Club.load()
+    club.name = "Клуб «Бубны»"
+    with django_capture_on_commit_callbacks(execute=True):
+        club.save()
+
+    assert Club.shown("ru").name == "Клуб «Бубны»"
 
 
 def test_a_name_too_long_or_empty_is_refused_and_changes_nothing() -> None:
