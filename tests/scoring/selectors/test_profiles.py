@@ -304,12 +304,12 @@ def test_the_profile_costs_the_same_queries_whatever_the_history(
     # Again, nothing changed: the page is kept whole for visitors (its version only).
     with django_assert_num_queries(1):
         client.get(url)
-    # A member signed in gets the page made for him, the profile from the cache: the
-    # session and himself, his groups (whether he is an organiser, who sees the member's
-    # balance) (3), the member with his latest seat and the stamp, his groups, the club's
-    # name (3).
+    # A member signed in gets the page made for him, the profile and the club's name from
+    # the cache: the session and himself, his groups (whether he is an organiser, who sees
+    # the member's balance) (3), the member with his latest seat and the stamp, his
+    # groups (2).
     client.force_login(vera)
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(5):
         client.get(url)
 
     assert len(response.context["profile"].lines) == tables + 1
@@ -467,10 +467,10 @@ def test_the_cache_keeps_the_short_and_the_full_head_to_head_apart(
     full = {"rivals": "all"}
 
     # Each kind of list is made once (the page's version, and the 9 queries of a profile,
-    # the cut one among them)…
+    # the cut one among them; the club's name only the first time, then it is cached)…
     with django_assert_num_queries(10):
         short = client.get(url)
-    with django_assert_num_queries(10):
+    with django_assert_num_queries(9):
         every = client.get(url, full)
     # …and then comes from the cache, each under its own key (the page's version only).
     with django_assert_num_queries(1):

@@ -130,8 +130,8 @@ def test_the_home_page_costs_the_same_queries_whatever_the_tables(
     # the club's name (1).
     with django_assert_num_queries(11):
         response = client.get(HOME)
-    # Again, nothing changed: the leaders come from the cache.
-    with django_assert_num_queries(6):
+    # Again, nothing changed: the leaders and the club's name come from the cache.
+    with django_assert_num_queries(5):
         client.get(HOME)
 
     assert len(response.context["in_play"]) == tables

@@ -526,8 +526,8 @@ def test_list_pages_do_not_read_stored_results(client, club, url, django_assert_
     assert len(table_reads) == 2
     assert not [sql for sql in table_reads if '"scoring_table"."result"' in sql]
     if url == reverse("scoring:table_list"):
-        # In play and their seats, finished and theirs, the club's name.
-        with django_assert_num_queries(5):
+        # In play and their seats, finished and theirs (the club's name is cached).
+        with django_assert_num_queries(4):
             client.get(url)
 
 
