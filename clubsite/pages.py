@@ -1,7 +1,7 @@
 """Pages kept whole in the cache for visitors who are not signed in.
 
-Such a visitor's page has nothing of his own in it (no CSRF token — the language switch
-needs none —, no CSP nonce, no name, no message): it is the same for every such visitor,
+Such a visitor's page has nothing of his own in it (no CSRF token, as the language switch
+needs none; no CSP nonce; no name; no message): it is the same for every such visitor,
 so it is made once and then read from the cache, under the version of what it shows (a
 table's revision, the standings stamp: a new one is a new key, so a kept page never
 outlives what it was made from), the language, and the address it answers (its header's
