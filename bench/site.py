@@ -28,9 +28,9 @@ SHARE_TARGETS = {
     "season leaderboard": 0.25,
     "member profile": 0.25,
 }
-# A visitor who is not signed in is served a page kept whole (clubsite.pages); the same
-# pages for a member signed in (made for him each time) are measured beside them.
-"""Under gunicorn: the least share of the bare view's requests per second."""
+"""Under gunicorn: the least share of the bare view's requests per second. These pages are
+a visitor's, who is not signed in and is served a page kept whole (``clubsite.pages``); the
+same pages for a member signed in, made for him each time, are measured beside them."""
 
 
 def template_name(database: str, tables: int, members: int) -> str:

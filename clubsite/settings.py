@@ -163,8 +163,9 @@ DATABASES = {
 # With the timeout, no parallel workers for the site's statements: PostgreSQL plans them
 # for a scan of a few thousand rows, such as a member's seats, and starting them costs more
 # than they save — the reads of a member's page after a finish took 68 ms with them and
-# 54 ms without (medians, 100,000 tables, 2 cores) — and take cores from other requests. Both go as
-# the connection's startup options, which PgBouncer does not pass on (docs/deploy.md).
+# 54 ms without (medians, 100,000 tables, 2 cores) — and they take cores from the other
+# requests. Both go as the connection's startup options, which PgBouncer does not pass on
+# (docs/deploy.md).
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     _options = DATABASES["default"].setdefault("OPTIONS", {})
     if (_connect_timeout := env_int("DJANGO_DB_CONNECT_TIMEOUT", default=5)) > 0:

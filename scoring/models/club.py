@@ -31,9 +31,10 @@ ENGLISH = "en"
 RUSSIAN = "ru"
 
 IDENTITY_SECONDS = 60
-"""How long the club's identity is shown from the cache: an edit saved replaces it at once
-(in the cache every app server shares; without ``REDIS_URL`` the other processes' own copies
-within this time), as does a database restored beneath the site."""
+"""How long the club's identity is shown from the cache at most. Saving it (the admin, a
+restore by ``import_club``) replaces it at once in a cache every app server shares; without
+``REDIS_URL`` the other processes' own copies, and a database loaded beneath the site, are
+read again within this time."""
 
 
 @dataclass(frozen=True, slots=True)
