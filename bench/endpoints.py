@@ -122,7 +122,8 @@ def run(
         dropped = cache.delete(revision_key(table, f"sheet-html:{language}:0"))
         cache.delete(revision_key(table, f"history-html:{language}"))
         version = selectors.table_version(live.pk) or ""
-        cache.delete(page_key(f"http://testserver{table_url}", version, language))
+        for url in (table_url, live_url):  # what visitors are served whole
+            cache.delete(page_key(f"http://testserver{url}", version, language))
         assert dropped, "the viewers' sheet was not cached under the expected key"  # noqa: S101
 
     def standings_changed() -> None:

@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_http_methods, require_POST
 from django_htmx.http import retarget
 
@@ -315,7 +316,15 @@ def _deal_form(state: selectors.TableState, data: Any = None, initial: Any = Non
     return games.of_table(state.table).deal_form(state.game, state.players, data, initial)
 
 
-@kept_for_visitors(lambda request, pk: selectors.table_version(pk))
+def _table_version(request: HttpRequest, pk: int) -> str | None:
+    """The table's version (``selectors.table_version``), read once per request: the live
+    sheet's ETag and the page kept for visitors (``clubsite.pages``) both name it."""
+    if not hasattr(request, "_table_version"):
+        request._table_version = selectors.table_version(pk)  # type: ignore[attr-defined]
+    return request._table_version  # type: ignore[attr-defined,no-any-return]
+
+
+@kept_for_visitors(_table_version)
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The table page. A deal's values in the address (``?kind=game&declarer=…``: the way
     back after signing in again, ``clubsite.writes``) are drawn into the deal form."""
@@ -348,7 +357,7 @@ def _render_history(request: HttpRequest, entries: list[Any], *, more: bool) -> 
 
 def _etag(request: HttpRequest, pk: int) -> str | None:
     """The live sheet's version: one indexed lookup, so an idle viewer costs a 304."""
-    version = selectors.table_version(pk)
+    version = _table_version(request, pk)
     if version is None:
         return None
     language = getattr(request, "LANGUAGE_CODE", "")
@@ -356,13 +365,14 @@ def _etag(request: HttpRequest, pk: int) -> str | None:
 
 
 @condition(etag_func=_etag)
+@cache_control(no_cache=True)
+@kept_for_visitors(_table_version)
 def table_live(request: HttpRequest, pk: int) -> HttpResponse:
-    """The sheet region, polled by viewers; 304 while nothing changed."""
+    """The sheet region, polled by viewers: 304 while nothing changed, and after a change
+    the same answer for every viewer who is not signed in (kept whole)."""
     table = _table(pk, with_tariff=False)
     editable = can_write(request.user, table)
-    response = HttpResponse(_sheet_html(request, table, None, editable=editable))
-    response["Cache-Control"] = "no-cache"
-    return response
+    return HttpResponse(_sheet_html(request, table, None, editable=editable))
 
 
 def _picture_etag(request: HttpRequest, pk: int) -> str | None:

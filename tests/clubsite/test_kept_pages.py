@@ -44,6 +44,27 @@ def test_a_table_page_is_kept_until_a_deal_changes_it(
     assert guest.get(url).content == after.content  # the page made afresh is the same
 
 
+def test_the_live_sheet_is_kept_for_the_viewers_after_a_deal(
+    client: Client, table: Any, anna: Any, django_assert_num_queries: Any
+) -> None:
+    url = reverse("scoring:table_live", args=[table.pk])
+    first, second = visitor(), visitor()
+    etag = first.get(url)["ETag"]
+    post_deal(client, table, FIRST_GAME)
+    made = first.get(url, HTTP_IF_NONE_MATCH=etag)  # the first viewer after the deal
+
+    # The rest: the table's version, read once for the ETag and the kept answer.
+    with django_assert_num_queries(1):
+        kept = second.get(url, HTTP_IF_NONE_MATCH=etag)
+
+    assert kept.status_code == made.status_code == 200
+    assert kept.content == made.content
+    assert kept["ETag"] == made["ETag"] != etag
+    assert kept["Cache-Control"] == made["Cache-Control"] == "no-cache"
+    with django_assert_num_queries(1):  # and then nothing changed: 304
+        assert second.get(url, HTTP_IF_NONE_MATCH=kept["ETag"]).status_code == 304
+
+
 def test_a_leaderboard_is_kept_until_the_standings_change(
     django_assert_num_queries: Any,
 ) -> None:
