@@ -11,7 +11,9 @@ from django.contrib.messages import constants
 from django.contrib.messages.storage.base import Message
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client, RequestFactory
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import services
@@ -130,10 +132,18 @@ def test_a_kept_page_has_the_headers_of_a_page_made(table: Any) -> None:
     assert not kept.cookies
 
 
-def test_what_is_missing_is_not_kept(table: Any, django_assert_num_queries: Any) -> None:
-    missing = reverse("scoring:table_detail", args=[table.pk + 1000])
+@pytest.mark.parametrize("missing", ["table", "member"])
+def test_what_is_missing_is_not_kept(table: Any, missing: str) -> None:
+    url = (
+        reverse("scoring:table_detail", args=[table.pk + 1000])
+        if missing == "table"
+        else reverse("members:detail", args=["nobody"])
+    )
     guest = visitor()
-    assert guest.get(missing).status_code == 404
+    assert guest.get(url).status_code == 404
 
-    assert guest.get(missing).status_code == 404
-    assert guest.get(reverse("members:detail", args=["nobody"])).status_code == 404
+    with CaptureQueriesContext(connection) as again:
+        assert guest.get(url).status_code == 404
+
+    # Made again: the page's version (none) and the view's own lookup.
+    assert len(again.captured_queries) == 2
