@@ -57,12 +57,18 @@ class TableState:
         )
 
 
+MAX_ID = 2**63 - 1
+"""The largest id a table can have (a 64-bit primary key, ``DEFAULT_AUTO_FIELD``)."""
+
+
 def table_version(pk: int) -> str | None:
     """What the live sheet's ETag names of a table (None: no such table): the database's
     epoch and the table's revision, so that a browser's copy from before a restore is not
     taken for the restored table's sheet at the same revision. Every idle viewer asks it
     every two seconds, so it is one query in plain SQL (building the ORM's query costs
     twice as much as running it); the epoch it read serves the rest of the request."""
+    if not 0 < pk <= MAX_ID:  # no table has it, and SQLite cannot even take it as a value
+        return None
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT revision, (SELECT token FROM scoring_epoch WHERE id = 1)"
