@@ -34,15 +34,8 @@ from scoring.charts import line_chart
 from scoring.engine.boston.rules import BOSTON_ROWS, MISERE_ROWS, TRICK_ROWS
 from scoring.engine.preferans.rules import LEVELS
 from scoring.games import CENT
-from scoring.models import (
-    RatingHistory,
-    RivalTotal,
-    Season,
-    Seat,
-    StandingsStamp,
-    StandingsTotal,
-    Table,
-)
+from scoring.models import RatingHistory, RivalTotal, Season, Seat, StandingsTotal, Table
+from scoring.selectors.standings import STAMP_SQL
 
 BOSTON_KINDS: dict[str, Any] = {
     "ask-supported": gettext_lazy("Ask, supported (8 together)"),
@@ -530,12 +523,11 @@ def page_version(username: str) -> tuple[int | None, str | None] | None:
     his changes it) and the standings stamp; None for no such member. Every visitor's view
     of the page asks it (``clubsite.pages``), so it is one statement in plain SQL: the ORM's
     two subqueries took ten times as long to build (1.2 ms) as to run."""
-    member, seat, stamp = (m._meta.db_table for m in (Member, Seat, StandingsStamp))
+    member, seat = Member._meta.db_table, Seat._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
             f'SELECT (SELECT "id" FROM "{seat}" WHERE "member_id" = m."id"'  # noqa: S608 - no input
-            f' ORDER BY "id" DESC LIMIT 1),'
-            f' (SELECT "stamp" FROM "{stamp}" WHERE "id" = 1)'
+            f' ORDER BY "id" DESC LIMIT 1), ({STAMP_SQL})'
             f' FROM "{member}" m WHERE m."username" = %s',
             [username],
         )

@@ -59,12 +59,16 @@ def standings(game: str, season: Season | None = None) -> tuple[list[Standing], 
 # -- the cache ------------------------------------------------------------------------------
 
 
+STAMP_SQL = f'SELECT "stamp" FROM "{StandingsStamp._meta.db_table}" WHERE "id" = 1'  # noqa: S608
+"""The stamp's statement, whole or as a subquery of another plain-SQL read (no input)."""
+
+
 def standings_stamp() -> str:
     """The standings stamp now; empty if the database has none. Every visitor's view of a
     standings page asks it (``clubsite.pages``), so it is one statement in plain SQL: the
     ORM's query took three times as long to build as to run."""
     with connection.cursor() as cursor:
-        cursor.execute(f'SELECT "stamp" FROM "{StandingsStamp._meta.db_table}" WHERE "id" = 1')  # noqa: S608 - no input
+        cursor.execute(STAMP_SQL)
         row = cursor.fetchone()
     return (row[0] if row else "") or ""
 
