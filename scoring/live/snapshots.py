@@ -4,15 +4,29 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from scoring.engine.boston import BostonTable
 from scoring.engine.preferans import Pulka
 from scoring.live.keys import revision_key
-from scoring.models import Table
+from scoring.models import DealRecord, Table
 
 Game = Pulka | BostonTable
-Snapshot = tuple[Game, tuple[int, ...]]
-"""A revision's replayed game and the ids of its live deals in order."""
+
+LATEST_ROWS = 10
+"""How many of the latest deals' rows a snapshot keeps: as many as the sheet's log shows
+(``scoring.views.tables.LOG_SHOWN``), so that neither a page nor a save reads them again."""
+
+
+class Snapshot(NamedTuple):
+    """A revision's replayed game, the ids of its live deals in order, and the rows of the
+    latest of those deals (at most ``LATEST_ROWS``, in order; fewer when the writer that
+    kept it had fewer at hand)."""
+
+    game: Game
+    deal_ids: tuple[int, ...]
+    latest: tuple[DealRecord, ...] = ()
 
 
 class Snapshots:
@@ -49,21 +63,30 @@ SNAPSHOTS = Snapshots(kept=50)
 
 
 def recall(table: Table) -> Snapshot | None:
-    """A copy of the snapshot of ``table``'s revision, if this process has one (the copy
-    may be advanced by the caller)."""
+    """A copy of the snapshot of ``table``'s revision, if this process has one (the game
+    may be advanced by the caller; the rows are shared, for reading)."""
     found = SNAPSHOTS.get(revision_key(table, "table-state"))
     if found is None:
         return None
-    game, deal_ids = found
-    return game.copy(), deal_ids
+    return found._replace(game=found.game.copy())
 
 
-def remember(table: Table, game: Game, deal_ids: list[int] | tuple[int, ...]) -> None:
+def remember(
+    table: Table,
+    game: Game,
+    deal_ids: Sequence[int],
+    records: Sequence[DealRecord] = (),
+) -> None:
     """Keep a copy of ``game`` (with ``deal_ids`` played) as the snapshot of ``table``'s
-    revision.
+    revision, with the rows of its latest deals among ``records`` (the last rows of the
+    log: those of its latest deals).
 
     A reader racing a write may keep the newer deals under the older revision; only
     readers that saw the older revision ask for that key, and their ETag sends them back
     for the newer sheet two seconds later.
     """
-    SNAPSHOTS.put(revision_key(table, "table-state"), (game.copy(), tuple(deal_ids)))
+    latest = tuple(records[-LATEST_ROWS:])
+    if [r.pk for r in latest] != list(deal_ids[len(deal_ids) - len(latest) :]):
+        latest = ()  # not the latest deals' rows: the next reader reads them
+    snapshot = Snapshot(game.copy(), tuple(deal_ids), latest)
+    SNAPSHOTS.put(revision_key(table, "table-state"), snapshot)

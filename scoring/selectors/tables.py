@@ -114,16 +114,20 @@ def current(table: Table, latest: int | None = None) -> TableState:
     """``table`` as it stands, with the rows of its ``latest`` deals only (all if None).
 
     The game comes from this revision's snapshot when there is one (a copy, so the caller
-    may advance it); otherwise the table is replayed and the snapshot kept.
+    may advance it), and so do the rows when it keeps enough of them; otherwise the table
+    is replayed and the snapshot kept.
     """
     snapshot = snapshots.recall(table)
     if snapshot is None:
         state = replay(table)
-        snapshots.remember(table, state.game, state.deal_ids)
+        snapshots.remember(table, state.game, state.deal_ids, state.records)
         return state
-    game, deal_ids = snapshot
+    game, deal_ids, kept = snapshot
     wanted = deal_ids if latest is None else deal_ids[max(0, len(deal_ids) - latest) :]
-    records = list(DealRecord.objects.filter(pk__in=wanted).order_by("sequence"))
+    if len(wanted) <= len(kept):
+        records = list(kept[len(kept) - len(wanted) :])
+    else:
+        records = list(DealRecord.objects.filter(pk__in=wanted).order_by("sequence"))
     return TableState(table, seat_names(table), game, list(deal_ids), records)
 
 

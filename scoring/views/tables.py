@@ -37,6 +37,7 @@ from scoring.forms import FinishForm, ImportForm, ReasonForm, reason_refusal, ru
 from scoring.labels import deal_words, rule_error_text, rule_label
 from scoring.live.fragments import RevisionCache, cached
 from scoring.live.keys import revision_key, sheet_picture_key, tariff_key, url_key, with_epoch
+from scoring.live.snapshots import LATEST_ROWS
 from scoring.models import AuditEntry, DealRecord, Guest, Seat, Table
 from scoring.permissions import (
     can_clear_control_time,
@@ -50,9 +51,10 @@ from scoring.selectors.tariffs import version_with_rules
 
 LIVE_POLL_SECONDS = 2
 AUDIT_SHOWN = 20
-LOG_SHOWN = 10
+LOG_SHOWN = LATEST_ROWS
 """Deals shown in the log (newest first): enough to check and correct the last few; the
-sheet itself holds every deal, and the whole log is one click away."""
+sheet itself holds every deal, and the whole log is one click away. A revision's snapshot
+keeps as many rows, so the log is drawn without reading them."""
 
 
 def _require(allowed: bool) -> None:

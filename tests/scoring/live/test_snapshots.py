@@ -42,6 +42,30 @@ def test_a_snapshot_gives_the_replayed_game_and_the_latest_rows(client, table, a
     assert selectors.current(fresh(table), latest=0).records == []
 
 
+def test_the_latest_rows_come_from_the_snapshot_and_older_ones_from_the_database(
+    client, table, anna, django_assert_num_queries
+):
+    play(client, table, 13)
+    replayed = selectors.replay(fresh(table))
+    selectors.current(fresh(table))  # a miss: replayed, and the latest 10 rows kept
+    shown = Table.objects.prefetch_related("seats").get(pk=table.pk)  # as the views read it
+    with django_assert_num_queries(0):
+        latest = selectors.current(shown, latest=snapshots.LATEST_ROWS)
+    assert latest.records == replayed.records[-snapshots.LATEST_ROWS :]
+    with django_assert_num_queries(1):  # more than it keeps: read
+        everything = selectors.current(shown)
+    assert everything.records == replayed.records
+
+
+def test_rows_that_are_not_the_latest_deals_are_not_kept(client, table, anna):
+    play(client, table, 3)
+    state = selectors.replay(fresh(table))
+    snapshots.remember(state.table, state.game, state.deal_ids, state.records[:2])
+    stored = snapshots.SNAPSHOTS.get(revision_key(state.table, "table-state"))
+    assert stored.latest == ()
+    assert selectors.current(fresh(table), latest=3).records == state.records  # read
+
+
 def test_a_snapshot_is_a_copy_the_caller_may_advance(client, table, anna):
     play(client, table, 2)
     before = selectors.current(fresh(table)).document()
@@ -77,10 +101,11 @@ def test_a_saved_deal_leaves_the_snapshot_of_the_new_revision(
         post_deal(client, table, PASSOUT, **HTMX)
     stored = snapshots.SNAPSHOTS.get(revision_key(fresh(table), "table-state"))
     assert stored is not None
-    game, deal_ids = stored
+    game, deal_ids, latest = stored
     replayed = selectors.replay(fresh(table))
     assert list(deal_ids) == [r.pk for r in replayed.records]
     assert game.result() == replayed.game.result()
+    assert [r.pk for r in latest] == [r.pk for r in replayed.records]  # 3 deals: all kept
 
 
 def test_viewers_and_scorers_get_their_own_sheet(client, table, anna):
