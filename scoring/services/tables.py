@@ -17,7 +17,7 @@ from functools import partial
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, PositiveIntegerField
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
@@ -237,29 +237,25 @@ def deal_create(
     than the table replayed again. The state returned is the table after the deal.
 
     Once the table's control time has passed, the deal also marks it (``_clock_mark``).
+
+    A scorer's deal drawn at the revision ``seen`` shows is first offered to ``_append``:
+    one statement that stores it if the table still stands there. Anything else — no
+    revision, a table that moved, a clock mark, SQLite — takes the row lock and the
+    checks below, which also say why a deal is refused.
     """
+    if seen is not None and drawn.revision == seen.table.revision:
+        appended = _append(seen, data, by=by, drawn=drawn)
+        if appended is not None:
+            return appended
     with transaction.atomic():
         locked = _locked(table)
         _check_drawn(locked, drawn)
         _require_open(locked)
         if seen is not None and seen.table.revision == locked.revision:
-            base, game = seen, seen.game.copy()
+            base = seen
         else:
             base = selectors.current(locked, latest=0)
-            game = base.game
-        players, deal_ids = base.players, base.deal_ids
-        n = len(deal_ids) + 1
-        if n > MAX_DEALS:  # a table is a game record: its export must import again
-            raise RuleError(
-                N_(
-                    "the table has %(limit)s deals, the most a game may have; finish it "
-                    "and open a new table"
-                ),
-                field="deal",
-                limit=Grouped(MAX_DEALS),
-            )
-        canonical = _canonical(locked, players, data, n)
-        game.play(games.of_table(locked).parse_deal(canonical, players, n))
+        canonical, game = _played(locked, base, data)
         record = DealRecord.objects.create(
             table=locked, sequence=_next_sequence(locked), data=canonical, created_by=by
         )
@@ -284,17 +280,124 @@ def deal_create(
             )
         _touch(locked)
         _keep_key(locked, drawn, revision)
-        after = copy.copy(base.table)  # the caller's table (seats prefetched), one revision on
-        after.revision = revision
-        if mark is not None:
-            after.control_time_deal = mark
-        state = selectors.TableState(
-            after, players, game, [*deal_ids, record.pk], [*base.records, record]
+        return _saved(base, game, record, mark)
+
+
+def _played(table: Table, base: selectors.TableState, data: Any) -> tuple[dict[str, Any], Any]:
+    """The next deal in the game record's form, and a copy of ``base``'s game with it
+    played (``RuleError`` if the rules refuse it, or the table holds the most deals)."""
+    n = base.count + 1
+    if n > MAX_DEALS:  # a table is a game record: its export must import again
+        raise RuleError(
+            N_(
+                "the table has %(limit)s deals, the most a game may have; finish it "
+                "and open a new table"
+            ),
+            field="deal",
+            limit=Grouped(MAX_DEALS),
         )
-        transaction.on_commit(
-            partial(snapshots.remember, after, game, state.deal_ids, state.records)
+    canonical = _canonical(table, base.players, data, n)
+    game = base.game.copy()
+    game.play(games.of_table(table).parse_deal(canonical, base.players, n))
+    return canonical, game
+
+
+def _saved(
+    base: selectors.TableState, game: Any, record: DealRecord, mark: int | None = None
+) -> SavedDeal:
+    """The deal ``record`` stored after ``base``: the table one revision on (``base``'s
+    table copied, its seats prefetched), its snapshot kept once the write commits."""
+    after = copy.copy(base.table)
+    after.revision = base.table.revision + 1
+    if mark is not None:
+        after.control_time_deal = mark
+    state = selectors.TableState(
+        after, base.players, game, [*base.deal_ids, record.pk], [*base.records, record]
+    )
+    transaction.on_commit(partial(snapshots.remember, after, game, state.deal_ids, state.records))
+    return SavedDeal(record, state)
+
+
+def _append(
+    seen: selectors.TableState, data: Any, *, by: Member | None, drawn: Drawn
+) -> SavedDeal | None:
+    """Store the next deal in one statement (``APPEND_SQL``) if the table is open and still
+    at the revision ``seen`` shows, on PostgreSQL: the deal, its history entry, the
+    revision and the write's key. ``None``: nothing stored (another database, a deal that
+    marks the control time, or the table moved on or was finished): the locking path
+    then writes or says why not. The rules refuse a deal here as they do there.
+
+    It spares the locking path's six other round trips (begin, the lock, three inserts
+    and the update, commit) and the ORM's building of them: 5.0 → 2.1 ms of a save into a
+    300-deal pulka (docs/performance.md).
+    """
+    if connection.vendor != "postgresql":
+        return None
+    table = seen.table
+    canonical, game = _played(table, seen, data)
+    if _clock_mark(table, game, canonical) is not None:
+        return None  # once per table: the locking path marks it
+    now = timezone.now()
+    data_field = DealRecord._meta.get_field("data")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            APPEND_SQL,
+            {
+                "table": table.pk,
+                "revision": table.revision,
+                "open": Table.OPEN,
+                "data": data_field.get_db_prep_save(canonical, connection),
+                "by": by.pk if by is not None else None,
+                "now": now,
+                "add": AuditEntry.ADD,
+                "key": drawn.key,
+            },
         )
-        return SavedDeal(record, state)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    pk, sequence = row
+    record = DealRecord.from_db(
+        connection.alias,
+        ["id", "table_id", "sequence", "data", "deleted", "created_by_id", "created_at"],
+        [pk, table.pk, sequence, canonical, False, by.pk if by is not None else None, now],
+    )
+    return _saved(seen, game, record)
+
+
+_TABLE, _DEAL, _AUDIT, _KEY = (m._meta.db_table for m in (Table, DealRecord, AuditEntry, WriteKey))
+
+APPEND_SQL = f"""
+WITH locked AS (
+    SELECT "id" FROM "{_TABLE}"
+    WHERE "id" = %(table)s AND "revision" = %(revision)s AND "status" = %(open)s
+    FOR UPDATE
+), deal AS (
+    INSERT INTO "{_DEAL}" ("table_id", "sequence", "data", "deleted", "created_by_id", "created_at")
+    SELECT "id",
+        (SELECT COALESCE(MAX("sequence"), 0) + 1 FROM "{_DEAL}" WHERE "table_id" = %(table)s),
+        %(data)s, false, %(by)s, %(now)s
+    FROM locked
+    RETURNING "id", "sequence"
+), history AS (
+    INSERT INTO "{_AUDIT}"
+        ("table_id", "deal_id", "action", "actor_id", "at", "revision", "reason", "after")
+    SELECT %(table)s, "id", %(add)s, %(by)s, %(now)s, %(revision)s + 1, '', %(data)s FROM deal
+), moved_on AS (
+    UPDATE "{_TABLE}" SET "revision" = "revision" + 1 WHERE "id" IN (SELECT "id" FROM locked)
+), kept AS (
+    INSERT INTO "{_KEY}" ("table_id", "key", "revision", "at")
+    SELECT "id", %(key)s, %(revision)s + 1, %(now)s FROM locked WHERE %(key)s IS NOT NULL
+)
+SELECT "id", "sequence" FROM deal
+"""  # noqa: S608 - the models' table names; every value goes as a parameter
+"""Store a deal if the table is open and still at the page's revision, in one statement.
+
+It locks the table's row (``locked``: no row if the table moved on or was finished, and
+then nothing is written). Its deal number reads the deals as they were when the statement
+began, which is right exactly then: a writer that committed a deal while this one waited
+for the lock moved the revision on, so the row no longer matches and nothing is written.
+"""
 
 
 def _clock_mark(table: Table, game: Any, deal: dict[str, Any]) -> int | None:

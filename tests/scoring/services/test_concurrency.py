@@ -11,13 +11,15 @@ import threading
 import urllib.error
 import urllib.parse
 import urllib.request
+import uuid
 from http.cookiejar import CookieJar
 
 import pytest
 from django.conf import settings
 from django.db import connection
 
-from scoring.models import AuditEntry, DealRecord
+from scoring import selectors, services
+from scoring.models import AuditEntry, DealRecord, Table
 from tests import factories
 
 pytestmark = [
@@ -109,8 +111,6 @@ def test_the_same_deal_saved_twice_at_once_is_stored_once(live_server):
 def test_many_members_racing_for_the_next_deal_number(live_server):
     """Without the form's revision (the services called directly), concurrent saves never share
     a sequence number: each waits for the row lock and takes the next one."""
-    from scoring import services
-
     table = factories.pulka(pool_target=10_000)
     member = table.seats.first().member
     errors: list[Exception] = []
@@ -135,3 +135,38 @@ def test_many_members_racing_for_the_next_deal_number(live_server):
     assert errors == []
     sequences = sorted(DealRecord.objects.filter(table=table).values_list("sequence", flat=True))
     assert sequences == [1, 2, 3, 4, 5, 6]
+
+
+def test_scorers_racing_from_the_same_page_store_one_deal():
+    """With the revision their pages showed (a deal appended in one statement, its row
+    locked): one deal is stored, every other scorer is told the table moved on."""
+    table = factories.pulka(pool_target=10_000)
+    member = table.seats.first().member
+    page = selectors.current(Table.objects.prefetch_related("seats").get(pk=table.pk), latest=10)
+    outcomes: list[str] = []
+    start = threading.Barrier(6)
+
+    def save() -> None:
+        start.wait()
+        try:
+            services.deal_create(
+                table,
+                {"kind": "passout", "tricks": {"Anna": 4, "Boris": 3, "Vera": 3}},
+                by=member,
+                drawn=services.Drawn(page.table.revision, uuid.uuid4()),
+                seen=page,
+            )
+            outcomes.append("stored")
+        except services.StaleWrite:
+            outcomes.append("stale")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=save) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(outcomes) == ["stale"] * 5 + ["stored"]
+    assert DealRecord.objects.filter(table=table).count() == 1
+    assert Table.objects.get(pk=table.pk).revision == page.table.revision + 1
