@@ -88,10 +88,11 @@ CSRF_FAILURE_VIEW = "clubsite.csrf.csrf_failure"
 LOGOUT_REDIRECT_URL = "scoring:home"
 
 # django-axes checks every sign-in first and refuses it while the username is locked out
-# from that address; ModelBackend then checks the password.
+# from that address; the member backend (Django's ModelBackend, loading a session's member
+# with whether he is an organiser) then checks the password.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "members.backends.MemberBackend",
 ]
 
 MIDDLEWARE = [

@@ -86,7 +86,11 @@ class Member(AbstractUser):
 
     @property
     def is_organiser(self) -> bool:
-        """Organisers edit tariffs and seasons; superusers count as organisers."""
+        """Organisers edit tariffs and seasons; superusers count as organisers. The member
+        signed in comes with the answer (``members.backends``); any other is asked."""
         if self.is_superuser:
             return True
+        loaded = getattr(self, "in_organisers", None)
+        if loaded is not None:
+            return bool(loaded)
         return any(group.name == ORGANISERS for group in self.groups.all())

@@ -254,12 +254,12 @@ def test_a_guest_cannot_be_checked_in_as_a_member(client: Client, organiser: Mem
 def test_the_guests_page_costs_a_fixed_number_of_queries(
     client: Client, organiser: Member, django_assert_num_queries: Any
 ) -> None:
-    """Session, user, his groups (is_organiser), the club's name, the guests with their
-    table counts and the members to merge into: 6, whatever the number of guests."""
+    """Session, user with whether he is an organiser, the club's name, the guests with
+    their table counts and the members to merge into: 5, whatever the number of guests."""
     for name in ("Pyotr", "Ivan", "Fyodor"):
         factories.pulka([factories.member(f"{name}'s host"), organiser, Guest(name=name)])
     url = reverse("scoring:guest_list")
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(5):
         page = client.get(url).content.decode()
     for name in ("Pyotr", "Ivan", "Fyodor"):
         assert f"{name} · 1 table" in page

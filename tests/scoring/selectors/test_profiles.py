@@ -305,11 +305,10 @@ def test_the_profile_costs_the_same_queries_whatever_the_history(
     with django_assert_num_queries(1):
         client.get(url)
     # A member signed in gets the page made for him, the profile and the club's name from
-    # the cache: the session and himself, his groups (whether he is an organiser, who sees
-    # the member's balance) (3), the member with his latest seat and the stamp, his
-    # groups (2).
+    # the cache: the session and himself with whether he is an organiser, who sees the
+    # member's balance (2), the member with his latest seat and the stamp, his groups (2).
     client.force_login(vera)
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(4):
         client.get(url)
 
     assert len(response.context["profile"].lines) == tables + 1
