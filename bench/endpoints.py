@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import statistics
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -103,7 +104,8 @@ def run(
         "tricks:" + live.seats.get(position=2).name: "3",
     }
     deal_url = reverse("scoring:deal_create", args=[live.pk])
-    # Each save is drawn at the revision the one before left (every write carries it).
+    # Each save is drawn at the revision the one before left, with a key of its own, as
+    # the deal form posts it (every write carries both).
     revision = itertools.count(Table.objects.get(pk=live.pk).revision)
     leaderboard = reverse("scoring:season_standings", args=[season.pk, "preferans"])
     profile_url = reverse("members:detail", args=[profile.username])
@@ -146,7 +148,9 @@ def run(
         (
             "save a deal (htmx POST)",
             lambda: scorer.post(
-                deal_url, {**passout, "revision": next(revision)}, HTTP_HX_REQUEST="true"
+                deal_url,
+                {**passout, "revision": next(revision), "write_key": str(uuid.uuid4())},
+                HTTP_HX_REQUEST="true",
             ),
             lambda: None,
         ),
