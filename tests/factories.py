@@ -31,6 +31,15 @@ FIRST_GAME = {  # sochi-short-pulka.json, deal 1: A 6♠, B whists, C passes; 6/
 }
 PASSOUT = {"kind": "passout", "tricks:Anna": "5", "tricks:Boris": "5", "tricks:Vera": "0"}
 MISERE = {"kind": "misere", "declarer": "Boris", "tricks:Boris": "0"}
+# Deals in the game record's form (game-format.md), as the services take them.
+GAME_RECORD = {  # FIRST_GAME
+    "kind": "game",
+    "declarer": "Anna",
+    "contract": "6S",
+    "answers": {"Boris": "whist", "Vera": "pass"},
+    "tricks": {"Anna": 6, "Boris": 3, "Vera": 1},
+}
+PASSOUT_RECORD = {"kind": "passout", "tricks": {"Anna": 5, "Boris": 5, "Vera": 0}}  # PASSOUT
 
 
 def drawn(table: Table) -> dict[str, int]:

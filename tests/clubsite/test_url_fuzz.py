@@ -172,14 +172,7 @@ def test_the_walk_finds_the_sites_pages_and_the_admins() -> None:
 # -- the club the URLs point into ------------------------------------------------------------
 
 
-GAME = {
-    "kind": "game",
-    "declarer": "Anna",
-    "contract": "6S",
-    "answers": {"Boris": "whist", "Vera": "pass"},
-    "tricks": {"Anna": 6, "Boris": 3, "Vera": 1},
-}
-PASSOUT = {"kind": "passout", "tricks": {"Anna": 5, "Boris": 5, "Vera": 0}}
+GAME, PASSOUT = factories.GAME_RECORD, factories.PASSOUT_RECORD
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 from django.apps import apps
-from django.contrib.auth import BACKEND_SESSION_KEY, SESSION_KEY
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.models import Group
 from django.contrib.sessions.backends.db import SessionStore
 from django.contrib.sessions.models import Session
@@ -59,7 +59,7 @@ def test_sessions_that_name_the_model_backend_are_renamed_and_stay_signed_in(cli
     old = SessionStore()
     old[SESSION_KEY] = str(anna.pk)
     old[BACKEND_SESSION_KEY] = renaming.MODEL_BACKEND
-    old["_auth_user_hash"] = anna.get_session_auth_hash()
+    old[HASH_SESSION_KEY] = anna.get_session_auth_hash()
     old.create()
     other = SessionStore()
     other["unrelated"] = 1

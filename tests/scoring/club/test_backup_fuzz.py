@@ -74,14 +74,7 @@ def _quiet_logs() -> Iterator[None]:
 
 # -- the club and its backup ---------------------------------------------------------------
 
-GAME = {
-    "kind": "game",
-    "declarer": "Anna",
-    "contract": "6S",
-    "answers": {"Boris": "whist", "Vera": "pass"},
-    "tricks": {"Anna": 6, "Boris": 3, "Vera": 1},
-}
-PASSOUT = {"kind": "passout", "tricks": {"Anna": 5, "Boris": 5, "Vera": 0}}
+GAME, PASSOUT = factories.GAME_RECORD, factories.PASSOUT_RECORD
 ASK = {"kind": "ask", "declarer": "Anna", "partner": "Vera", "suit": "minor", "tour": "simple"}
 
 

@@ -12,6 +12,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+from collections.abc import Callable
 from http.cookiejar import CookieJar
 
 import pytest
@@ -108,30 +109,40 @@ def test_the_same_deal_saved_twice_at_once_is_stored_once(live_server):
     connection.close()
 
 
+def at_once(count: int, work: Callable[[], None]) -> None:
+    """``work`` in ``count`` threads released together, each closing its own connection."""
+    start = threading.Barrier(count)
+
+    def run() -> None:
+        start.wait()
+        try:
+            work()
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+
+
 def test_many_members_racing_for_the_next_deal_number(live_server):
     """Without the form's revision (the services called directly), concurrent saves never share
     a sequence number: each waits for the row lock and takes the next one."""
     table = factories.pulka(pool_target=10_000)
     member = table.seats.first().member
     errors: list[Exception] = []
-    start = threading.Barrier(6)
 
     def save() -> None:
-        start.wait()
         try:
             services.deal_create(
                 table, {"kind": "passout", "tricks": {"Anna": 4, "Boris": 3, "Vera": 3}}, by=member
             )
         except Exception as error:  # reported by the assertion below
             errors.append(error)
-        finally:
-            connection.close()
 
-    threads = [threading.Thread(target=save) for _ in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    at_once(6, save)
     assert errors == []
     sequences = sorted(DealRecord.objects.filter(table=table).values_list("sequence", flat=True))
     assert sequences == [1, 2, 3, 4, 5, 6]
@@ -144,10 +155,8 @@ def test_scorers_racing_from_the_same_page_store_one_deal():
     member = table.seats.first().member
     page = selectors.current(Table.objects.prefetch_related("seats").get(pk=table.pk), latest=10)
     outcomes: list[str] = []
-    start = threading.Barrier(6)
 
     def save() -> None:
-        start.wait()
         try:
             services.deal_create(
                 table,
@@ -159,14 +168,8 @@ def test_scorers_racing_from_the_same_page_store_one_deal():
             outcomes.append("stored")
         except services.StaleWrite:
             outcomes.append("stale")
-        finally:
-            connection.close()
 
-    threads = [threading.Thread(target=save) for _ in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    at_once(6, save)
     assert sorted(outcomes) == ["stale"] * 5 + ["stored"]
     assert DealRecord.objects.filter(table=table).count() == 1
     assert Table.objects.get(pk=table.pk).revision == page.table.revision + 1

@@ -25,14 +25,7 @@ pytestmark = [
     ),
 ]
 
-GAME = {
-    "kind": "game",
-    "declarer": "Anna",
-    "contract": "6S",
-    "answers": {"Boris": "whist", "Vera": "pass"},
-    "tricks": {"Anna": 6, "Boris": 3, "Vera": 1},
-}
-PASSOUT = {"kind": "passout", "tricks": {"Anna": 4, "Boris": 3, "Vera": 3}}
+GAME, PASSOUT = factories.GAME_RECORD, factories.PASSOUT_RECORD
 
 
 def seen(table: Table) -> selectors.TableState:
