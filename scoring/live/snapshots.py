@@ -26,7 +26,7 @@ class Snapshot(NamedTuple):
 
     game: Game
     deal_ids: tuple[int, ...]
-    latest: tuple[DealRecord, ...] = ()
+    latest: tuple[DealRecord, ...]
 
 
 class Snapshots:
@@ -75,7 +75,7 @@ def remember(
     table: Table,
     game: Game,
     deal_ids: Sequence[int],
-    records: Sequence[DealRecord] = (),
+    records: Sequence[DealRecord],
 ) -> None:
     """Keep a copy of ``game`` (with ``deal_ids`` played) as the snapshot of ``table``'s
     revision, with the rows of its latest deals among ``records`` (the last rows of the
