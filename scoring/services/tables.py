@@ -337,7 +337,7 @@ def _append(
     canonical, game = _played(table, seen, data)
     if _clock_mark(table, game, canonical) is not None:
         return None  # once per table: the locking path marks it
-    now = timezone.now()
+    now, by_pk = timezone.now(), by.pk if by is not None else None
     data_field = DealRecord._meta.get_field("data")
     with connection.cursor() as cursor:
         cursor.execute(
@@ -347,7 +347,7 @@ def _append(
                 "revision": table.revision,
                 "open": Table.OPEN,
                 "data": data_field.get_db_prep_save(canonical, connection),
-                "by": by.pk if by is not None else None,
+                "by": by_pk,
                 "now": now,
                 "add": AuditEntry.ADD,
                 "key": drawn.key,
@@ -360,7 +360,7 @@ def _append(
     record = DealRecord.from_db(
         connection.alias,
         ["id", "table_id", "sequence", "data", "deleted", "created_by_id", "created_at"],
-        [pk, table.pk, sequence, canonical, False, by.pk if by is not None else None, now],
+        [pk, table.pk, sequence, canonical, False, by_pk, now],
     )
     return _saved(seen, game, record)
 
