@@ -60,8 +60,7 @@ def copy_kept(database: str, kept: str) -> bool:
     with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
         if not _exists(conn, kept):
             return False
-        conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{database}" TEMPLATE "{kept}"')
+        _copy(conn, kept, database)
         return True
 
 
@@ -69,8 +68,19 @@ def keep(database: str, kept: str) -> None:
     """A copy of the built club, for the next run with ``--reuse``."""
     release_connections()
     with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{kept}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{kept}" TEMPLATE "{database}"')
+        _copy(conn, database, kept)
+
+
+def _copy(conn: psycopg.Connection[Any], source: str, target: str) -> None:
+    """``target`` made again as a copy of ``source``, on disk when this returns.
+
+    PostgreSQL 15's default copy (``WAL_LOG``) writes every block through the log and
+    leaves the copied blocks to be written out later: at 100,000 tables 270–310 MB of them
+    were still waiting in memory after the copy, written out during the timing (at the
+    next checkpoint). ``FILE_COPY`` copies the files and takes a checkpoint before and after
+    it: nothing is left to write, and the timing starts on a quiet disk."""
+    conn.execute(f'DROP DATABASE IF EXISTS "{target}" WITH (FORCE)')
+    conn.execute(f'CREATE DATABASE "{target}" TEMPLATE "{source}" STRATEGY FILE_COPY')
 
 
 def recreate(database: str) -> None:
