@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from django.contrib.staticfiles.handlers import StaticFilesHandler
+from django.db import connections
 from django.test.testcases import LiveServerThread
 from playwright.sync_api import (
     Browser,
@@ -109,7 +110,10 @@ class _Chromium:
     from then on Django takes the thread for async code: it hands out other connection
     objects than the test database's own (so a ``serialized_rollback`` would restore nothing)
     and, without ``DJANGO_ALLOW_ASYNC_UNSAFE``, refuses the ORM. So the browser starts only
-    once the test has set up its data, and stops before the database is flushed.
+    once the test has set up its data, and stops before the database is flushed; and the
+    connections handed out meanwhile are closed while the loop is still registered (only
+    then can Django find them): left open, one held the test database until the run ended,
+    and dropping it failed.
     """
 
     def __init__(self) -> None:
@@ -121,6 +125,7 @@ class _Chromium:
             patch = self.stack.enter_context(pytest.MonkeyPatch.context())
             patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
             driver: Playwright = self.stack.enter_context(sync_playwright())
+            self.stack.callback(connections.close_all)
             self.browser = driver.chromium.launch(
                 executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
             )
