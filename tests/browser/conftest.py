@@ -125,6 +125,7 @@ class _Chromium:
             patch = self.stack.enter_context(pytest.MonkeyPatch.context())
             patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
             driver: Playwright = self.stack.enter_context(sync_playwright())
+            # Registered after Playwright, so it runs first, while the loop is registered.
             self.stack.callback(connections.close_all)
             self.browser = driver.chromium.launch(
                 executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
