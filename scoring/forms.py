@@ -21,8 +21,10 @@ from scoring.engine.boston import CARD_ROWS, SUITS, BostonTable
 from scoring.engine.errors import RuleError
 from scoring.engine.preferans import Pulka
 from scoring.engine.preferans.rules import LEVELS
-from scoring.labels import ANSWERS as ANSWER_WORDS
-from scoring.labels import (
+from scoring.models import Evening, Guest, PreferansTariffVersion, Table
+from scoring.models.tables import validate_played_on
+from scoring.pages.labels import ANSWERS as ANSWER_WORDS
+from scoring.pages.labels import (
     BOSTON_SUITS,
     CARD_CONTRACTS,
     DEAL_KINDS,
@@ -31,8 +33,6 @@ from scoring.labels import (
     seat_letter,
     suit_label,
 )
-from scoring.models import Evening, Guest, PreferansTariffVersion, Table
-from scoring.models.tables import validate_played_on
 
 TRICKS = [(n, str(n)) for n in range(11)]
 BOSTON_TRICKS = [(n, str(n)) for n in range(14)]

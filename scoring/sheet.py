@@ -45,7 +45,7 @@ from django.utils.translation import gettext, pgettext
 from scoring.engine.money import exact_number
 from scoring.engine.preferans.deals import Amount
 from scoring.engine.preferans.pulka import Pulka
-from scoring.labels import seat_letter, seat_letters
+from scoring.pages.labels import seat_letter, seat_letters
 
 # -- the running chains ---------------------------------------------------------------------
 

@@ -42,7 +42,6 @@ from scoring import services
 from scoring.engine.boston.rules import TRICK_ROWS, BostonRules
 from scoring.engine.errors import RuleError
 from scoring.games import GAMES
-from scoring.labels import rule_error_text
 from scoring.models import (
     BostonCardRow,
     BostonPaymentRow,
@@ -59,6 +58,7 @@ from scoring.models.tariff_settings import (
     PREFERANS_SETTINGS,
 )
 from scoring.models.tariffs import SPECIAL_ROW_LABELS, Tariff
+from scoring.pages.labels import rule_error_text
 from scoring.permissions import can_use_admin
 from scoring.templatetags.amounts import number
 

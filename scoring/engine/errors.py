@@ -4,7 +4,7 @@ A message is an English template with named parameters, ``%(total)s`` style, mar
 ``N_`` so that ``makemessages --keyword=N_`` puts it in the translation catalogue. The
 engine never translates (it imports no Django): ``str(error)`` is the English text for the
 ``score`` command and the logs, and the site translates the template and its parameters in
-``scoring.labels.rule_error_text``. How to write one: docs/contributing.md.
+``scoring.pages.labels.rule_error_text``. How to write one: docs/contributing.md.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 ``N_`` marks an English template for the catalogue (``makemessages --keyword=N_``) and
 returns it unchanged. ``Text`` is a template with its parameters that is also its English
 rendering (a ``str``), so the ``score`` command, the logs and the tests read it as before,
-while the site translates ``template`` and each parameter in ``scoring.labels``. A
+while the site translates ``template`` and each parameter in ``scoring.pages.labels``. A
 parameter may itself be a ``Text`` (an explanation built on another). How to write one:
 docs/contributing.md.
 """

@@ -1,11 +1,11 @@
 """Seats on a page in the reader's language: ``{% load seats %}``, ``{{ 3|seat_letter }}``
-is «Г» on a Russian page and «D» on an English one (``scoring.labels.seat_letter``)."""
+is «Г» on a Russian page and «D» on an English one (``scoring.pages.labels.seat_letter``)."""
 
 from __future__ import annotations
 
 from django import template
 
-from scoring.labels import seat_letter as _seat_letter
+from scoring.pages.labels import seat_letter as _seat_letter
 
 register = template.Library()
 

@@ -25,9 +25,9 @@ from scoring.engine.boston import Card, card_amount
 from scoring.engine.boston.rules import ASK_CONTRACTS, CARD_ROWS, TRICK_ROWS, BostonRules
 from scoring.engine.preferans import settle
 from scoring.engine.preferans.rules import LEVELS, PreferansRules
-from scoring.labels import seat_letter
 from scoring.models import BostonTariff, PreferansTariff
 from scoring.models.tariffs import SPECIAL_ROW_LABELS
+from scoring.pages.labels import seat_letter
 from scoring.selectors.tariffs import house_tariffs
 from scoring.views.tariffs import (
     CONTRACT_LABELS,

@@ -23,7 +23,7 @@ from scoring.engine.preferans import Pulka, PulkaSetup
 from scoring.engine.preferans.deals import Game
 from scoring.engine.preferans.rules import PreferansRules
 from scoring.engine.text import Text
-from scoring.labels import contract_text, deal_title, engine_text, rule_error_text
+from scoring.pages.labels import contract_text, deal_title, engine_text, rule_error_text
 
 ROOT = Path(settings.BASE_DIR)
 ENGINE = ROOT / "scoring" / "engine"
