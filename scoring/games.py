@@ -28,7 +28,6 @@ from scoring.engine.money import two_decimals
 from scoring.engine.preferans import PreferansRules, Pulka, PulkaSetup
 from scoring.engine.preferans.rules import RATES
 from scoring.engine.stats import Stats, boston_stats, preferans_stats
-from scoring.forms import BostonDealForm, PreferansDealForm, TableOpenForm
 from scoring.models import (
     BostonCardRow,
     BostonPaymentRow,
@@ -39,6 +38,7 @@ from scoring.models import (
     Table,
 )
 from scoring.models.tariffs import Tariff
+from scoring.pages.forms import BostonDealForm, PreferansDealForm, TableOpenForm
 from scoring.pages.labels import deal_title, engine_text, entry_text, suit_label, transfer_text
 from scoring.sheet import draw_pulka
 

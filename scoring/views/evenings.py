@@ -22,9 +22,9 @@ from django.views.decorators.http import require_POST
 from members.models import Member
 from scoring import spreadsheets, telegram
 from scoring.engine.errors import RuleError
-from scoring.forms import DrawForm, EveningForm, GuestForm, PairForm
 from scoring.models import Evening, Guest
 from scoring.models.evenings import party_key
+from scoring.pages.forms import DrawForm, EveningForm, GuestForm, PairForm
 from scoring.pages.labels import rule_error_text
 from scoring.permissions import can_check_in, can_run_evening, can_settle
 from scoring.selectors import evenings as selectors

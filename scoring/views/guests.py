@@ -14,8 +14,8 @@ from django.views.decorators.http import require_POST
 
 from members.models import Member
 from scoring.engine.errors import RuleError
-from scoring.forms import GuestMergeForm
 from scoring.models import Guest
+from scoring.pages.forms import GuestMergeForm
 from scoring.permissions import can_merge_guest
 from scoring.services.guests import guest_merge as merge
 

@@ -33,11 +33,17 @@ from members.models import Member
 from scoring import games, selectors, services, share
 from scoring.engine.errors import RuleError
 from scoring.engine.record import MAX_RECORD_BYTES, load
-from scoring.forms import FinishForm, ImportForm, ReasonForm, reason_refusal, rule_error_to_form
 from scoring.live.fragments import RevisionCache, cached
 from scoring.live.keys import revision_key, sheet_picture_key, tariff_key, url_key, with_epoch
 from scoring.live.snapshots import LATEST_ROWS
 from scoring.models import AuditEntry, DealRecord, Guest, Seat, Table
+from scoring.pages.forms import (
+    FinishForm,
+    ImportForm,
+    ReasonForm,
+    reason_refusal,
+    rule_error_to_form,
+)
 from scoring.pages.labels import deal_words, rule_error_text, rule_label
 from scoring.permissions import (
     can_clear_control_time,

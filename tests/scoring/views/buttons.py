@@ -1,4 +1,4 @@
-"""Reading the deal form's rows of buttons (``scoring.forms.Segmented``) out of a page."""
+"""Reading the deal form's rows of buttons (``scoring.pages.forms.Segmented``) out of a page."""
 
 from __future__ import annotations
 
