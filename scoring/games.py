@@ -40,7 +40,7 @@ from scoring.models import (
 from scoring.models.tariffs import Tariff
 from scoring.pages.forms import BostonDealForm, PreferansDealForm, TableOpenForm
 from scoring.pages.labels import deal_title, engine_text, entry_text, suit_label, transfer_text
-from scoring.sheet import draw_pulka
+from scoring.pages.sheet import draw_pulka
 
 Engine = Pulka | BostonTable
 Rules = PreferansRules | BostonRules

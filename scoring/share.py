@@ -3,7 +3,7 @@ messengers (their link previews show a page's ``og:image``, and a picture can be
 where an SVG cannot).
 
 Presentation, not rules: both are made from what the page shows already (its URL, the SVG
-of ``scoring.sheet``); the views cache them (``scoring.live``).
+of ``scoring.pages.sheet``); the views cache them (``scoring.live``).
 
 The QR code is an inline SVG whose look is all presentation attributes and classes, with no
 ``style`` attribute or element: the site's Content Security Policy (``style-src 'self'``)
@@ -29,7 +29,7 @@ PNG_WIDTH = 1200
 what messengers' link previews expect; a long pulka's picture is taller, never wider."""
 
 FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf")
-"""The faces the sheet is written in (``scoring.sheet.SANS`` and ``MONO``), all in Debian's
+"""The faces the sheet is written in (``scoring.pages.sheet.SANS`` and ``MONO``), all in Debian's
 ``fonts-dejavu-core``. Its italic labels come out upright: the oblique faces are in
 ``fonts-dejavu-extra``, and resvg falls back to the nearest face it has."""
 
@@ -53,7 +53,7 @@ def qr_svg(url: str) -> SafeString:
 
 
 def sheet_png(svg: str) -> bytes:
-    """The sheet's SVG (``scoring.sheet.pulka_svg``) as a PNG ``PNG_WIDTH`` pixels wide,
+    """The sheet's SVG (``scoring.pages.sheet.pulka_svg``) as a PNG ``PNG_WIDTH`` pixels wide,
     drawn as the page draws it: with the sheet's style sheet and its fonts."""
     return resvg_py.svg_to_bytes(
         svg_string=svg,

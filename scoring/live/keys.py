@@ -119,7 +119,7 @@ def revision_key(table: Table, kind: str) -> str:
 
 def sheet_picture_key(table: Table) -> str:
     """The key of this revision's sheet picture (PNG) in the active language: the words
-    drawn on the sheet are in it (``scoring.sheet``), so each language has its own."""
+    drawn on the sheet are in it (``scoring.pages.sheet``), so each language has its own."""
     return revision_key(table, f"sheet-png:{get_language()}")
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.template.loader import get_template
 
-from scoring import games, selectors, services, sheet
+from scoring import games, selectors, services
 from scoring.engine.boston import BostonSetup, BostonTable
 from scoring.engine.preferans import Pulka, PulkaSetup
 from scoring.models import (
@@ -22,9 +22,10 @@ from scoring.models import (
     PreferansTariffVersion,
     Table,
 )
-from scoring.sheet import pulka_svg
+from scoring.pages import sheet
+from scoring.pages.sheet import pulka_svg
 from tests import factories
-from tests.scoring.test_sheet import busy
+from tests.scoring.pages.test_sheet import busy
 
 THREE = ("Anna", "Boris", "Vera")
 FOUR = ("Anna", "Boris", "Vera", "Gleb")

@@ -18,7 +18,7 @@ from django.core import checks
 from scoring import share
 from scoring.engine.preferans import Pulka, PulkaSetup
 from scoring.engine.preferans.rules import PreferansRules
-from scoring.sheet import SANS, pulka_svg
+from scoring.pages.sheet import SANS, pulka_svg
 
 URL = "https://club.example/tables/12/"
 BORDER = 4

@@ -182,7 +182,7 @@ def test_a_hint_kept_at_one_revision_is_read_at_the_next_and_by_that_table_only(
 
 
 def test_drawing_a_revisions_sheet_keeps_its_rung_for_the_next(shared_cache, client, table, anna):
-    """A short pulka's sheet is at rung 0 (``scoring.sheet.STEP``)."""
+    """A short pulka's sheet is at rung 0 (``scoring.pages.sheet.STEP``)."""
     post_deal(client, table, FIRST_GAME, **HTMX)
     live = reverse("scoring:table_live", args=[table.pk])
     Client().get(live)  # drawn in Russian

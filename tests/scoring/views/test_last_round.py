@@ -20,7 +20,7 @@ from django.urls import reverse
 
 from scoring import selectors, services
 from scoring.models import AuditEntry, Table
-from scoring.sheet import pulka_svg
+from scoring.pages.sheet import pulka_svg
 from tests import factories
 from tests.factories import HTMX, MISERE, post_deal
 

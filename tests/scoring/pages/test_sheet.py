@@ -1,4 +1,4 @@
-"""The pulka sheet drawing (scoring/sheet.py): its chains, and an SVG that is well-formed,
+"""The pulka sheet drawing (scoring/pages/sheet.py): its chains, and an SVG that is well-formed,
 safe under the site's Content Security Policy and laid out without overflow.
 
 Plain functions: no database. The SVG is our own output, so parsing it with ElementTree is
@@ -18,15 +18,15 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from scoring import sheet
 from scoring.engine.preferans.deals import Adjustment, Concede, Deal, Game, Misere, Passout
 from scoring.engine.preferans.pulka import Pulka, PulkaSetup
 from scoring.engine.preferans.record import parse_record
 from scoring.engine.preferans.rules import PreferansRules
-from scoring.sheet import format_amount, pulka_chains, pulka_svg
+from scoring.pages import sheet
+from scoring.pages.sheet import format_amount, pulka_chains, pulka_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
-EXAMPLES = Path(__file__).parent / "engine" / "examples"
+EXAMPLES = Path(__file__).parents[1] / "engine" / "examples"
 THREE = ("Anna", "Boris", "Vera")
 FOUR = ("Anna", "Boris", "Vera", "Gleb")
 
