@@ -30,11 +30,11 @@ from django.utils.translation import gettext as _
 
 from members.models import Member, name_fields, shown_name_of
 from scoring import games
-from scoring.charts import line_chart
 from scoring.engine.boston.rules import BOSTON_ROWS, MISERE_ROWS, TRICK_ROWS
 from scoring.engine.preferans.rules import LEVELS
 from scoring.games import CENT
 from scoring.models import RatingHistory, RivalTotal, Season, Seat, StandingsTotal, Table
+from scoring.pages.charts import line_chart
 from scoring.selectors.standings import STAMP_SQL
 
 BOSTON_KINDS: dict[str, Any] = {

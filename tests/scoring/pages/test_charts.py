@@ -1,4 +1,4 @@
-"""Server-drawn SVG line charts (scoring/charts.py): well-formed, accessible, CSP-safe."""
+"""Server-drawn SVG line charts (scoring/pages/charts.py): well-formed, accessible, CSP-safe."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from scoring.charts import _thinned, _ticks, line_chart
+from scoring.pages.charts import _thinned, _ticks, line_chart
 
 SVG = "{http://www.w3.org/2000/svg}"
 
