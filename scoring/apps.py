@@ -15,8 +15,8 @@ class ScoringConfig(AppConfig):
         # forget it at each request's start.
         import scoring.live.keys  # noqa: F401
         from scoring.models import BostonTariff, PreferansTariff, Season
+        from scoring.pages.share import check_fonts
         from scoring.services import standings
-        from scoring.share import check_fonts
         from scoring.telegram import check_settings
 
         checks.register(check_fonts)

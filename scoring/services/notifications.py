@@ -42,11 +42,12 @@ from django.utils.translation import ngettext
 
 from members.models import Member
 from members.tasks import Attachment, again_later, attachment, enqueue_logged, send_email
-from scoring import games, selectors, share, telegram
+from scoring import games, selectors, telegram
 from scoring.engine.errors import RuleError
 from scoring.live.fragments import RevisionCache, cached
 from scoring.live.keys import sheet_picture_key
 from scoring.models import AuditEntry, Evening, Table
+from scoring.pages import share
 from scoring.selectors import evenings as evening_selectors
 
 logger = logging.getLogger(__name__)

@@ -30,13 +30,14 @@ from django_htmx.http import retarget
 from clubsite.pages import kept_for_visitors
 from clubsite.writes import REFUSED_HEADER, came_from, write_refused
 from members.models import Member
-from scoring import games, selectors, services, share
+from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
 from scoring.engine.record import MAX_RECORD_BYTES, load
 from scoring.live.fragments import RevisionCache, cached
 from scoring.live.keys import revision_key, sheet_picture_key, tariff_key, url_key, with_epoch
 from scoring.live.snapshots import LATEST_ROWS
 from scoring.models import AuditEntry, DealRecord, Guest, Seat, Table
+from scoring.pages import share
 from scoring.pages.forms import (
     FinishForm,
     ImportForm,

@@ -11,11 +11,11 @@ import re
 import pytest
 from django.urls import reverse
 
-from scoring import share
 from scoring.models import Epoch
+from scoring.pages import share
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, post_deal
-from tests.scoring.test_share import drawn_modules, png_size, segno_modules
+from tests.scoring.pages.test_share import drawn_modules, png_size, segno_modules
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""Sharing a table (scoring/share.py): the QR code as CSP-clean inline SVG that draws the
+"""Sharing a table (scoring/pages/share.py): the QR code as CSP-clean inline SVG that draws the
 URL's own QR matrix, and the sheet's picture drawn with the fonts it names.
 
 No database: the URL and the SVGs are made here. The SVGs are our own or segno's output,
@@ -15,9 +15,9 @@ import resvg_py
 import segno
 from django.core import checks
 
-from scoring import share
 from scoring.engine.preferans import Pulka, PulkaSetup
 from scoring.engine.preferans.rules import PreferansRules
+from scoring.pages import share
 from scoring.pages.sheet import SANS, pulka_svg
 
 URL = "https://club.example/tables/12/"
