@@ -82,7 +82,7 @@ _MAKING_GUARD = threading.Lock()
 
 
 class RevisionCache:
-    """What a game draws this revision of ``table`` through (``games.Cache``): fragments
+    """What a game draws this revision of ``table`` through (``pages.games.Cache``): fragments
     kept under the revision's keys, which never go stale, and hints under the table's, for
     its next revisions (``keys.table_key``)."""
 

@@ -25,7 +25,7 @@ as presentation attributes, the look lives in ``static/css/sheet.css``. Every pi
 user text is escaped, so the returned string is safe markup to embed as it is.
 
 Every word on the sheet is in the active language (gettext): whoever caches a drawing keys
-it on the language too (``games.Game.sheet_svg``, the PNG picture's key and ETag).
+it on the language too (``pages.games.GamePage.sheet_svg``, the PNG picture's key and ETag).
 """
 
 from __future__ import annotations

@@ -42,11 +42,12 @@ from django.utils.translation import ngettext
 
 from members.models import Member
 from members.tasks import Attachment, again_later, attachment, enqueue_logged, send_email
-from scoring import games, selectors, telegram
+from scoring import selectors, telegram
 from scoring.engine.errors import RuleError
 from scoring.live.fragments import RevisionCache, cached
 from scoring.live.keys import sheet_picture_key
 from scoring.models import AuditEntry, Evening, Table
+from scoring.pages import games as game_pages
 from scoring.pages import share
 from scoring.selectors import evenings as evening_selectors
 
@@ -130,7 +131,7 @@ def sheet_picture(table: Table) -> bytes | None:
     """The table's drawn sheet as a PNG (``share.sheet_png``), kept under its revision as
     the page's picture is (``/tables/<id>/sheet.png``); ``None`` for a game without a
     drawing (Boston)."""
-    game = games.of_table(table)
+    game = game_pages.of_table(table)
     if not game.draws_sheet:
         return None
 

@@ -39,6 +39,7 @@ from scoring.engine.standings import RANKING_KEYS, Standing
 from scoring.games import CENT
 from scoring.models import Season, Table
 from scoring.models.seasons import RANKING_WORDS
+from scoring.pages import games as game_pages
 from scoring.permissions import can_see_standings
 from scoring.selectors.profiles import figure, unit
 
@@ -87,7 +88,7 @@ def columns(game: str) -> list[Column]:
         Column("rank", _("Rank")),
         Column("name", _("Member"), numeric=False),
         Column("games", _("Games")),
-        Column("total", str(games.of(game).total_label)),
+        Column("total", str(game_pages.of(game).total_label)),
         Column("money", _("Money")),
         Column("average", _("Average")),
         Column("best", _("Best")),

@@ -37,6 +37,7 @@ from scoring.live.fragments import RevisionCache, cached
 from scoring.live.keys import revision_key, sheet_picture_key, tariff_key, url_key, with_epoch
 from scoring.live.snapshots import LATEST_ROWS
 from scoring.models import AuditEntry, DealRecord, Guest, Seat, Table
+from scoring.pages import games as game_pages
 from scoring.pages import share
 from scoring.pages.forms import (
     FinishForm,
@@ -117,7 +118,7 @@ def table_list(request: HttpRequest) -> HttpResponse:
         request,
         "scoring/table_list.html",
         {
-            "games": games.GAMES.values(),
+            "games": game_pages.PAGES.values(),
             "in_play": tables.filter(status=Table.OPEN),
             "finished": tables.filter(status=Table.FINISHED)[:30],
         },
@@ -128,7 +129,7 @@ def table_list(request: HttpRequest) -> HttpResponse:
 def table_open(request: HttpRequest, game: str) -> HttpResponse:
     if game not in games.GAMES:
         raise PermissionDenied
-    kind = games.of(game)
+    kind = game_pages.of(game)
     form = kind.open_form(request.POST or None)
     if request.method == "POST" and form.is_valid():
         members = form.members()
@@ -167,7 +168,7 @@ def _context(
     writable = can_write(request.user, table)
     context: dict[str, Any] = {
         "table": table,
-        "game": games.of_table(table),
+        "game": game_pages.of_table(table),
         "sheet": _sheet_html(request, table, state, editable=writable),
         "history": _history_html(request, table),
         "can_score": writable,
@@ -188,7 +189,7 @@ def _share_context(request: HttpRequest, table: Table) -> dict[str, Any]:
         "share_url": url,
         "share_qr": cached(url_key("qr-svg", url), lambda: share.qr_svg(url)),
     }
-    if games.of_table(table).draws_sheet:
+    if game_pages.of_table(table).draws_sheet:
         picture = reverse("scoring:table_sheet_png", args=[table.pk])
         context["share_picture"] = request.build_absolute_uri(picture)
     return context
@@ -230,7 +231,7 @@ def _empty_fields(
     """The fields of an empty deal form: the same whenever the form has the same shape (who
     deals, the lowest contract), so each shape is rendered once per table and language."""
     language = getattr(request, "LANGUAGE_CODE", "")
-    shape = ",".join(map(str, games.of_table(table).empty_form_shape(state.game)))
+    shape = ",".join(map(str, game_pages.of_table(table).empty_form_shape(state.game)))
     key = tariff_key(table, f"deal-fields:{language}:{shape}")
 
     def render_fields() -> str:
@@ -277,7 +278,7 @@ def _render_sheet(
 def _sheet_context(table: Table, state: selectors.TableState, shown: int | None) -> dict[str, Any]:
     """What the sheet shows: the game's own head (a drawing), the totals, the last ``shown``
     deals (or all)."""
-    game = games.of_table(table)
+    game = game_pages.of_table(table)
     document = state.document(with_deals=False)
     return {
         "table": table,
@@ -291,7 +292,9 @@ def _sheet_context(table: Table, state: selectors.TableState, shown: int | None)
     } | game.sheet_context(table, state.game, state.players, RevisionCache(table))
 
 
-def _result_rows(game: games.Game, document: dict[str, Any]) -> list[tuple[str, list[Any], Any]]:
+def _result_rows(
+    game: game_pages.GamePage, document: dict[str, Any]
+) -> list[tuple[str, list[Any], Any]]:
     """Each player's line of the result: name, the game's columns, money."""
     return [
         (name, [row[column.key] for column in game.result_columns], row["money"])
@@ -307,7 +310,7 @@ def _deal_rows(state: selectors.TableState, shown: int | None) -> list[dict[str,
     held = state.count - len(state.records)  # deals before the first row the state holds
     first = held if shown is None else max(held, state.count - shown)
     rows = []
-    game = games.of_table(state.table)
+    game = game_pages.of_table(state.table)
     for n, shows in game.deal_rows(state.game, names, first):
         record = state.records[n - 1 - held]
         entries = [
@@ -322,7 +325,7 @@ def _deal_rows(state: selectors.TableState, shown: int | None) -> list[dict[str,
 
 
 def _deal_form(state: selectors.TableState, data: Any = None, initial: Any = None) -> Any:
-    return games.of_table(state.table).deal_form(state.game, state.players, data, initial)
+    return game_pages.of_table(state.table).deal_form(state.game, state.players, data, initial)
 
 
 def _table_version(request: HttpRequest, pk: int) -> str | None:
@@ -404,7 +407,7 @@ def table_sheet_png(request: HttpRequest, pk: int) -> HttpResponse:
     A game without a drawn sheet (Boston: its sheet is the result table and the deal log)
     has no picture: 404, with a page that says so."""
     table = _table(pk, with_tariff=False)
-    game = games.of_table(table)
+    game = game_pages.of_table(table)
     if not game.draws_sheet:
         reason = _("This table's sheet has no drawing, so it has no picture: share its page.")
         context = {"reason": reason, "table_url": reverse("scoring:table_detail", args=[table.pk])}
@@ -644,7 +647,7 @@ def _stale_deal(request: HttpRequest, table: Table, stale: services.StaleWrite) 
 
 def _preview(table: Table, state: selectors.TableState, deal: dict[str, Any]) -> list[str]:
     result = services.deal_preview(table, deal)
-    entries = games.of_table(table).entries(result, state.players)
+    entries = game_pages.of_table(table).entries(result, state.players)
     return [f"{e.text} — {rule_label(e.rule)}: {e.calc}" for e in entries]
 
 
@@ -854,7 +857,7 @@ def _edit_forms(
     position = _deal_position(state, record)
     before = selectors.replay(table, state.records[:position])
     if data is None and initial is None:
-        initial = games.of_table(table).initial_from(record.data)
+        initial = game_pages.of_table(table).initial_from(record.data)
     return _deal_form(before, data, initial=initial), ReasonForm(data)
 
 

@@ -4,13 +4,11 @@ Boston" at every call site, so these tests pin what each game answers."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.template.loader import get_template
 
 from scoring import games, selectors, services
 from scoring.engine.boston import BostonSetup, BostonTable
@@ -22,10 +20,7 @@ from scoring.models import (
     PreferansTariffVersion,
     Table,
 )
-from scoring.pages import sheet
-from scoring.pages.sheet import pulka_svg
 from tests import factories
-from tests.scoring.pages.test_sheet import busy
 
 THREE = ("Anna", "Boris", "Vera")
 FOUR = ("Anna", "Boris", "Vera", "Gleb")
@@ -151,12 +146,6 @@ def test_a_boston_table_gives_the_engine_its_preference_suit() -> None:
 
     assert setup.preference_suit == "clubs"
     assert games.BOSTON.table_options(setup)["preference_suit"] == "clubs"
-    form = games.BOSTON.deal_form(games.BOSTON.new_engine(setup), FOUR)
-    assert form.preference_suit == "clubs"
-    assert "trump" in form.fields
-    assert (
-        "trump" not in games.BOSTON.deal_form(BostonTable(BostonSetup(players=FOUR)), FOUR).fields
-    )
 
 
 def _boston_with_double_tours() -> Table:
@@ -199,60 +188,6 @@ def test_the_table_options_of_a_setup_open_the_same_table_again(make: Any) -> No
     assert game.setup(again, players) == setup
 
 
-@pytest.mark.django_db
-@pytest.mark.parametrize(
-    ("game", "required", "conditions"),
-    [
-        (games.PREFERANS, 3, {"first_dealer", "pool_target", "control_time"}),
-        (games.BOSTON, 4, {"preference_suit"}),
-    ],
-)
-def test_the_open_form_asks_for_the_games_seats_and_conditions(
-    game: games.Game, required: int, conditions: set[str]
-) -> None:
-    form = game.open_form()
-    # A seat is a member or a guest's name, so neither field is required by itself: the
-    # form asks for one of the two at each of the first ``required`` seats.
-    assert form.seats_needed == required
-    empty = game.open_form({})
-    assert not empty.is_valid()
-    seats = [f"player_{i}" in empty.errors for i in range(4)]
-    assert seats == [i < required for i in range(4)]
-    assert set(form.fields) & set(form.CONDITIONS) == conditions
-    assert form.fields["price"].label == game.price_label
-    assert form.fields["version"].queryset.model is game.version_model
-
-
-@pytest.mark.django_db
-def test_the_deal_log_shows_each_games_own_details() -> None:
-    pulka = factories.pulka()
-    services.deal_create(pulka, DEALS[2][2], by=None)
-    boston = factories.boston_table()
-    services.deal_create(boston, DEALS[5][2], by=None)
-    services.deal_create(boston, DEALS[4][2], by=None)
-
-    state = selectors.replay(pulka)
-    ((n, row),) = games.PREFERANS.deal_rows(state.game, state.players, 0)
-    assert n == 1 and row["dealer"] == "Anna" and "totals" not in row
-
-    state = selectors.replay(boston)
-    rows = list(games.BOSTON.deal_rows(state.game, state.players, 1))
-    assert [n for n, _row in rows] == [2]  # only the deals after the first
-    # The running totals still count the deal that is not shown.
-    assert rows[0][1]["totals"] == [("Anna", -3), ("Boris", 3), ("Vera", 0), ("Gleb", 0)]
-    assert rows[0][1]["entries"] == []
-
-
-@pytest.mark.django_db
-@pytest.mark.parametrize("make", [factories.pulka, factories.boston_table])
-def test_each_result_column_is_in_the_result_document(make: Any) -> None:
-    table = make()
-    document = selectors.replay(table).document()
-
-    for row in document["players"].values():
-        assert {column.key for column in games.of_table(table).result_columns} <= set(row)
-
-
 @pytest.mark.parametrize(
     ("game", "value", "shown"),
     [
@@ -268,69 +203,19 @@ def test_a_result_is_written_as_its_game_counts(
     assert game.figure(value) == shown
 
 
-@pytest.mark.parametrize("game", games.GAMES.values())
-def test_every_game_has_its_templates(game: games.Game) -> None:
-    """The table pages include them by name (a missing one fails only at render time)."""
-    names = [game.sheet_template, game.print_template, game.open_hint_template]
-    for name in [*names, game.deal_form_class.fields_template]:
-        assert get_template(name) is not None
-
-
 def test_the_adapter_imports_no_layer_above_it() -> None:
-    """games.py is asked by services, selectors and views; it must not ask them back."""
+    """games.py is asked by services, pages, selectors and views; it must not ask them back."""
     source = Path(games.__file__).read_text(encoding="utf-8")
     imported = {
         node.module
         for node in ast.walk(ast.parse(source))
         if isinstance(node, ast.ImportFrom) and node.module
     }
-    above = ("scoring.services", "scoring.selectors", "scoring.views", "scoring.live")
+    above = (
+        "scoring.services",
+        "scoring.pages",
+        "scoring.selectors",
+        "scoring.views",
+        "scoring.live",
+    )
     assert not [name for name in imported if name.startswith(above)]
-
-
-class HintsOnly:
-    """A ``games.Cache`` that keeps no drawing (each is made again) and the table's hints
-    in a dict."""
-
-    def __init__(self) -> None:
-        self.hints: dict[str, int] = {}
-
-    def __call__(self, key: str, render: Callable[[], str], /) -> str:
-        return render()
-
-    def hint(self, kind: str) -> int | None:
-        return self.hints.get(kind)
-
-    def keep_hint(self, kind: str, value: int) -> None:
-        self.hints[kind] = value
-
-
-@pytest.mark.django_db
-def test_a_revisions_sheet_is_drawn_from_the_rung_of_the_tables_last_one(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Revisions r and r + 1 of a long pulka: the second drawing starts from the rung the
-    first kept (the 300-deal sheet of three is at rung 17), which takes two layouts, and
-    draws what no hint draws. A hint a rung short (the sheet grew) takes two as well, and
-    the new rung is kept."""
-    table = factories.pulka(pool_target=10_000)
-    before, after = busy(THREE, 299), busy(THREE, 300)
-    unhinted = pulka_svg(after)
-    cache = HintsOnly()
-    assert games.PREFERANS.sheet_svg(table, before, cache) == pulka_svg(before)
-    assert cache.hints == {"sheet-rung:en": 17}
-    layouts: list[float] = []
-    plan = sheet._plan
-
-    def counted(drawn: sheet._Sheet, *args: Any) -> Any:
-        layouts.append(drawn.height)
-        return plan(drawn, *args)
-
-    monkeypatch.setattr(sheet, "_plan", counted)
-    assert games.PREFERANS.sheet_svg(table, after, cache) == unhinted
-    assert len(layouts) == 2
-    cache.hints["sheet-rung:en"] = 16
-    layouts.clear()
-    assert games.PREFERANS.sheet_svg(table, after, cache) == unhinted
-    assert len(layouts) == 2
-    assert cache.hints == {"sheet-rung:en": 17}
