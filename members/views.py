@@ -31,7 +31,8 @@ from members import selectors, services
 from members.forms import InviteForm, MemberSettingsForm, PasswordResetForm, SignInForm
 from members.models import Member
 from scoring import permissions
-from scoring.selectors import evenings, profiles
+from scoring.pages import profiles
+from scoring.selectors import evenings
 from scoring.selectors.standings import stamp_column, standings_cached
 
 

@@ -40,8 +40,8 @@ from scoring.games import CENT
 from scoring.models import Season, Table
 from scoring.models.seasons import RANKING_WORDS
 from scoring.pages import games as game_pages
+from scoring.pages.profiles import figure, unit
 from scoring.permissions import can_see_standings
-from scoring.selectors.profiles import figure, unit
 
 ALL_TIME_ORDER = ("money", "average", "wins")
 """How ``selectors.standings`` ranks the all-time boards (copied here to say it in words)."""

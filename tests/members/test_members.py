@@ -283,7 +283,7 @@ def test_member_page_query_count_does_not_grow_with_tables(
     # The page's version (1: clubsite.pages), the member with his latest seat and the
     # standings stamp (the profile's cache key), his groups (2), his totals, rating
     # history, the seasons, the seats the chart draws, his latest tables and the
-    # head-to-head (6): scoring/selectors/profiles.py; the club's name (1).
+    # head-to-head (6): scoring/pages/profiles.py; the club's name (1).
     with django_assert_num_queries(10):
         response = client.get(url)
     # Again, nothing changed: the page is kept whole for visitors (its version only).

@@ -25,8 +25,8 @@ from scoring.models import (
     Seat,
     Table,
 )
+from scoring.pages import profiles
 from scoring.selectors import evenings as evening_selectors
-from scoring.selectors import profiles
 from scoring.services import evenings as evening_services
 from scoring.services.guests import guest_merge
 from scoring.views.tables import _members_of

@@ -31,7 +31,7 @@ from scoring.models import (
     StandingsTotal,
     Table,
 )
-from scoring.selectors import profiles
+from scoring.pages import profiles
 from scoring.services.guests import guest_merge
 from tests import factories
 from tests.factories import finished_pulka

@@ -25,7 +25,7 @@ from django.urls import reverse
 from scoring import selectors, services
 from scoring.engine.preferans.rules import PreferansRules
 from scoring.models import AuditEntry, DealRecord, PreferansTariff, Seat, Table
-from scoring.selectors import profiles
+from scoring.pages import profiles
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, post_deal
 from tests.html_forms import field_errors, form_data

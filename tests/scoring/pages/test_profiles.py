@@ -1,4 +1,4 @@
-"""A member's profile (scoring/selectors/profiles.py and the member page): statistics, head-to-head
+"""A member's profile (scoring/pages/profiles.py and the member page): statistics, head-to-head
 and charts from a hand-built history whose every number is worked out below."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from django.utils import translation
 
 from scoring import services
 from scoring.models import RatingHistory, Season, Seat, Table
-from scoring.selectors import profiles
+from scoring.pages import profiles
 from tests import factories
 from tests.factories import finished_pulka
 
