@@ -33,6 +33,7 @@ from members.models import Member
 from scoring import permissions
 from scoring.pages import profiles
 from scoring.selectors import evenings
+from scoring.selectors import profiles as profile_reads
 from scoring.selectors.standings import stamp_column, standings_cached
 
 
@@ -74,7 +75,7 @@ def sign_out(request: HttpRequest) -> HttpResponse:
 def _profile_version(request: HttpRequest, username: str) -> str | None:
     """What a member's page shows a visitor: what his profile is cached under (the standings
     stamp, his latest seat, today); None for no such member."""
-    found = profiles.page_version(username)
+    found = profile_reads.page_version(username)
     if found is None or not found[1]:
         return None
     latest_seat, stamp = found
@@ -91,7 +92,7 @@ def member_detail(request: HttpRequest, username: str) -> HttpResponse:
     payments (a few queries per evening he came to)."""
     # With his latest seat and the standings stamp, which his profile is cached under.
     members = Member.objects.prefetch_related("groups").annotate(
-        latest_seat=profiles.latest_seat_column(), standings_stamp=stamp_column()
+        latest_seat=profile_reads.latest_seat_column(), standings_stamp=stamp_column()
     )
     member = get_object_or_404(members, username=username)
     own_page = request.user.is_authenticated and request.user.pk == member.pk

@@ -1,4 +1,5 @@
-"""A member's profile: history, statistics, head-to-head and charts.
+"""A member's profile as its page shows it: history lines, statistics, head-to-head and
+charts, from the reads of ``scoring.selectors.profiles``.
 
 The totals, the statistics and the head-to-head are read from the rows kept when tables
 finish and reopen (``StandingsTotal``, ``RivalTotal``: a row per game, and per game and
@@ -19,23 +20,30 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from django.db import connection
-from django.db.models import Count, OuterRef, Subquery, Window
-from django.db.models.functions import Coalesce, RowNumber
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
-from members.models import Member, name_fields, shown_name_of
+from members.models import shown_name_of
 from scoring import games
 from scoring.engine.boston.rules import BOSTON_ROWS, MISERE_ROWS, TRICK_ROWS
 from scoring.engine.preferans.rules import LEVELS
 from scoring.games import CENT
-from scoring.models import RatingHistory, RivalTotal, Season, Seat, StandingsTotal, Table
+from scoring.models import Season, StandingsTotal, Table
 from scoring.pages.charts import line_chart
-from scoring.selectors.standings import STAMP_SQL
+from scoring.selectors.profiles import (
+    MemberSeat,
+    charted_seats,
+    finished,
+    member_seats,
+    member_totals,
+    rating_history,
+    rival_rows,
+    seasons_listed,
+    tables_of,
+)
 
 BOSTON_KINDS: dict[str, Any] = {
     "ask-supported": gettext_lazy("Ask, supported (8 together)"),
@@ -88,51 +96,6 @@ def date_texts(format_name: str) -> Callable[[datetime.date], str]:
 
 
 @dataclass(frozen=True, slots=True)
-class MemberSeat:
-    """A member's seat as a profile reads it: what was stored when its table finished,
-    and the few columns of the table and its tariff that the page shows."""
-
-    table_id: int
-    game: str
-    status: str
-    played_on: datetime.date
-    tariff: str
-    result: Decimal | None  # whists (Preferans) or chips (Boston); None while in play
-    money: Decimal | None
-    won: bool
-    stats: dict[str, Any] | None
-
-    @property
-    def is_open(self) -> bool:
-        return self.status == Table.OPEN
-
-
-def member_seats(member: Any, *, latest: int | None = None, seats: Any = None) -> list[MemberSeat]:
-    """The seats the member took (of ``seats``, if given), newest table first, the
-    ``latest`` few or all, with their table's game, status, date and tariff name (one
-    query, plain rows: model instances for a seat, its table, tariff version and tariff
-    took several times as long as the query itself)."""
-    rows = (
-        (seats if seats is not None else Seat.objects.all())
-        .filter(member=member)
-        .order_by("-table__played_on", "-table__id")
-        .values_list(
-            "table_id",
-            "table__game",
-            "table__status",
-            "table__played_on",
-            # The table's tariff version is of its game; the others are empty.
-            Coalesce(*(f"table__{g.version_field}__tariff__name" for g in games.GAMES.values())),
-            "result",
-            "money",
-            "won",
-            "stats",
-        )
-    )
-    return [MemberSeat(*row) for row in (rows[:latest] if latest is not None else rows)]
-
-
-@dataclass(frozen=True, slots=True)
 class HistoryLine:
     """One table on a member's page, with the member's result when it is finished."""
 
@@ -179,11 +142,6 @@ def history(seats: Iterable[MemberSeat]) -> list[HistoryLine]:
     return lines
 
 
-def finished(seats: Iterable[MemberSeat], game: str | None = None) -> list[MemberSeat]:
-    """The seats of finished tables (of ``game``) that carry a stored result."""
-    return [s for s in seats if not s.is_open and s.result is not None and game in (None, s.game)]
-
-
 # -- summary and statistics ---------------------------------------------------------------
 
 
@@ -227,12 +185,6 @@ class GameSummary:
     @property
     def worst_shown(self) -> str | None:
         return self.shown("worst")
-
-
-def member_totals(member: Any) -> dict[str, StandingsTotal]:
-    """The member's all-time totals, by game (one query, a row per game played)."""
-    rows = StandingsTotal.objects.filter(member=member, season=None, game__in=games.GAMES)
-    return {row.game: row for row in rows}
 
 
 def summaries(totals: Mapping[str, StandingsTotal], ratings: dict[str, float]) -> list[GameSummary]:
@@ -382,20 +334,8 @@ them on request)."""
 
 def rivals(member: Any, *, per_game: int | None = None) -> list[Rival]:
     """Head-to-head against the members met at a finished table, per game, most tables
-    together first (then by name): every one, or the first ``per_game`` of each game. One
-    query, a kept row per game and rival: the database numbers each game's rows and counts
-    them (window functions), and only the rows shown are read; each carries the count of
-    its game (``Rival.in_game``)."""
-    by_tables = ("-tables", "rival__display_name", "rival__username")
-    rows = (
-        RivalTotal.objects.filter(member=member)
-        .annotate(in_game=Window(Count("*"), partition_by="game"))
-        .values("game", "tables", "mine", "theirs", "above", "in_game", *name_fields("rival__"))
-        .order_by("game", *by_tables)
-    )
-    if per_game is not None:
-        rank = Window(RowNumber(), partition_by="game", order_by=by_tables)
-        rows = rows.annotate(rank=rank).filter(rank__lte=per_game)
+    together first (then by name): every one, or the first ``per_game`` of each game
+    (``selectors.profiles.rival_rows``)."""
     return [
         Rival(
             username=row["rival__username"],
@@ -407,7 +347,7 @@ def rivals(member: Any, *, per_game: int | None = None) -> list[Rival]:
             above=row["above"],
             in_game=row["in_game"],
         )
-        for row in rows
+        for row in rival_rows(member, per_game=per_game)
     ]
 
 
@@ -479,13 +419,8 @@ def result_series(
 def rating_series(member: Any) -> dict[str, list[tuple[str, float]]]:
     """The member's rating (the shown ordinal) after each rated table, per game."""
     series: dict[str, list[tuple[str, float]]] = defaultdict(list)
-    rows = (
-        RatingHistory.objects.filter(member=member)
-        .order_by("game", "played_on", "table_id")
-        .values_list("game", "played_on", "ordinal")
-    )
     day = date_texts(CHART_DAY)
-    for game, played_on, ordinal in rows:
+    for game, played_on, ordinal in rating_history(member):
         series[game].append((day(played_on), round(ordinal, 2)))
     return dict(series)
 
@@ -518,30 +453,6 @@ class Profile:
     rating_charts: list[Chart]
 
 
-def page_version(username: str) -> tuple[int | None, str | None] | None:
-    """What a member's page is made from besides the day: his latest seat (a new table of
-    his changes it) and the standings stamp; None for no such member. Every visitor's view
-    of the page asks it (``clubsite.pages``), so it is one statement in plain SQL: the ORM's
-    two subqueries took ten times as long to build (1.2 ms) as to run."""
-    member, seat = Member._meta.db_table, Seat._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f'SELECT (SELECT "id" FROM "{seat}" WHERE "member_id" = m."id"'  # noqa: S608 - no input
-            f' ORDER BY "id" DESC LIMIT 1), ({STAMP_SQL})'
-            f' FROM "{member}" m WHERE m."username" = %s',
-            [username],
-        )
-        return cursor.fetchone()  # type: ignore[no-any-return]
-
-
-def latest_seat_column() -> Subquery:
-    """The id of a member's latest seat, as a column of the member's query
-    (``.annotate(latest_seat=…)``): it changes when he sits at a new table, which his page
-    lists."""
-    seats = Seat.objects.filter(member=OuterRef("pk")).order_by("-pk").values("pk")[:1]
-    return Subquery(seats)
-
-
 def profile(
     member: Any, *, season: str | None = None, all_tables: bool = False, all_rivals: bool = False
 ) -> Profile:
@@ -550,10 +461,10 @@ def profile(
     seasons, the seats the result chart draws, the latest tables and their count."""
     totals = member_totals(member)
     ratings = rating_series(member)
-    seasons = list(Season.objects.all())
+    seasons = seasons_listed()
     chosen = chosen_season(seasons, season)
     played = [game for game, _label in Table.GAMES if game in totals]
-    charted = _charted_seats(member, chosen) if played else []
+    charted = charted_seats(member, chosen) if played else []
     labels = dict(Table.GAMES)
     period = chosen.name if chosen is not None else _("all time")
     result_charts = []
@@ -578,11 +489,7 @@ def profile(
         )
         rating_charts.append(Chart(game, title, svg))
     lines = history(member_seats(member, latest=None if all_tables else HISTORY_SHOWN))
-    count = (
-        len(lines)
-        if all_tables or len(lines) < HISTORY_SHOWN
-        else Seat.objects.filter(member=member).count()
-    )
+    count = len(lines) if all_tables or len(lines) < HISTORY_SHOWN else tables_of(member)
     shown_rivals = rivals(member, per_game=None if all_rivals else RIVALS_SHOWN)
     return Profile(
         lines=lines,
@@ -597,11 +504,3 @@ def profile(
         result_charts=result_charts,
         rating_charts=rating_charts,
     )
-
-
-def _charted_seats(member: Any, season: Season | None) -> list[MemberSeat]:
-    """The member's seats at the finished tables of ``season`` (all time if None)."""
-    seats = Seat.objects.filter(table__status=Table.FINISHED)
-    if season is not None:
-        seats = seats.filter(table__played_on__range=(season.starts_on, season.ends_on))
-    return member_seats(member, seats=seats)

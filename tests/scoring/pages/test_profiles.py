@@ -17,6 +17,7 @@ from django.utils import translation
 from scoring import services
 from scoring.models import RatingHistory, Season, Seat, Table
 from scoring.pages import profiles
+from scoring.selectors import profiles as profile_reads
 from tests import factories
 from tests.factories import finished_pulka
 
@@ -116,7 +117,7 @@ def test_the_hand_built_pulka_stores_what_the_comments_say(history):
 
 
 def test_preferans_statistics_add_up_every_pulka(history):
-    stats = profiles.preferans_stats(profiles.member_totals(history["Anna"]))
+    stats = profiles.preferans_stats(profile_reads.member_totals(history["Anna"]))
 
     assert stats.tables == 3
     assert [(t.label, t.declared, t.made, t.percent) for t in stats.levels] == [
@@ -131,14 +132,14 @@ def test_preferans_statistics_add_up_every_pulka(history):
     assert (stats.whists_written, stats.whists_received) == (0, 60)
     assert (stats.help_given, stats.help_received) == (4, 0)
 
-    boris = profiles.preferans_stats(profiles.member_totals(history["Boris"]))
+    boris = profiles.preferans_stats(profile_reads.member_totals(history["Boris"]))
     assert (boris.whists_written, boris.whists_received) == (36, 0)
     assert (boris.help_given, boris.help_received) == (0, 4)
     assert boris.passout_average == Decimal("4.50")  # 9 tricks in 2 pass-outs
 
 
 def test_boston_statistics_by_kind(history):
-    stats = profiles.boston_stats(profiles.member_totals(history["Anna"]))
+    stats = profiles.boston_stats(profile_reads.member_totals(history["Anna"]))
 
     assert stats.tables == 1
     assert [(t.label, t.declared, t.made, t.percent) for t in stats.kinds] == [
@@ -146,12 +147,12 @@ def test_boston_statistics_by_kind(history):
         ("Ask, alone (5)", 1, 0, 0),
         ("Independence", 1, 1, 100),
     ]
-    assert profiles.boston_stats(profiles.member_totals(history["Vera"])).kinds == ()
+    assert profiles.boston_stats(profile_reads.member_totals(history["Vera"])).kinds == ()
 
 
 def test_summaries_per_game(history):
     anna = history["Anna"]
-    preferans, boston = profiles.summaries(profiles.member_totals(anna), {"preferans": 1.5})
+    preferans, boston = profiles.summaries(profile_reads.member_totals(anna), {"preferans": 1.5})
 
     money = sum(
         Seat.objects.filter(member=anna, table__game=Table.PREFERANS).values_list(
@@ -192,7 +193,7 @@ def test_head_to_head(history):
 
 
 def test_the_result_chart_covers_the_chosen_season(history):
-    seats = profiles.member_seats(history["Anna"])
+    seats = profile_reads.member_seats(history["Anna"])
     spring = Season.objects.get()
 
     assert [v for _day, v in profiles.result_series(seats, Table.PREFERANS, spring)] == [

@@ -32,6 +32,7 @@ from scoring.models import (
     Table,
 )
 from scoring.pages import profiles
+from scoring.selectors import profiles as profile_reads
 from scoring.services.guests import guest_merge
 from tests import factories
 from tests.factories import finished_pulka
@@ -130,7 +131,7 @@ def old_profile(member: Any) -> dict[str, Any]:
 
 
 def new_profile(member: Any) -> dict[str, Any]:
-    totals = profiles.member_totals(member)
+    totals = profile_reads.member_totals(member)
     return {
         "summary": {
             s.game: (s.tables, s.wins, s.total, s.money, s.best, s.worst)

@@ -26,6 +26,7 @@ from scoring import selectors, services
 from scoring.engine.preferans.rules import PreferansRules
 from scoring.models import AuditEntry, DealRecord, PreferansTariff, Seat, Table
 from scoring.pages import profiles
+from scoring.selectors import profiles as profile_reads
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, post_deal
 from tests.html_forms import field_errors, form_data
@@ -346,7 +347,7 @@ def test_a_concession_counts_as_a_contract_declared_and_not_made(client, pulka):
         "Vera": {"declared_7": 1, "conceded_7": 1, "whists_received": 24},
     }
     vera = pulka.seats.get(name="Vera").member
-    stats = profiles.preferans_stats(profiles.member_totals(vera))
+    stats = profiles.preferans_stats(profile_reads.member_totals(vera))
     seven = next(t for t in stats.levels if t.label == "7")
     assert (seven.declared, seven.made, seven.percent, stats.conceded) == (1, 0, 0, 1)
     shown = client.get(reverse("members:detail", args=[vera.username])).content.decode()
