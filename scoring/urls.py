@@ -1,7 +1,8 @@
 from django.urls import path, register_converter
 
 from scoring import views
-from scoring.views import app, evenings, guests, rules, standings, tables, tariffs
+from scoring.pages import tariffs
+from scoring.views import app, evenings, guests, rules, standings, tables
 
 app_name = "scoring"
 register_converter(standings.GameConverter, "game")
@@ -13,7 +14,7 @@ urlpatterns = [
     path("manifest.webmanifest", app.manifest, name="manifest"),
     path("sw.js", app.service_worker, name="service_worker"),
     path("offline/<str:language>/", app.offline, name="offline"),
-    # Tariff pages (scoring/views/tariffs.py)
+    # Tariff pages (scoring/pages/tariffs.py)
     path("tariffs/", tariffs.tariff_list, name="tariff_list"),
     path(
         "tariffs/preferans/<int:pk>/",

@@ -28,8 +28,7 @@ from scoring.engine.preferans.rules import LEVELS, PreferansRules
 from scoring.models import BostonTariff, PreferansTariff
 from scoring.models.tariffs import SPECIAL_ROW_LABELS
 from scoring.pages.labels import seat_letter
-from scoring.selectors.tariffs import house_tariffs
-from scoring.views.tariffs import (
+from scoring.pages.tariffs import (
     CONTRACT_LABELS,
     LevelRow,
     level_rows,
@@ -37,6 +36,7 @@ from scoring.views.tariffs import (
     payment_amount,
     trick_row_labels,
 )
+from scoring.selectors.tariffs import house_tariffs
 
 TEMPLATES = {"ru": "scoring/rules/ru.html", "en": "scoring/rules/en.html"}
 """The page in each of the site's languages (``settings.LANGUAGES``)."""

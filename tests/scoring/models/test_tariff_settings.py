@@ -21,7 +21,7 @@ from scoring.engine.preferans.rules import PRESETS, PreferansRules
 from scoring.models import BostonTariff, PreferansTariff
 from scoring.models import tariff_settings as ts
 from scoring.models.tariff_settings import BOSTON_SETTINGS, PREFERANS_SETTINGS, Setting
-from scoring.views import tariffs as views
+from scoring.pages import tariffs as views
 
 RULES_MD = Path(settings.BASE_DIR) / "docs" / "rules.md"
 GAMES = [
