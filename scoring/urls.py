@@ -1,8 +1,7 @@
 from django.urls import path, register_converter
 
 from scoring import views
-from scoring.pages import tariffs
-from scoring.views import app, evenings, guests, rules, standings, tables
+from scoring.views import app, evenings, guests, rules, standings, tables, tariffs
 
 app_name = "scoring"
 register_converter(standings.GameConverter, "game")
@@ -14,7 +13,7 @@ urlpatterns = [
     path("manifest.webmanifest", app.manifest, name="manifest"),
     path("sw.js", app.service_worker, name="service_worker"),
     path("offline/<str:language>/", app.offline, name="offline"),
-    # Tariff pages (scoring/pages/tariffs.py)
+    # Tariff pages (scoring/views/tariffs.py)
     path("tariffs/", tariffs.tariff_list, name="tariff_list"),
     path(
         "tariffs/preferans/<int:pk>/",

@@ -1,4 +1,5 @@
-"""Read-only tariff pages for members (the admin is the organisers' editor)."""
+"""What the read-only tariff pages show (the admin is the organisers' editor): each
+tariff's summary in words, its tables of numbers and its other settings."""
 
 from __future__ import annotations
 
@@ -7,9 +8,6 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Max, QuerySet
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
 from django.utils import formats
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
@@ -25,7 +23,7 @@ from scoring.models.tariff_settings import (
     PREFERANS_SETTINGS,
     page_rows,
 )
-from scoring.models.tariffs import SPECIAL_ROW_LABELS, Tariff
+from scoring.models.tariffs import SPECIAL_ROW_LABELS
 
 SUIT_CLASSES = ("minor", "major")
 
@@ -75,24 +73,6 @@ BOSTON_WRITTEN_OUT = frozenset(
         *("card_pays_honours", "card_pays_overtricks", "card_pays_undertricks"),
     )
 )
-
-
-def _tariffs(model: type[Tariff]) -> QuerySet[Any]:
-    """Tariffs with the number of their current version (one query)."""
-    return model._default_manager.annotate(version=Max("versions__number"))
-
-
-def tariff_list(request: HttpRequest) -> HttpResponse:
-    preferans = list(_tariffs(PreferansTariff).order_by("name"))
-    boston = list(_tariffs(BostonTariff).order_by("name"))
-    return render(
-        request,
-        "scoring/tariff_list.html",
-        {
-            "preferans_tariffs": [(t, preferans_summary(t.to_rules())) for t in preferans],
-            "boston_tariffs": [(t, boston_summary(t)) for t in boston],
-        },
-    )
 
 
 def numbers_text(values: tuple[int, ...]) -> str:
@@ -184,35 +164,6 @@ def level_rows(rules: PreferansRules) -> list[LevelRow]:
             )
         )
     return rows
-
-
-def preferans_tariff_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    tariff = get_object_or_404(_tariffs(PreferansTariff), pk=pk)
-    rules = tariff.to_rules()
-    return render(
-        request,
-        "scoring/tariff_preferans_detail.html",
-        {
-            "tariff": tariff,
-            "summary": preferans_summary(rules),
-            "rules": rules,
-            "levels": level_rows(rules),
-            "rates": {
-                name: number(getattr(rules, name))
-                for name in (
-                    "whist_rate",
-                    "remise_rate",
-                    "consolation_rate",
-                    "whister_penalty_rate",
-                )
-            },
-            "passout_ladder": list(rules.passout_ladder),
-            "passout_exit": list(rules.passout_exit),
-            "half_whist_levels": list(rules.half_whist_levels),
-            "help_mountain": number(Fraction(rules.pool_weight, rules.mountain_weight)),
-            "more": page_rows(rules, PREFERANS_SETTINGS, PREFERANS_SECTIONS, PREFERANS_WRITTEN_OUT),
-        },
-    )
 
 
 # -- Boston -------------------------------------------------------------------------------
@@ -357,24 +308,51 @@ def value_card(rules: BostonRules) -> tuple[list[tuple[str, str, int]], list[Car
     return columns, rows
 
 
-def boston_tariff_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    tariff = get_object_or_404(
-        _tariffs(BostonTariff).prefetch_related("payment_rows", "card_rows"), pk=pk
-    )
+def tariff_lines(preferans: list[PreferansTariff], boston: list[BostonTariff]) -> dict[str, Any]:
+    """The tariff list: each tariff with its summary in words."""
+    return {
+        "preferans_tariffs": [(t, preferans_summary(t.to_rules())) for t in preferans],
+        "boston_tariffs": [(t, boston_summary(t)) for t in boston],
+    }
+
+
+def preferans_tariff_context(tariff: PreferansTariff) -> dict[str, Any]:
+    """What a Preferans tariff's page shows."""
+    rules = tariff.to_rules()
+    return {
+        "tariff": tariff,
+        "summary": preferans_summary(rules),
+        "rules": rules,
+        "levels": level_rows(rules),
+        "rates": {
+            name: number(getattr(rules, name))
+            for name in (
+                "whist_rate",
+                "remise_rate",
+                "consolation_rate",
+                "whister_penalty_rate",
+            )
+        },
+        "passout_ladder": list(rules.passout_ladder),
+        "passout_exit": list(rules.passout_exit),
+        "half_whist_levels": list(rules.half_whist_levels),
+        "help_mountain": number(Fraction(rules.pool_weight, rules.mountain_weight)),
+        "more": page_rows(rules, PREFERANS_SETTINGS, PREFERANS_SECTIONS, PREFERANS_WRITTEN_OUT),
+    }
+
+
+def boston_tariff_context(tariff: BostonTariff) -> dict[str, Any]:
+    """What a Boston tariff's page shows."""
     rules = tariff.to_rules()
     columns, card = value_card(rules)
-    return render(
-        request,
-        "scoring/tariff_boston_detail.html",
-        {
-            "tariff": tariff,
-            "summary": boston_summary(tariff),
-            "rules": rules,
-            "payment_tables": payment_tables(rules),
-            "card_columns": columns,
-            "card_rows": card,
-            # The system the tariff's tables score by comes first; the other follows.
-            "card_first": rules.system == "value-card",
-            "more": page_rows(rules, BOSTON_SETTINGS, BOSTON_SECTIONS, BOSTON_WRITTEN_OUT),
-        },
-    )
+    return {
+        "tariff": tariff,
+        "summary": boston_summary(tariff),
+        "rules": rules,
+        "payment_tables": payment_tables(rules),
+        "card_columns": columns,
+        "card_rows": card,
+        # The system the tariff's tables score by comes first; the other follows.
+        "card_first": rules.system == "value-card",
+        "more": page_rows(rules, BOSTON_SETTINGS, BOSTON_SECTIONS, BOSTON_WRITTEN_OUT),
+    }
