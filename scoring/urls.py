@@ -1,7 +1,8 @@
 from django.urls import path, register_converter
 
 from scoring import views
-from scoring.views import app, evenings, guests, rules, standings, tables, tariffs
+from scoring.pages import rules
+from scoring.views import app, evenings, guests, standings, tables, tariffs
 
 app_name = "scoring"
 register_converter(standings.GameConverter, "game")
