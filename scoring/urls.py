@@ -1,8 +1,7 @@
 from django.urls import path, register_converter
 
 from scoring import views
-from scoring.pages import rules
-from scoring.views import app, evenings, guests, standings, tables, tariffs
+from scoring.views import app, evenings, guests, rules, standings, tables, tariffs
 
 app_name = "scoring"
 register_converter(standings.GameConverter, "game")

@@ -1,5 +1,5 @@
-"""The members' rules page: the club's rules as players read them, with the numbers of the
-tariffs the club plays by now (``selectors.tariffs.house_tariffs``).
+"""What the members' rules page shows: the numbers of the tariffs the club plays by now
+(``selectors.tariffs.house_tariffs``), which the rules quote.
 
 The rules are prose, so each language has its own template (``scoring/rules/ru.html``,
 ``scoring/rules/en.html``) rather than a few hundred gettext messages of whole paragraphs:
@@ -14,12 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.conf import settings
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language
 
 from scoring.engine.boston import Card, card_amount
 from scoring.engine.boston.rules import ASK_CONTRACTS, CARD_ROWS, TRICK_ROWS, BostonRules
@@ -38,8 +34,6 @@ from scoring.pages.tariffs import (
 )
 from scoring.selectors.tariffs import house_tariffs
 
-TEMPLATES = {"ru": "scoring/rules/ru.html", "en": "scoring/rules/en.html"}
-"""The page in each of the site's languages (``settings.LANGUAGES``)."""
 SUIT_SYMBOLS = {"spades": "♠", "clubs": "♣", "diamonds": "♦", "hearts": "♥"}
 
 # The settlement example: three players whose pools are closed, with these mountains and
@@ -48,21 +42,18 @@ EXAMPLE_MOUNTAINS = (12, 30, 6)
 EXAMPLE_WHISTS = ((0, 1, 40), (1, 2, 10), (2, 0, 16))
 
 
-def rules(request: HttpRequest) -> HttpResponse:
-    """The rules page in the request's language (Russian, the site's own, for any other)."""
-    language = get_language()
+def rules_context(language: str | None) -> dict[str, object]:
+    """The numbers the rules page quotes, from the tariffs the club plays by today."""
     house = house_tariffs(timezone.localdate())
     boston = {tariff.system: tariff for tariff in house.boston}
     payment = boston.get("payment-tariff")
     card = boston.get("value-card")
     english = language == "en"
-    context = {
+    return {
         "preferans": preferans_numbers(house.preferans) if house.preferans else None,
         "payment_tariff": payment_numbers(payment, english=english) if payment else None,
         "value_card": card_numbers(card, english=english) if card else None,
     }
-    template = TEMPLATES.get(language or "", TEMPLATES[settings.LANGUAGE_CODE])
-    return render(request, template, context)
 
 
 # -- Preferans ----------------------------------------------------------------------------
