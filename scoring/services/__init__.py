@@ -1,6 +1,7 @@
 """The write paths, by topic: every change to tariffs, tables and ratings, each in one
 transaction. Call sites use ``services.<name>``; the topic modules hold the code."""
 
+from scoring.services.imports import record_import
 from scoring.services.ratings import (
     RATING_MODEL,
     RatingsNotUpdated,
@@ -75,6 +76,7 @@ __all__ = [
     "ratings_rebuild",
     "ratings_update",
     "ratings_update_task",
+    "record_import",
     "season_standings_rebuild",
     "seat_names_for",
     "seat_results",

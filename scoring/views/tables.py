@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -32,11 +32,10 @@ from clubsite.writes import REFUSED_HEADER, came_from, write_refused
 from members.models import Member
 from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
-from scoring.engine.record import MAX_RECORD_BYTES, load
 from scoring.live.fragments import RevisionCache, cached
 from scoring.live.keys import revision_key, sheet_picture_key, tariff_key, url_key, with_epoch
 from scoring.live.snapshots import LATEST_ROWS
-from scoring.models import AuditEntry, DealRecord, Guest, Seat, Table
+from scoring.models import AuditEntry, DealRecord, Seat, Table
 from scoring.pages import games as game_pages
 from scoring.pages import share
 from scoring.pages.forms import (
@@ -55,7 +54,6 @@ from scoring.permissions import (
     can_write,
     is_organiser,
 )
-from scoring.selectors.tariffs import version_with_rules
 
 LIVE_POLL_SECONDS = 2
 AUDIT_SHOWN = 20
@@ -1105,7 +1103,12 @@ def table_import(request: HttpRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
-            table = _import(form, _member(request))
+            table = services.record_import(
+                upload=form.cleaned_data["record"],
+                game=form.cleaned_data["game"],
+                played_on=form.cleaned_data.get("played_on"),
+                by=_member(request),
+            )
         except services.AlreadyImported as error:
             form.add_error("record", _already_here(error.table))
         except RuleError as error:
@@ -1126,88 +1129,3 @@ def _already_here(pk: int) -> str:
         ),
         table=link,
     )
-
-
-def _import(form: ImportForm, user: Member) -> Table:
-    upload = form.cleaned_data["record"]
-    if upload.size > MAX_RECORD_BYTES:  # refused before a byte of it is read
-        raise RuleError(
-            _("the file is larger than %(limit)s MB, the limit for a game record")
-            % {"limit": f"{MAX_RECORD_BYTES / 1_000_000:g}"}
-        )
-    try:
-        text = upload.read().decode("utf-8")
-    except UnicodeDecodeError:
-        raise RuleError(_("the file is not UTF-8 text")) from None
-    record = load(text)
-    if record["game"] != form.cleaned_data["game"]:
-        raise RuleError(_("the record is a %(game)s game") % {"game": record["game"]}, field="game")
-    members = _members_of(record)
-    if user not in members and not is_organiser(user):
-        raise RuleError(_("import a game you played in"), field="players")
-    version = _version_for(record)
-    return services.table_import(
-        record,
-        version=version,
-        members=members,
-        by=user,
-        played_on=form.cleaned_data.get("played_on"),
-    )
-
-
-def _members_of(record: Any) -> list[services.Player]:
-    """The club members a record's players are: by the usernames of its ``members`` field
-    when it has one (a club export's: a display name may have changed since), seat by
-    seat; a username this club does not have falls back to the player's name; ``null``
-    is a guest's seat, seated again as a new guest of the player's name."""
-    names = record.get("players")
-    if services.MEMBERS_FIELD not in record:
-        return list(_members_named(names))
-    usernames = record[services.MEMBERS_FIELD]
-    if (
-        not isinstance(usernames, list)
-        or not all(u is None or isinstance(u, str) for u in usernames)
-        or not isinstance(names, list)
-        or len(usernames) != len(names)
-    ):
-        raise RuleError(
-            _("must list one username for each player, in the players' order"),
-            field=services.MEMBERS_FIELD,
-        )
-    by_username = {m.username: m for m in Member.objects.filter(username__in=usernames)}
-    if not all(isinstance(n, str) and n.strip() for n in names):
-        raise RuleError(_("must list the players' names"), field="players")
-    return [
-        # null: a guest's seat (no account), who comes back as a guest of that name
-        Guest(name=name[: Guest._meta.get_field("name").max_length])
-        if username is None
-        else by_username[username]
-        if username in by_username
-        else _members_named([name])[0]
-        for username, name in zip(usernames, names, strict=True)
-    ]
-
-
-def _members_named(names: Any) -> list[Member]:
-    """The club members a record's player names refer to (display name or username)."""
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise RuleError(_("must list the players' names"), field="players")
-    found = []
-    for name in names:
-        member = Member.objects.filter(Q(display_name=name) | Q(username=name)).first()
-        if member is None:
-            raise RuleError(_("no member is called %(name)s") % {"name": name}, field="players")
-        found.append(member)
-    return found
-
-
-def _version_for(record: Any) -> Any:
-    """The newest tariff version whose rules are the record's rules."""
-    game = games.of(record["game"])
-    version = version_with_rules(game, game.parse_rules(record.get("rules", game.default_rules)))
-    if version is None:
-        raise RuleError(
-            _("no house tariff has this record's rules; add one in the admin first"),
-            field="rules",
-        )
-    return version

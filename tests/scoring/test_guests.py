@@ -29,7 +29,7 @@ from scoring.pages import profiles
 from scoring.selectors import evenings as evening_selectors
 from scoring.services import evenings as evening_services
 from scoring.services.guests import guest_merge
-from scoring.views.tables import _members_of
+from scoring.services.imports import members_of
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -164,9 +164,9 @@ def test_an_export_names_a_guest_by_null_and_imports_him_back_as_a_guest() -> No
     assert record["players"] == ["Anna", "Boris", "Pyotr"]
     version = table.preferans_version
     with pytest.raises(services.AlreadyImported):
-        services.table_import(record, version=version, members=_members_of(record), by=anna)
+        services.table_import(record, version=version, members=members_of(record), by=anna)
     table.delete()
-    imported = services.table_import(record, version=version, members=_members_of(record), by=anna)
+    imported = services.table_import(record, version=version, members=members_of(record), by=anna)
     seats: Any = imported.seats.order_by("position")
     assert [s.member for s in seats] == [anna, boris, None]
     assert seats[2].guest.name == "Pyotr"

@@ -469,7 +469,7 @@ def test_import_refuses_a_file_over_1_mb_before_parsing_it(client, table, anna):
     content = json.dumps(long_record(85_000)).encode()
     assert len(content) > 5_000_000
     before = db_snapshot()
-    with mock.patch("scoring.views.tables.load", side_effect=AssertionError("parsed")):
+    with mock.patch("scoring.services.imports.load", side_effect=AssertionError("parsed")):
         response = client.post(reverse("scoring:table_import"), upload(content))
     assert response.status_code == 200
     assert "the file is larger than 1 MB, the limit for a game record" in unescaped(response)
