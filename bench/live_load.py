@@ -39,7 +39,7 @@ from bench import load, site
 
 POLL_SECONDS = 2.0
 DEAL_SECONDS = 3.0
-LOG_SHOWN = 10  # deals in the sheet's log (scoring.views.tables.LOG_SHOWN)
+LOG_SHOWN = 10  # deals in the sheet's log (scoring.pages.tables.LOG_SHOWN)
 REDIS_URL = os.environ.get("LOAD_REDIS_URL", "redis://127.0.0.1:6379/5")
 NEWEST_DEAL = re.compile(r'<li value="(\d+)">')
 

@@ -16,7 +16,7 @@ Game = Pulka | BostonTable
 
 LATEST_ROWS = 10
 """How many of the latest deals' rows a snapshot keeps: as many as the sheet's log shows
-(``scoring.views.tables.LOG_SHOWN``), so that neither a page nor a save reads them again."""
+(``scoring.pages.tables.LOG_SHOWN``), so that neither a page nor a save reads them again."""
 
 
 class Snapshot(NamedTuple):

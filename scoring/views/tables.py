@@ -15,13 +15,11 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_http_methods, require_POST
@@ -33,9 +31,8 @@ from members.models import Member
 from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
 from scoring.live.fragments import RevisionCache, cached
-from scoring.live.keys import revision_key, sheet_picture_key, tariff_key, url_key, with_epoch
-from scoring.live.snapshots import LATEST_ROWS
-from scoring.models import AuditEntry, DealRecord, Seat, Table
+from scoring.live.keys import sheet_picture_key
+from scoring.models import DealRecord, Table
 from scoring.pages import games as game_pages
 from scoring.pages import share
 from scoring.pages.forms import (
@@ -46,6 +43,18 @@ from scoring.pages.forms import (
     rule_error_to_form,
 )
 from scoring.pages.labels import deal_words, rule_error_text, rule_label
+from scoring.pages.tables import (
+    LOG_SHOWN,
+    deal_form,
+    deal_form_context,
+    edit_forms,
+    listed_tables,
+    sheet_context,
+    sheet_html,
+    stale_message,
+    table_context,
+    table_for_page,
+)
 from scoring.permissions import (
     can_clear_control_time,
     can_close_early,
@@ -55,56 +64,10 @@ from scoring.permissions import (
     is_organiser,
 )
 
-LIVE_POLL_SECONDS = 2
-AUDIT_SHOWN = 20
-LOG_SHOWN = LATEST_ROWS
-"""Deals shown in the log (newest first): enough to check and correct the last few; the
-sheet itself holds every deal, and the whole log is one click away. A revision's snapshot
-keeps as many rows, so the log is drawn without reading them."""
-
 
 def _require(allowed: bool) -> None:
     if not allowed:
         raise PermissionDenied
-
-
-# What a table's pages read of it: not its stored result (for standings; large for a long
-# game), and of its tariff only what the header names (a tariff has dozens of columns).
-TABLE_FIELDS = [f.name for f in Table._meta.concrete_fields if f.name != "result"]
-VERSIONS = tuple(f"{game.version_field}__tariff" for game in games.GAMES.values())
-VERSION_FIELDS = [
-    f"{game.version_field}__{field}"
-    for game in games.GAMES.values()
-    for field in ("number", "rules", "tariff__name")
-]
-
-LIST_FIELDS = [
-    "game",
-    "status",
-    "played_on",
-    *(f"{game.version_field}__tariff__name" for game in games.GAMES.values()),
-]
-"""What a list of tables shows of each (its number, game, date, tariff and seats): never
-the stored result, which grows with the game."""
-
-
-def listed_tables() -> QuerySet[Table]:
-    """Tables as the home page and the table list show them (seats not included)."""
-    return Table.objects.select_related(*VERSIONS).only(*LIST_FIELDS)
-
-
-def _table(pk: int, *, with_tariff: bool = True) -> Table:
-    """A table (with the database's epoch, for its cache keys) and its seats, and
-    (``with_tariff``) the tariff version and tariff that the
-    page's header names: two queries. The live sheet and a saved deal do without the
-    tariff, whose join costs more than the rest of the read."""
-    # The seats in their order at this one table: their default ordering follows the
-    # tables' (a join with the table's row again, for nothing here).
-    seats = Prefetch("seats", queryset=Seat.objects.order_by("position"))
-    tables = with_epoch(Table.objects.only(*TABLE_FIELDS)).prefetch_related(seats)
-    if with_tariff:
-        tables = tables.select_related(*VERSIONS).only(*TABLE_FIELDS, *VERSION_FIELDS)
-    return get_object_or_404(tables, pk=pk)
 
 
 # -- pages -----------------------------------------------------------------------------------
@@ -155,177 +118,6 @@ def table_open(request: HttpRequest, game: str) -> HttpResponse:
     return render(request, "scoring/table_open.html", {"form": form, "game": kind})
 
 
-def _context(
-    request: HttpRequest,
-    table: Table,
-    state: selectors.TableState | None = None,
-    **extra: Any,
-) -> dict[str, Any]:
-    """The table page: the sheet region and the history (from the cache when this revision
-    was rendered already) and, for those who score, the deal form."""
-    writable = can_write(request.user, table)
-    context: dict[str, Any] = {
-        "table": table,
-        "game": game_pages.of_table(table),
-        "sheet": _sheet_html(request, table, state, editable=writable),
-        "history": _history_html(request, table),
-        "can_score": writable,
-        "can_reopen": can_reopen(request.user, table),
-        "new_key": uuid.uuid4,  # each write form drawn gets a key of its own
-    } | _share_context(request, table)
-    if writable:
-        context |= _form_context(request, table, state, form=extra.pop("form", None))
-    return context | extra
-
-
-def _share_context(request: HttpRequest, table: Table) -> dict[str, Any]:
-    """What the page offers for sharing the table: its public link, the link's QR code
-    (made once per address: segno takes milliseconds) and, when its game draws the sheet,
-    the sheet's picture (also the page's preview image in messengers)."""
-    url = request.build_absolute_uri(reverse("scoring:table_detail", args=[table.pk]))
-    context: dict[str, Any] = {
-        "share_url": url,
-        "share_qr": cached(url_key("qr-svg", url), lambda: share.qr_svg(url)),
-    }
-    if game_pages.of_table(table).draws_sheet:
-        picture = reverse("scoring:table_sheet_png", args=[table.pk])
-        context["share_picture"] = request.build_absolute_uri(picture)
-    return context
-
-
-def _form_context(
-    request: HttpRequest,
-    table: Table,
-    state: selectors.TableState | None,
-    form: Any = None,
-) -> dict[str, Any]:
-    """The deal form (a fresh one unless ``form`` is given), which needs the table replayed."""
-    state = state or selectors.current(table, latest=0)
-    kind = games.of_table(table)
-    complete = kind.is_complete(state.game)
-    marked = table.control_time_deal is not None
-    context = {
-        "table": table,
-        "can_score": True,
-        "complete": complete,
-        "can_close_early": not complete and can_close_early(request.user, table),
-        "can_mark": kind.last_round and not marked and not complete,
-        "can_clear_mark": marked and can_clear_control_time(request.user, table),
-        "redraw_url": reverse("scoring:deal_create", args=[table.pk]),
-        "redraw_target": "#deal-form",
-        "deal_revision": table.revision,  # a form redrawn from what was posted keeps its own
-        "new_key": uuid.uuid4,
-    }
-    if form is None:
-        context["fields"] = _empty_fields(request, table, state, context)
-    else:
-        context["form"] = form
-    return context
-
-
-def _empty_fields(
-    request: HttpRequest, table: Table, state: selectors.TableState, context: dict[str, Any]
-) -> str:
-    """The fields of an empty deal form: the same whenever the form has the same shape (who
-    deals, the lowest contract), so each shape is rendered once per table and language."""
-    language = getattr(request, "LANGUAGE_CODE", "")
-    shape = ",".join(map(str, game_pages.of_table(table).empty_form_shape(state.game)))
-    key = tariff_key(table, f"deal-fields:{language}:{shape}")
-
-    def render_fields() -> str:
-        fields = context | {"form": _deal_form(state)}
-        return render_to_string("scoring/_deal_fields.html", fields, request)
-
-    return cached(key, render_fields)
-
-
-def _sheet_html(
-    request: HttpRequest,
-    table: Table,
-    state: selectors.TableState | None,
-    *,
-    editable: bool,
-) -> str:
-    """The sheet region: the drawing, the totals and the latest deals (all with ``?log=all``).
-
-    After a deal everyone at the table and every viewer asks for it at once, and it is the
-    same for all who see it in one language with the same rights, so it is rendered once per
-    revision and then served from the cache."""
-    if request.GET.get("log") == "all":
-        return _render_sheet(request, table, None, editable=editable, shown=None)
-    language = getattr(request, "LANGUAGE_CODE", "")
-    return cached(
-        revision_key(table, f"sheet-html:{language}:{int(editable)}"),
-        lambda: _render_sheet(request, table, state, editable=editable, shown=LOG_SHOWN),
-    )
-
-
-def _render_sheet(
-    request: HttpRequest,
-    table: Table,
-    state: selectors.TableState | None,
-    *,
-    editable: bool,
-    shown: int | None,
-) -> str:
-    state = state or selectors.current(table, latest=shown)
-    context = _sheet_context(table, state, shown) | {"can_score": editable}
-    return render_to_string("scoring/table_detail.html#sheet", context, request)
-
-
-def _sheet_context(table: Table, state: selectors.TableState, shown: int | None) -> dict[str, Any]:
-    """What the sheet shows: the game's own head (a drawing), the totals, the last ``shown``
-    deals (or all)."""
-    game = game_pages.of_table(table)
-    document = state.document(with_deals=False)
-    return {
-        "table": table,
-        "game": game,
-        "document": document,
-        "results": _result_rows(game, document),
-        "rows": _deal_rows(state, shown),
-        "hidden_rows": max(0, state.count - shown) if shown else 0,
-        "log_all": shown is None,
-        "poll_seconds": LIVE_POLL_SECONDS,
-    } | game.sheet_context(table, state.game, state.players, RevisionCache(table))
-
-
-def _result_rows(
-    game: game_pages.GamePage, document: dict[str, Any]
-) -> list[tuple[str, list[Any], Any]]:
-    """Each player's line of the result: name, the game's columns, money."""
-    return [
-        (name, [row[column.key] for column in game.result_columns], row["money"])
-        for name, row in document["players"].items()
-    ]
-
-
-def _deal_rows(state: selectors.TableState, shown: int | None) -> list[dict[str, Any]]:
-    """The deal log, newest first (the last ``shown`` deals, or all those whose rows the
-    state holds): each deal, what it wrote and what else its game shows (Preferans: who
-    dealt; Boston: the running chip totals after it)."""
-    names = state.players
-    held = state.count - len(state.records)  # deals before the first row the state holds
-    first = held if shown is None else max(held, state.count - shown)
-    rows = []
-    game = game_pages.of_table(state.table)
-    for n, shows in game.deal_rows(state.game, names, first):
-        record = state.records[n - 1 - held]
-        entries = [
-            {"text": e.text, "rule": rule_label(e.rule), "calc": e.calc} for e in shows["entries"]
-        ]
-        title = game.deal_title(state.game, record.data)
-        rows.append(
-            shows
-            | {"n": n, "record": record, "deal": record.data, "title": title, "entries": entries}
-        )
-    return rows[::-1]
-
-
-def _deal_form(state: selectors.TableState, data: Any = None, initial: Any = None) -> Any:
-    return game_pages.of_table(state.table).deal_form(state.game, state.players, data, initial)
-
-
 def _table_version(request: HttpRequest, pk: int) -> str | None:
     """The table's version (``selectors.table_version``), read once per request: the live
     sheet's ETag and the page kept for visitors (``clubsite.pages``) both name it."""
@@ -338,31 +130,11 @@ def _table_version(request: HttpRequest, pk: int) -> str | None:
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The table page. A deal's values in the address (``?kind=game&declarer=…``: the way
     back after signing in again, ``clubsite.writes``) are drawn into the deal form."""
-    table = _table(pk)
+    table = table_for_page(pk)
     form = None
     if "kind" in request.GET and can_write(request.user, table):
-        form = _deal_form(selectors.current(table, latest=0), initial=request.GET.dict())
-    return render(request, "scoring/table_detail.html", _context(request, table, form=form))
-
-
-def _history_html(request: HttpRequest, table: Table) -> str:
-    """The table's change history, newest first: the latest entries (rendered once per
-    revision, since every change moves the revision on), or all of them."""
-    entries = table.audit.select_related("actor")
-    if request.GET.get("history") == "all":
-        return _render_history(request, list(entries), more=False)
-
-    def render_latest() -> str:
-        latest = list(entries[: AUDIT_SHOWN + 1])
-        return _render_history(request, latest[:AUDIT_SHOWN], more=len(latest) > AUDIT_SHOWN)
-
-    language = getattr(request, "LANGUAGE_CODE", "")
-    return cached(revision_key(table, f"history-html:{language}"), render_latest)
-
-
-def _render_history(request: HttpRequest, entries: list[Any], *, more: bool) -> str:
-    context = {"audit": entries, "more_history": more}
-    return render_to_string("scoring/table_detail.html#history", context, request)
+        form = deal_form(selectors.current(table, latest=0), initial=request.GET.dict())
+    return render(request, "scoring/table_detail.html", table_context(request, table, form=form))
 
 
 def _etag(request: HttpRequest, pk: int) -> str | None:
@@ -380,9 +152,9 @@ def _etag(request: HttpRequest, pk: int) -> str | None:
 def table_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The sheet region, polled by viewers: 304 while nothing changed, and after a change
     the same answer for every viewer who is not signed in (kept whole)."""
-    table = _table(pk, with_tariff=False)
+    table = table_for_page(pk, with_tariff=False)
     editable = can_write(request.user, table)
-    return HttpResponse(_sheet_html(request, table, None, editable=editable))
+    return HttpResponse(sheet_html(request, table, None, editable=editable))
 
 
 def _picture_etag(request: HttpRequest, pk: int) -> str | None:
@@ -404,7 +176,7 @@ def table_sheet_png(request: HttpRequest, pk: int) -> HttpResponse:
 
     A game without a drawn sheet (Boston: its sheet is the result table and the deal log)
     has no picture: 404, with a page that says so."""
-    table = _table(pk, with_tariff=False)
+    table = table_for_page(pk, with_tariff=False)
     game = game_pages.of_table(table)
     if not game.draws_sheet:
         reason = _("This table's sheet has no drawing, so it has no picture: share its page.")
@@ -424,8 +196,8 @@ def table_sheet_png(request: HttpRequest, pk: int) -> HttpResponse:
 def table_print(request: HttpRequest, pk: int) -> HttpResponse:
     """The whole sheet on paper: the drawing, the totals and every deal (titled as the
     log titles it)."""
-    table = _table(pk)
-    context = _sheet_context(table, selectors.current(table), shown=None)
+    table = table_for_page(pk)
+    context = sheet_context(table, selectors.current(table), shown=None)
     return render(request, "scoring/table_print.html", context)
 
 
@@ -506,33 +278,6 @@ def _kept_write(request: HttpRequest, prefix: str) -> dict[str, Any]:
     }
 
 
-CHANGES = {
-    AuditEntry.ADD: gettext_lazy("deal %(n)s saved: %(deal)s"),
-    AuditEntry.EDIT: gettext_lazy("deal %(n)s corrected: %(deal)s"),
-    AuditEntry.DELETE: gettext_lazy("deal %(n)s deleted: %(deal)s"),
-    AuditEntry.UNDO: gettext_lazy("deal %(n)s undone: %(deal)s"),
-}
-"""A change to a deal, in the words of a refused write (the other changes: the history's)."""
-
-
-def _stale_message(table: Table, seen: int) -> str:
-    """Why a write drawn at revision ``seen`` was refused: what was written since, e.g.
-    «… на столе записали раздачу 12: игра 7♣ · Вера · пас–пас …»."""
-    said = []
-    players = selectors.seat_names(table)
-    for change in selectors.changes_since(table, seen):
-        if change.action in CHANGES and change.n is not None and change.deal is not None:
-            words = deal_words(change.deal, players, preference_suit=table.preference_suit)
-            said.append(str(CHANGES[change.action]) % {"n": change.n, "deal": words})
-        else:
-            said.append(str(dict(AuditEntry.ACTIONS).get(change.action, change.action)))
-    changes = "; ".join(said) or _("something changed")
-    return _(
-        "While you were entering it, the table changed: %(changes)s. Nothing was saved: "
-        "check and save again."
-    ) % {"changes": changes}
-
-
 def _refusal(response: HttpResponse, status: int) -> HttpResponse:
     """``response`` as the answer to a write that stored nothing: ``status``, and marked
     so that htmx swaps it in (``static/js/writes.js``)."""
@@ -549,13 +294,15 @@ def _stale(
 ) -> HttpResponse:
     """A stale write refused (409): htmx gets the table afresh with the message; a plain
     POST its ``page`` again with the message (by default the table page)."""
-    message = _stale_message(table, stale.seen)
+    message = stale_message(table, stale.seen)
     if request.htmx:  # type: ignore[attr-defined]
         return _refusal(_table_body(request, table, refused=message), 409)
     if page is None:
-        table = _table(table.pk)
+        table = table_for_page(table.pk)
         return _refusal(
-            render(request, "scoring/table_detail.html", _context(request, table, refused=message)),
+            render(
+                request, "scoring/table_detail.html", table_context(request, table, refused=message)
+            ),
             409,
         )
     return _refusal(page(message), 409)
@@ -575,16 +322,16 @@ def _revision_told(response: HttpResponse, pk: int, revision: int | None = None)
 @_table_write
 @require_POST
 def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
-    table = _table(pk, with_tariff=False)
+    table = table_for_page(pk, with_tariff=False)
     _require_write(request, can_score(request.user, table))
     if not table.is_open:
         return _refused(request, table, _finished_refusal())
     state = selectors.current(table, latest=LOG_SHOWN)
     kept = _kept_write(request, "deal")
     if "change" in request.POST:  # the kind or declarer changed: redraw the form only
-        form = _deal_form(state, initial=request.POST.dict())
+        form = deal_form(state, initial=request.POST.dict())
         return _form_response(request, table, form, state=state, **kept)
-    form = _deal_form(state, request.POST)
+    form = deal_form(state, request.POST)
     if not form.is_valid():
         return _form_response(request, table, form, state=state, **kept)
     if "preview" in request.POST:
@@ -627,16 +374,16 @@ def _stale_deal(request: HttpRequest, table: Table, stale: services.StaleWrite) 
     sheet, and the form drawn for it with what was typed, the message and the new
     revision, so that the scorer checks and saves again (htmx: the sheet retargeted and
     the form out of band; a plain POST: the page)."""
-    message = _stale_message(table, stale.seen)
-    table = _table(table.pk, with_tariff=False)
+    message = stale_message(table, stale.seen)
+    table = table_for_page(table.pk, with_tariff=False)
     state = selectors.current(table, latest=LOG_SHOWN)
-    form = _deal_form(state, initial=request.POST.dict())
+    form = deal_form(state, initial=request.POST.dict())
     if not request.htmx:  # type: ignore[attr-defined]
-        table = _table(table.pk)
-        page = _context(request, table, form=form, stale=message)
+        table = table_for_page(table.pk)
+        page = table_context(request, table, form=form, stale=message)
         return _refusal(render(request, "scoring/table_detail.html", page), 409)
-    context = _form_context(request, table, state, form) | {
-        "sheet": _sheet_html(request, table, state, editable=True),
+    context = deal_form_context(request, table, state, form) | {
+        "sheet": sheet_html(request, table, state, editable=True),
         "stale": message,
     }
     response = render(request, "scoring/table_detail.html#deal-saved", context)
@@ -659,11 +406,11 @@ def _form_response(
 ) -> HttpResponse:
     """The form again, with its errors (or the preview), beside the sheet as it stands."""
     if state is None:
-        table = _table(table.pk)
+        table = table_for_page(table.pk)
     if request.htmx:  # type: ignore[attr-defined]
-        context = _form_context(request, table, state, form) | extra
+        context = deal_form_context(request, table, state, form) | extra
         return render(request, "scoring/table_detail.html#deal-form", context)
-    context = _context(request, table, state, form=form, **extra)
+    context = table_context(request, table, state, form=form, **extra)
     return render(request, "scoring/table_detail.html", context)
 
 
@@ -675,14 +422,14 @@ def _after_save(
     as it stands now). The history below them shows the new deal from the next page load
     on, as viewers see it. Others: back to the table page."""
     if state is None:
-        state = selectors.current(_table(table.pk, with_tariff=False), latest=LOG_SHOWN)
+        state = selectors.current(table_for_page(table.pk, with_tariff=False), latest=LOG_SHOWN)
     revision = state.table.revision
     if not request.htmx:  # type: ignore[attr-defined]
         messages.success(request, _("Deal saved."))
         return _revision_told(redirect("scoring:table_detail", pk=table.pk), table.pk, revision)
     table = state.table
-    context = _form_context(request, table, state) | {
-        "sheet": _sheet_html(request, table, state, editable=True),
+    context = deal_form_context(request, table, state) | {
+        "sheet": sheet_html(request, table, state, editable=True),
         "saved_deal": _("Deal saved."),
     }
     response = render(request, "scoring/table_detail.html#deal-saved", context)
@@ -733,9 +480,11 @@ def _table_body(
     **extra: Any,
 ) -> HttpResponse:
     """The whole table body again, for htmx (read afresh unless ``state`` is current)."""
-    table = _table(table.pk) if state is None else state.table
+    table = table_for_page(table.pk) if state is None else state.table
     response = render(
-        request, "scoring/table_detail.html#table-body", _context(request, table, state, **extra)
+        request,
+        "scoring/table_detail.html#table-body",
+        table_context(request, table, state, **extra),
     )
     return retarget(response, "#table-body")
 
@@ -760,7 +509,7 @@ def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
     confirmation region of the table page), then the undo (POST), which carries the
     revision the confirmation was drawn at: if a deal was saved since, the undo is refused
     rather than strike it."""
-    table = _table(pk)
+    table = table_for_page(pk)
     _require_write(request, can_score(request.user, table))
     if not table.is_open:
         return _refused(request, table, _finished_refusal())
@@ -781,9 +530,9 @@ def _undo_page(
     """«Undo deal N: …?» for the last deal as the table stands now (``stale``: why the
     undo just sent was refused; ``seen``: the revision of the page the scorer came from,
     when the table has moved on since, says what changed before he confirms)."""
-    table = _table(table.pk)
+    table = table_for_page(table.pk)
     if stale is None and seen is not None and seen != table.revision:
-        stale = _stale_message(table, seen)
+        stale = stale_message(table, seen)
     state = selectors.current(table, latest=1)
     last = state.records[-1] if state.count else None
     context = {
@@ -806,7 +555,7 @@ def _refused(request: HttpRequest, table: Table, error: RuleError) -> HttpRespon
     if error.field in ("revision", "write_key"):  # a request without its revision, say
         if request.htmx:  # type: ignore[attr-defined]
             return _refusal(_table_body(request, table, refused=refused), 400)
-        page = _context(request, _table(table.pk), refused=refused)
+        page = table_context(request, table_for_page(table.pk), refused=refused)
         return _refusal(render(request, "scoring/table_detail.html", page), 400)
     if request.htmx:  # type: ignore[attr-defined]
         return _table_body(request, table, refused=refused)
@@ -816,11 +565,11 @@ def _refused(request: HttpRequest, table: Table, error: RuleError) -> HttpRespon
 
 @_table_write
 def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
-    table = _table(pk)
+    table = table_for_page(pk)
     _require_write(request, can_write(request.user, table))
     record = get_object_or_404(DealRecord, pk=deal_pk, table=table, deleted=False)
     kept = _kept_write(request, "edit") if request.method == "POST" else {}
-    form, reason = _edit_forms(table, record, request.POST or None)
+    form, reason = edit_forms(table, record, request.POST or None)
     if request.method == "POST" and "change" not in request.POST:
         if form.is_valid() and reason.is_valid():
             try:
@@ -841,26 +590,9 @@ def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
             else:
                 return _edited(request, table, record)
     elif request.method == "POST":  # the kind or declarer changed: redraw the fields
-        form, _reason = _edit_forms(table, record, None, initial=request.POST.dict())
+        form, _reason = edit_forms(table, record, None, initial=request.POST.dict())
         reason = ReasonForm(initial={"reason": request.POST.get("reason", "")})
     return _edit_page(request, table, record, form, reason, **kept)
-
-
-def _edit_forms(
-    table: Table, record: DealRecord, data: Any, initial: Any = None
-) -> tuple[Any, ReasonForm]:
-    """The correction's deal form, drawn for the sheet as it stood before this deal (with
-    the deal as stored, ``data`` posted, or ``initial``), and its reason form."""
-    state = selectors.replay(table)
-    position = _deal_position(state, record)
-    before = selectors.replay(table, state.records[:position])
-    if data is None and initial is None:
-        initial = game_pages.of_table(table).initial_from(record.data)
-    return _deal_form(before, data, initial=initial), ReasonForm(data)
-
-
-def _deal_position(state: selectors.TableState, record: DealRecord) -> int:
-    return next(i for i, r in enumerate(state.records) if r.pk == record.pk)
 
 
 def _edit_page(
@@ -891,9 +623,9 @@ def _edit_page_again(
 ) -> HttpResponse:
     """The correction refused as stale: its page again for the table as it now stands,
     with what was typed and the message (the new revision, a new key)."""
-    table = _table(table.pk)
+    table = table_for_page(table.pk)
     record = get_object_or_404(DealRecord, pk=record.pk, table=table, deleted=False)
-    form, _reason = _edit_forms(table, record, None, initial=request.POST.dict())
+    form, _reason = edit_forms(table, record, None, initial=request.POST.dict())
     reason = ReasonForm(initial={"reason": request.POST.get("reason", "")})
     return _edit_page(request, table, record, form, reason, stale=message)
 
@@ -907,7 +639,7 @@ def _edited(request: HttpRequest, table: Table, record: DealRecord) -> HttpRespo
 @_table_write
 @require_POST
 def deal_delete(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
-    table = _table(pk)
+    table = table_for_page(pk)
     _require_write(request, can_score(request.user, table))
     record = get_object_or_404(DealRecord, pk=deal_pk, table=table)
     reason = ReasonForm(request.POST)
@@ -932,7 +664,7 @@ def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
     """Seated members finish a complete pulka (or a Boston table, which has no end of its
     own) at once. Closing one that is not complete is an organiser's: a confirmation page
     (GET) and a required reason for the history (POST)."""
-    table = _table(pk)
+    table = table_for_page(pk)
     _require_write(request, can_score(request.user, table))
     if not table.is_open:
         return _refused(request, table, _finished_refusal())
@@ -963,7 +695,7 @@ def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
 def _finish(request: HttpRequest, table: Table, reason: str, complete: bool) -> HttpResponse:
     def page_again(message: str) -> HttpResponse:
         form = (FinishForm if complete else ReasonForm)(initial={"reason": reason})
-        return _finish_page(request, _table(table.pk), complete, form, message)
+        return _finish_page(request, table_for_page(table.pk), complete, form, message)
 
     return _write_answer(
         request,
@@ -1001,7 +733,7 @@ def _finished_refusal() -> RuleError:
 def control_time_mark(request: HttpRequest, pk: int) -> HttpResponse:
     """A scorer marks the control time: a confirmation page that says what follows (GET),
     then the mark (POST). The round is finished from the deals on the sheet now."""
-    table = _table(pk)
+    table = table_for_page(pk)
     _require_write(request, can_score(request.user, table))
     kind = games.of_table(table)
     if not kind.last_round:
@@ -1016,7 +748,7 @@ def control_time_mark(request: HttpRequest, pk: int) -> HttpResponse:
             table,
             _("Control time marked: the last round is on."),
             lambda: services.control_time_mark(table, by=_member(request), drawn=_drawn(request)),
-            stale_page=lambda message: _mark_page(request, _table(pk), message),
+            stale_page=lambda message: _mark_page(request, table_for_page(pk), message),
         )
     return _mark_page(request, table)
 
@@ -1050,7 +782,7 @@ def _mark_refusal(table: Table, complete: bool) -> RuleError | None:
 @require_POST
 def control_time_clear(request: HttpRequest, pk: int) -> HttpResponse:
     """An organiser clears a control-time mark made by mistake, saying why."""
-    table = _table(pk)
+    table = table_for_page(pk)
     _require_write(request, can_clear_control_time(request.user, table))
     reason = ReasonForm(request.POST)
     if not reason.is_valid():
@@ -1071,7 +803,7 @@ def control_time_clear(request: HttpRequest, pk: int) -> HttpResponse:
 @_table_write
 @require_POST
 def table_reopen(request: HttpRequest, pk: int) -> HttpResponse:
-    table = _table(pk)
+    table = table_for_page(pk)
     _require_write(request, can_reopen(request.user, table))
     reason = ReasonForm(request.POST)
     if not reason.is_valid():
@@ -1090,7 +822,7 @@ def table_reopen(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def table_export(request: HttpRequest, pk: int) -> HttpResponse:
-    table = _table(pk)
+    table = table_for_page(pk)
     response = JsonResponse(
         services.table_export(table), json_dumps_params={"ensure_ascii": False, "indent": 1}
     )

@@ -20,7 +20,7 @@ from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
 from scoring.engine.record import MAX_DEALS, MAX_RECORD_BYTES
 from scoring.models import AuditEntry, DealRecord, Seat, Table
-from scoring.views.tables import LOG_SHOWN
+from scoring.pages.tables import LOG_SHOWN
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, MISERE, PASSOUT, post_deal
 from tests.fuzz_strategies import db_snapshot
