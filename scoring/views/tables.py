@@ -8,8 +8,7 @@ here, in the views, before any service runs.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
-from functools import partial, wraps
+from functools import partial
 from typing import Any
 
 from django.contrib import messages
@@ -26,7 +25,6 @@ from django.views.decorators.http import condition, require_http_methods, requir
 from django_htmx.http import retarget
 
 from clubsite.pages import kept_for_visitors
-from clubsite.writes import REFUSED_HEADER, came_from, write_refused
 from members.models import Member
 from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
@@ -62,6 +60,20 @@ from scoring.permissions import (
     can_score,
     can_write,
     is_organiser,
+)
+from scoring.views.writes import (
+    finished_refusal,
+    int_or_none,
+    kept_write,
+    member_of,
+    refusal,
+    refuse,
+    require_write,
+    revision_and_key,
+    stale_answer,
+    table_write,
+    with_revision,
+    write_answer,
 )
 
 
@@ -201,133 +213,18 @@ def table_print(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "scoring/table_print.html", context)
 
 
-# -- every write: the revision its page showed, and its key -------------------------------------
-#
-# Each write form at a table carries the table's revision as the page drew it and a fresh
-# idempotency key (``scoring/_write_fields.html``). The service checks both under the
-# table's row lock: a key stored already answers as the success it was (``AlreadyStored``),
-# a revision that is not the table's any more is refused with what changed meanwhile
-# (``StaleWrite``, HTTP 409). Every write that succeeds answers with the table's new
-# revision in ``X-Table-Revision``. docs/architecture.md tells the whole flow.
-
-REVISION_HEADER = "X-Table-Revision"
-
-
-class _SignedOut(Exception):
-    """A write sent by somebody who is not signed in (any more)."""
-
-
-def _require_write(request: HttpRequest, allowed: bool) -> None:
-    """``PermissionDenied`` unless ``allowed``; a write from a visitor who is not signed in
-    (his session expired) is told so instead, keeping what he typed."""
-    if allowed:
-        return
-    if request.method == "POST" and not request.user.is_authenticated:
-        raise _SignedOut
-    raise PermissionDenied
-
-
-def _table_write(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A view that writes at table ``pk``: a write from a member whose session expired gets
-    the message, a way to sign in again and what he typed (``clubsite.writes``)."""
-
-    @wraps(view)
-    def write(request: HttpRequest, pk: int, *args: Any, **kwargs: Any) -> HttpResponse:
-        try:
-            return view(request, pk, *args, **kwargs)
-        except _SignedOut:
-            problem = _(
-                "You are not signed in (perhaps your session has expired), so nothing was "
-                "saved. What you typed is kept: sign in again and come back to the table."
-            )
-            back = came_from(request, reverse("scoring:table_detail", args=[pk]))
-            return write_refused(request, problem, come_back=back)
-
-    return write
-
-
-def _drawn(request: HttpRequest) -> services.Drawn:
-    """The revision and key a write carries; ``RuleError`` when it has no revision (a page
-    from before the site asked for one, a hand-made request) or a key that is no UUID."""
-    revision = _int(request.POST.get("revision"))
-    if revision is None or revision < 0:
-        raise RuleError(
-            _(
-                "Nothing was saved: the form does not say which state of the table it was "
-                "filled in for. Open the table again and repeat."
-            ),
-            field="revision",
-        )
-    raw = request.POST.get("write_key") or ""
-    try:
-        key = uuid.UUID(raw) if raw else None
-    except ValueError:
-        raise RuleError(
-            _("Nothing was saved: the form's key is damaged. Open the table again and repeat."),
-            field="write_key",
-        ) from None
-    return services.Drawn(revision, key)
-
-
-def _kept_write(request: HttpRequest, prefix: str) -> dict[str, Any]:
-    """The revision and key a form was posted with, for the same form drawn again (a
-    redraw, errors, a preview): it stays the write the scorer began on the page he saw."""
-    return {
-        f"{prefix}_revision": request.POST.get("revision", ""),
-        f"{prefix}_key": request.POST.get("write_key", ""),
-    }
-
-
-def _refusal(response: HttpResponse, status: int) -> HttpResponse:
-    """``response`` as the answer to a write that stored nothing: ``status``, and marked
-    so that htmx swaps it in (``static/js/writes.js``)."""
-    response.status_code = status
-    response[REFUSED_HEADER] = "1"
-    return response
-
-
-def _stale(
-    request: HttpRequest,
-    table: Table,
-    stale: services.StaleWrite,
-    page: Callable[[str], HttpResponse] | None = None,
-) -> HttpResponse:
-    """A stale write refused (409): htmx gets the table afresh with the message; a plain
-    POST its ``page`` again with the message (by default the table page)."""
-    message = stale_message(table, stale.seen)
-    if request.htmx:  # type: ignore[attr-defined]
-        return _refusal(_table_body(request, table, refused=message), 409)
-    if page is None:
-        table = table_for_page(table.pk)
-        return _refusal(
-            render(
-                request, "scoring/table_detail.html", table_context(request, table, refused=message)
-            ),
-            409,
-        )
-    return _refusal(page(message), 409)
-
-
-def _revision_told(response: HttpResponse, pk: int, revision: int | None = None) -> HttpResponse:
-    """A successful write's answer, with the table's new revision."""
-    if revision is None:
-        revision = Table.objects.values_list("revision", flat=True).get(pk=pk)
-    response[REVISION_HEADER] = str(revision)
-    return response
-
-
 # -- deals -----------------------------------------------------------------------------------
 
 
-@_table_write
+@table_write
 @require_POST
 def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
     table = table_for_page(pk, with_tariff=False)
-    _require_write(request, can_score(request.user, table))
+    require_write(request, can_score(request.user, table))
     if not table.is_open:
-        return _refused(request, table, _finished_refusal())
+        return refuse(request, table, finished_refusal())
     state = selectors.current(table, latest=LOG_SHOWN)
-    kept = _kept_write(request, "deal")
+    kept = kept_write(request, "deal")
     if "change" in request.POST:  # the kind or declarer changed: redraw the form only
         form = deal_form(state, initial=request.POST.dict())
         return _form_response(request, table, form, state=state, **kept)
@@ -353,9 +250,9 @@ def _save_deal(
 ) -> HttpResponse:
     """Store the valid ``form``'s deal, or say why not."""
     try:
-        drawn = _drawn(request)
+        drawn = revision_and_key(request)
         saved = services.deal_create(
-            table, form.deal(), by=_member(request), drawn=drawn, seen=state
+            table, form.deal(), by=member_of(request), drawn=drawn, seen=state
         )
     except services.AlreadyStored:  # sent twice: the first one is the table now
         return _after_save(request, table, None)
@@ -365,7 +262,7 @@ def _save_deal(
         rule_error_to_form(form, error)
         status = 400 if error.field in ("revision", "write_key") else 200
         response = _form_response(request, table, form, **kept)  # the sheet may have moved
-        return _refusal(response, status) if status != 200 else response
+        return refusal(response, status) if status != 200 else response
     return _after_save(request, table, saved.state)
 
 
@@ -381,13 +278,13 @@ def _stale_deal(request: HttpRequest, table: Table, stale: services.StaleWrite) 
     if not request.htmx:  # type: ignore[attr-defined]
         table = table_for_page(table.pk)
         page = table_context(request, table, form=form, stale=message)
-        return _refusal(render(request, "scoring/table_detail.html", page), 409)
+        return refusal(render(request, "scoring/table_detail.html", page), 409)
     context = deal_form_context(request, table, state, form) | {
         "sheet": sheet_html(request, table, state, editable=True),
         "stale": message,
     }
     response = render(request, "scoring/table_detail.html#deal-saved", context)
-    return _refusal(retarget(response, "#sheet"), 409)
+    return refusal(retarget(response, "#sheet"), 409)
 
 
 def _preview(table: Table, state: selectors.TableState, deal: dict[str, Any]) -> list[str]:
@@ -426,83 +323,17 @@ def _after_save(
     revision = state.table.revision
     if not request.htmx:  # type: ignore[attr-defined]
         messages.success(request, _("Deal saved."))
-        return _revision_told(redirect("scoring:table_detail", pk=table.pk), table.pk, revision)
+        return with_revision(redirect("scoring:table_detail", pk=table.pk), table.pk, revision)
     table = state.table
     context = deal_form_context(request, table, state) | {
         "sheet": sheet_html(request, table, state, editable=True),
         "saved_deal": _("Deal saved."),
     }
     response = render(request, "scoring/table_detail.html#deal-saved", context)
-    return _revision_told(retarget(response, "#sheet"), table.pk, revision)
+    return with_revision(retarget(response, "#sheet"), table.pk, revision)
 
 
-def _after_write(
-    request: HttpRequest,
-    table: Table,
-    message: str,
-    state: selectors.TableState | None = None,
-) -> HttpResponse:
-    """htmx: the fresh sheet and an empty form (drawn from ``state`` when the write
-    advanced it); others: back to the table page. Either way with the new revision."""
-    if request.htmx:  # type: ignore[attr-defined]
-        response = _table_body(request, table, state, saved=message)
-    else:
-        messages.success(request, message)
-        response = redirect("scoring:table_detail", pk=table.pk)
-    return _revision_told(response, table.pk)
-
-
-def _write_answer(
-    request: HttpRequest,
-    table: Table,
-    done: str,
-    write: Callable[[], object],
-    stale_page: Callable[[str], HttpResponse] | None = None,
-) -> HttpResponse:
-    """Make a table ``write`` and answer it: ``done`` (also when it was stored already: sent
-    twice, the first one is the table now), refused as stale (409, ``stale_page`` again
-    for a plain POST) or by the rules."""
-    try:
-        write()
-    except services.AlreadyStored:
-        pass
-    except services.StaleWrite as stale:
-        return _stale(request, table, stale, stale_page)
-    except RuleError as error:
-        return _refused(request, table, error)
-    return _after_write(request, table, done)
-
-
-def _table_body(
-    request: HttpRequest,
-    table: Table,
-    state: selectors.TableState | None = None,
-    **extra: Any,
-) -> HttpResponse:
-    """The whole table body again, for htmx (read afresh unless ``state`` is current)."""
-    table = table_for_page(table.pk) if state is None else state.table
-    response = render(
-        request,
-        "scoring/table_detail.html#table-body",
-        table_context(request, table, state, **extra),
-    )
-    return retarget(response, "#table-body")
-
-
-def _member(request: HttpRequest) -> Member:
-    user = request.user
-    assert isinstance(user, Member)  # noqa: S101 - callers check can_score first
-    return user
-
-
-def _int(value: Any) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
-
-
-@_table_write
+@table_write
 @require_http_methods(["GET", "POST"])
 def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
     """Undo the last deal: a confirmation that names it in words (GET; htmx: the
@@ -510,16 +341,16 @@ def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
     revision the confirmation was drawn at: if a deal was saved since, the undo is refused
     rather than strike it."""
     table = table_for_page(pk)
-    _require_write(request, can_score(request.user, table))
+    require_write(request, can_score(request.user, table))
     if not table.is_open:
-        return _refused(request, table, _finished_refusal())
+        return refuse(request, table, finished_refusal())
     if request.method == "GET":
-        return _undo_page(request, table, seen=_int(request.GET.get("revision")))
-    return _write_answer(
+        return _undo_page(request, table, seen=int_or_none(request.GET.get("revision")))
+    return write_answer(
         request,
         table,
         _("Last deal undone."),
-        lambda: services.deal_undo(table, by=_member(request), drawn=_drawn(request)),
+        lambda: services.deal_undo(table, by=member_of(request), drawn=revision_and_key(request)),
         stale_page=lambda message: _undo_page(request, table, message),
     )
 
@@ -549,26 +380,12 @@ def _undo_page(
     return render(request, "scoring/deal_undo.html", context)
 
 
-def _refused(request: HttpRequest, table: Table, error: RuleError) -> HttpResponse:
-    # A correction refused for a later deal names that deal (and its field).
-    refused = rule_error_text(error, located=error.deal is not None)
-    if error.field in ("revision", "write_key"):  # a request without its revision, say
-        if request.htmx:  # type: ignore[attr-defined]
-            return _refusal(_table_body(request, table, refused=refused), 400)
-        page = table_context(request, table_for_page(table.pk), refused=refused)
-        return _refusal(render(request, "scoring/table_detail.html", page), 400)
-    if request.htmx:  # type: ignore[attr-defined]
-        return _table_body(request, table, refused=refused)
-    messages.error(request, refused)
-    return redirect("scoring:table_detail", pk=table.pk)
-
-
-@_table_write
+@table_write
 def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     table = table_for_page(pk)
-    _require_write(request, can_write(request.user, table))
+    require_write(request, can_write(request.user, table))
     record = get_object_or_404(DealRecord, pk=deal_pk, table=table, deleted=False)
-    kept = _kept_write(request, "edit") if request.method == "POST" else {}
+    kept = kept_write(request, "edit") if request.method == "POST" else {}
     form, reason = edit_forms(table, record, request.POST or None)
     if request.method == "POST" and "change" not in request.POST:
         if form.is_valid() and reason.is_valid():
@@ -576,15 +393,15 @@ def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
                 services.deal_edit(
                     record,
                     form.deal(),
-                    by=_member(request),
+                    by=member_of(request),
                     reason=reason.cleaned_data["reason"],
-                    drawn=_drawn(request),
+                    drawn=revision_and_key(request),
                 )
             except services.AlreadyStored:
                 return _edited(request, table, record)
             except services.StaleWrite as stale:
                 page = partial(_edit_page_again, request, table, record)
-                return _stale(request, table, stale, page)
+                return stale_answer(request, table, stale, page)
             except RuleError as error:
                 rule_error_to_form(form, error)
             else:
@@ -633,24 +450,27 @@ def _edit_page_again(
 def _edited(request: HttpRequest, table: Table, record: DealRecord) -> HttpResponse:
     n = list(selectors.live_deals(table)).index(record) + 1
     messages.success(request, _("Deal %(n)s corrected.") % {"n": n})
-    return _revision_told(redirect("scoring:table_detail", pk=table.pk), table.pk)
+    return with_revision(redirect("scoring:table_detail", pk=table.pk), table.pk)
 
 
-@_table_write
+@table_write
 @require_POST
 def deal_delete(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     table = table_for_page(pk)
-    _require_write(request, can_score(request.user, table))
+    require_write(request, can_score(request.user, table))
     record = get_object_or_404(DealRecord, pk=deal_pk, table=table)
     reason = ReasonForm(request.POST)
     if not reason.is_valid():
-        return _refused(request, table, reason_refusal(reason, _("Say why the deal is deleted.")))
-    return _write_answer(
+        return refuse(request, table, reason_refusal(reason, _("Say why the deal is deleted.")))
+    return write_answer(
         request,
         table,
         _("Deal deleted."),
         lambda: services.deal_delete(
-            record, by=_member(request), reason=reason.cleaned_data["reason"], drawn=_drawn(request)
+            record,
+            by=member_of(request),
+            reason=reason.cleaned_data["reason"],
+            drawn=revision_and_key(request),
         ),
     )
 
@@ -658,20 +478,20 @@ def deal_delete(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
 # -- finishing ---------------------------------------------------------------------------------
 
 
-@_table_write
+@table_write
 @require_http_methods(["GET", "POST"])
 def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
     """Seated members finish a complete pulka (or a Boston table, which has no end of its
     own) at once. Closing one that is not complete is an organiser's: a confirmation page
     (GET) and a required reason for the history (POST)."""
     table = table_for_page(pk)
-    _require_write(request, can_score(request.user, table))
+    require_write(request, can_score(request.user, table))
     if not table.is_open:
-        return _refused(request, table, _finished_refusal())
+        return refuse(request, table, finished_refusal())
     state = selectors.current(table, latest=0)
     complete = games.of_table(table).is_complete(state.game)
     if not complete and not can_close_early(request.user, table):
-        return _refused(
+        return refuse(
             request,
             table,
             RuleError(
@@ -687,7 +507,7 @@ def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
         if form.is_valid():
             return _finish(request, table, form.cleaned_data["reason"], complete)
         if complete:  # a reason too long, or with a NUL character
-            return _refused(request, table, reason_refusal(form, ""))
+            return refuse(request, table, reason_refusal(form, ""))
         refused = rule_error_text(reason_refusal(form, _("Say why the table is closed early.")))
     return _finish_page(request, table, complete, form, refused)
 
@@ -697,12 +517,12 @@ def _finish(request: HttpRequest, table: Table, reason: str, complete: bool) -> 
         form = (FinishForm if complete else ReasonForm)(initial={"reason": reason})
         return _finish_page(request, table_for_page(table.pk), complete, form, message)
 
-    return _write_answer(
+    return write_answer(
         request,
         table,
         _("Table finished."),
         lambda: services.table_finish(
-            table, by=_member(request), reason=reason, drawn=_drawn(request)
+            table, by=member_of(request), reason=reason, drawn=revision_and_key(request)
         ),
         stale_page=page_again,
     )
@@ -721,33 +541,31 @@ def _finish_page(
     return render(request, "scoring/table_finish.html", context)
 
 
-def _finished_refusal() -> RuleError:
-    return RuleError(_("the table is finished; an organiser can reopen it"), field="table")
-
-
 # -- the control time (preferans.md §13.12) -----------------------------------------------------
 
 
-@_table_write
+@table_write
 @require_http_methods(["GET", "POST"])
 def control_time_mark(request: HttpRequest, pk: int) -> HttpResponse:
     """A scorer marks the control time: a confirmation page that says what follows (GET),
     then the mark (POST). The round is finished from the deals on the sheet now."""
     table = table_for_page(pk)
-    _require_write(request, can_score(request.user, table))
+    require_write(request, can_score(request.user, table))
     kind = games.of_table(table)
     if not kind.last_round:
         raise Http404
     state = selectors.current(table, latest=0)
     refusal = _mark_refusal(table, kind.is_complete(state.game))
     if refusal is not None:
-        return _refused(request, table, refusal)
+        return refuse(request, table, refusal)
     if request.method == "POST":
-        return _write_answer(
+        return write_answer(
             request,
             table,
             _("Control time marked: the last round is on."),
-            lambda: services.control_time_mark(table, by=_member(request), drawn=_drawn(request)),
+            lambda: services.control_time_mark(
+                table, by=member_of(request), drawn=revision_and_key(request)
+            ),
             stale_page=lambda message: _mark_page(request, table_for_page(pk), message),
         )
     return _mark_page(request, table)
@@ -770,7 +588,7 @@ def _mark_page(request: HttpRequest, table: Table, stale: str | None = None) -> 
 def _mark_refusal(table: Table, complete: bool) -> RuleError | None:
     """Why the control time cannot be marked now, if it cannot."""
     if not table.is_open:
-        return _finished_refusal()
+        return finished_refusal()
     if table.control_time_deal is not None:
         return RuleError(_("The control time is marked already."), field="table")
     if complete:
@@ -778,42 +596,45 @@ def _mark_refusal(table: Table, complete: bool) -> RuleError | None:
     return None
 
 
-@_table_write
+@table_write
 @require_POST
 def control_time_clear(request: HttpRequest, pk: int) -> HttpResponse:
     """An organiser clears a control-time mark made by mistake, saying why."""
     table = table_for_page(pk)
-    _require_write(request, can_clear_control_time(request.user, table))
+    require_write(request, can_clear_control_time(request.user, table))
     reason = ReasonForm(request.POST)
     if not reason.is_valid():
         missing = _("Say why the control-time mark is cleared.")
-        return _refused(request, table, reason_refusal(reason, missing))
+        return refuse(request, table, reason_refusal(reason, missing))
 
     def clear() -> None:
-        drawn = _drawn(request)
+        drawn = revision_and_key(request)
         if table.control_time_deal is None and drawn.revision == table.revision:
             raise RuleError(_("The control time is not marked."), field="table")
         services.control_time_clear(
-            table, by=_member(request), reason=reason.cleaned_data["reason"], drawn=drawn
+            table, by=member_of(request), reason=reason.cleaned_data["reason"], drawn=drawn
         )
 
-    return _write_answer(request, table, _("Control-time mark cleared."), clear)
+    return write_answer(request, table, _("Control-time mark cleared."), clear)
 
 
-@_table_write
+@table_write
 @require_POST
 def table_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     table = table_for_page(pk)
-    _require_write(request, can_reopen(request.user, table))
+    require_write(request, can_reopen(request.user, table))
     reason = ReasonForm(request.POST)
     if not reason.is_valid():
-        return _refused(request, table, reason_refusal(reason, _("Say why the table is reopened.")))
-    return _write_answer(
+        return refuse(request, table, reason_refusal(reason, _("Say why the table is reopened.")))
+    return write_answer(
         request,
         table,
         _("Table reopened."),
         lambda: services.table_reopen(
-            table, by=_member(request), reason=reason.cleaned_data["reason"], drawn=_drawn(request)
+            table,
+            by=member_of(request),
+            reason=reason.cleaned_data["reason"],
+            drawn=revision_and_key(request),
         ),
     )
 
@@ -839,7 +660,7 @@ def table_import(request: HttpRequest) -> HttpResponse:
                 upload=form.cleaned_data["record"],
                 game=form.cleaned_data["game"],
                 played_on=form.cleaned_data.get("played_on"),
-                by=_member(request),
+                by=member_of(request),
             )
         except services.AlreadyImported as error:
             form.add_error("record", _already_here(error.table))
