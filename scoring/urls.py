@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from scoring import views
-from scoring.views import app, evenings, guests, rules, standings, tables, tariffs
+from scoring.views import app, deals, evenings, guests, rules, standings, tables, tariffs
 
 app_name = "scoring"
 register_converter(standings.GameConverter, "game")
@@ -30,10 +30,10 @@ urlpatterns = [
     path("tables/<int:pk>/print/", tables.table_print, name="table_print"),
     path("tables/<int:pk>/sheet.png", tables.table_sheet_png, name="table_sheet_png"),
     path("tables/<int:pk>/export/", tables.table_export, name="table_export"),
-    path("tables/<int:pk>/deals/", tables.deal_create, name="deal_create"),
-    path("tables/<int:pk>/undo/", tables.deal_undo, name="deal_undo"),
-    path("tables/<int:pk>/deals/<int:deal_pk>/edit/", tables.deal_edit, name="deal_edit"),
-    path("tables/<int:pk>/deals/<int:deal_pk>/delete/", tables.deal_delete, name="deal_delete"),
+    path("tables/<int:pk>/deals/", deals.deal_create, name="deal_create"),
+    path("tables/<int:pk>/undo/", deals.deal_undo, name="deal_undo"),
+    path("tables/<int:pk>/deals/<int:deal_pk>/edit/", deals.deal_edit, name="deal_edit"),
+    path("tables/<int:pk>/deals/<int:deal_pk>/delete/", deals.deal_delete, name="deal_delete"),
     path("tables/<int:pk>/finish/", tables.table_finish, name="table_finish"),
     path("tables/<int:pk>/reopen/", tables.table_reopen, name="table_reopen"),
     path("tables/<int:pk>/control-time/", tables.control_time_mark, name="control_time_mark"),
