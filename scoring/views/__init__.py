@@ -13,9 +13,9 @@ def home(request: HttpRequest) -> HttpResponse:
     from django.utils import timezone
 
     from scoring.models import Season, Table
+    from scoring.pages import standings
     from scoring.pages.tables import listed_tables
     from scoring.permissions import can_see_standings
-    from scoring.views import standings
 
     tables = listed_tables()
     in_play = list(tables.filter(status=Table.OPEN))
