@@ -117,7 +117,7 @@ def run(
     def as_after_a_deal() -> None:
         # The first viewer after a deal: the save left the replay snapshot and the drawing
         # of the new revision, but nobody has rendered the viewers' sheet or the history.
-        # The keys are spelt as scoring/views/tables.py spells them; if that changes, the
+        # The keys are spelt as scoring/pages/tables.py spells them; if that changes, the
         # check below fails rather than the bench quietly measuring a warm cache.
         table = Table.objects.get(pk=live.pk)
         language = settings.LANGUAGE_CODE  # the anonymous client sends no Accept-Language
