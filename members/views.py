@@ -33,6 +33,7 @@ from members.models import Member
 from scoring import permissions
 from scoring.selectors import evenings, profiles
 from scoring.selectors.standings import stamp_column, standings_cached
+from scoring.services.members import member_save
 
 
 def _safe_next(request: HttpRequest) -> str:
@@ -151,7 +152,7 @@ def member_settings(request: HttpRequest) -> HttpResponse:
     member = get_object_or_404(Member.objects.prefetch_related("groups"), pk=request.user.pk)
     form = MemberSettingsForm(request.POST if request.method == "POST" else None, instance=member)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        member_save(member=form.save(commit=False))  # a new name: the standings follow
         messages.success(request, _("Your settings are saved."))
         return redirect("members:settings")
     return render(
