@@ -33,8 +33,6 @@ def tariff_publish(tariff: Tariff, *, by: Member | None, move_tables: Iterable[i
         tariff.save()
         rules = tariff.to_rules()
         current = tariff.current_version
-        if current is not None:
-            standings_changed()
         if current is not None and current.has_rules(rules):
             version = current
         elif current is not None and not current.tables.exists():
@@ -47,6 +45,10 @@ def tariff_publish(tariff: Tariff, *, by: Member | None, move_tables: Iterable[i
             version = tariff.versions.create(number=number, rules=rules.to_dict(), created_by=by)
         for table in tables_in_play(tariff).filter(pk__in=list(move_tables)):
             _move_to_version(table, version, by)
+        if current is not None:
+            # Last, as a finish takes the stamp's row last: a table this publish moves
+            # is locked before the stamp, never after it.
+            standings_changed()
         return version
 
 
