@@ -1,13 +1,17 @@
+from typing import Any
+
 from axes.admin import AccessAttemptAdmin, AccessFailureLogAdmin, AccessLogAdmin
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.contrib import admin
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group
+from django.http import HttpRequest
 from django_tasks_db.admin import DBTaskResultAdmin
 from django_tasks_db.models import DBTaskResult
 
 from clubsite.admin_lookups import SafeLookups
 from members.models import Member
+from scoring.services.members import member_save
 
 
 @admin.register(Member)
@@ -22,6 +26,9 @@ class MemberAdmin(SafeLookups, UserAdmin):  # type: ignore[type-arg]
         *UserAdmin.add_fieldsets,
         ("Club", {"fields": ("display_name",)}),
     )
+
+    def save_model(self, request: HttpRequest, obj: Member, form: Any, change: bool) -> None:
+        member_save(member=obj)  # a new name: the standings follow
 
 
 # Django's own group admin, with the change list that answers any query string

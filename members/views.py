@@ -35,6 +35,7 @@ from scoring.pages import profiles
 from scoring.selectors import evenings
 from scoring.selectors import profiles as profile_reads
 from scoring.selectors.standings import stamp_column, standings_cached
+from scoring.services.members import member_save
 
 
 def _safe_next(request: HttpRequest) -> str:
@@ -153,7 +154,7 @@ def member_settings(request: HttpRequest) -> HttpResponse:
     member = get_object_or_404(Member.objects.prefetch_related("groups"), pk=request.user.pk)
     form = MemberSettingsForm(request.POST if request.method == "POST" else None, instance=member)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        member_save(member=form.save(commit=False))  # a new name: the standings follow
         messages.success(request, _("Your settings are saved."))
         return redirect("members:settings")
     return render(

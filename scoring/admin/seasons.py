@@ -13,12 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from clubsite.admin_lookups import SafeLookups
+from scoring import services
 from scoring.engine.standings import RANKING_KEYS
 from scoring.models import Season, Table
 from scoring.models.seasons import RANKING_WORDS, ranking_keys
@@ -103,6 +105,17 @@ class SeasonAdmin(SafeLookups, admin.ModelAdmin):  # type: ignore[type-arg]
                 for game, label in Table.GAMES
             ),
         )
+
+    # -- writes: through the services, which keep the standings in step
+
+    def save_model(self, request: HttpRequest, obj: Season, form: Any, change: bool) -> None:
+        services.season_save(season=obj)
+
+    def delete_model(self, request: HttpRequest, obj: Season) -> None:
+        services.season_delete(season=obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Season]) -> None:
+        services.seasons_delete(seasons=queryset)
 
     # -- who may do what ------------------------------------------------------------------
 

@@ -461,13 +461,12 @@ class TariffAdmin(SafeLookups, OrganisersOnly, admin.ModelAdmin):  # type: ignor
         return deleted, counts, set(), []
 
     def delete_model(self, request: HttpRequest, obj: Any) -> None:
-        with transaction.atomic(using=router.db_for_write(self.model)):
-            obj.versions.all().delete()  # ProtectedError if a table has just used one
-            obj.delete()
+        services.tariff_delete(tariff=obj)  # ProtectedError if a table has just used one
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
-        for obj in queryset:
-            self.delete_model(request, obj)
+        with transaction.atomic(using=router.db_for_write(self.model)):
+            for obj in queryset:
+                services.tariff_delete(tariff=obj)
 
     # -- the preview of tables in play
 

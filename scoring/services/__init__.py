@@ -1,7 +1,9 @@
-"""The write paths, by topic: every change to tariffs, tables and ratings, each in one
-transaction. Call sites use ``services.<name>``; the topic modules hold the code."""
+"""The write paths, by topic: every change to tariffs, seasons, tables and ratings, and a
+member's edit as the standings see it, each in one transaction. Call sites use
+``services.<name>``; the topic modules hold the code."""
 
 from scoring.services.imports import record_import
+from scoring.services.members import member_save
 from scoring.services.ratings import (
     RATING_MODEL,
     RatingsNotUpdated,
@@ -11,6 +13,7 @@ from scoring.services.ratings import (
     ratings_update,
     ratings_update_task,
 )
+from scoring.services.seasons import season_delete, season_save, seasons_delete
 from scoring.services.standings import (
     season_standings_rebuild,
     standings_after_finish,
@@ -48,6 +51,7 @@ from scoring.services.tariffs import (
     tables_in_play,
     tariff_change_preview,
     tariff_copy,
+    tariff_delete,
     tariff_export,
     tariff_import,
     tariff_publish,
@@ -71,13 +75,17 @@ __all__ = [
     "deal_edit",
     "deal_preview",
     "deal_undo",
+    "member_save",
     "ratings_after_finish",
     "ratings_after_reopen",
     "ratings_rebuild",
     "ratings_update",
     "ratings_update_task",
     "record_import",
+    "season_delete",
+    "season_save",
     "season_standings_rebuild",
+    "seasons_delete",
     "seat_names_for",
     "seat_results",
     "standings_after_finish",
@@ -94,6 +102,7 @@ __all__ = [
     "tables_in_play",
     "tariff_change_preview",
     "tariff_copy",
+    "tariff_delete",
     "tariff_export",
     "tariff_import",
     "tariff_publish",

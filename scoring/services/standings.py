@@ -28,7 +28,6 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import Max, Min, Q
 
-from members.models import NAME_FIELDS
 from scoring.models import RivalTotal, Season, Seat, StandingsStamp, StandingsTotal, Table
 
 ALL_TIME = None
@@ -298,34 +297,4 @@ def season_standings_rebuild(season: Season) -> None:
             rebuild.add_table(table_seats, all_time=False)
         StandingsTotal.objects.filter(season=season).delete()
         StandingsTotal.objects.bulk_create(rebuild.totals.values(), batch_size=2000)
-        standings_changed()
-
-
-# -- changes made elsewhere (signal receivers, connected in scoring/apps.py) ------------------
-
-NAME_COLUMNS = frozenset(NAME_FIELDS)
-
-
-def season_saved(sender: Any, instance: Season, **kwargs: Any) -> None:
-    """A new season, or new dates: its totals are summed again."""
-    season_standings_rebuild(instance)
-
-
-def season_deleted(sender: Any, instance: Season, **kwargs: Any) -> None:
-    """Its totals went with it (``on_delete``); its board is gone from the pages."""
-    standings_changed()
-
-
-def tariff_saved(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
-    """A tariff's name is on the profiles' tables and the seasons' pages."""
-    if not created:
-        standings_changed()
-
-
-def member_saved(
-    sender: Any, instance: Any, created: bool, update_fields: Any = None, **kwargs: Any
-) -> None:
-    """A member's shown name is on every board and head-to-head that lists him: a change
-    that may touch it moves the stamp (signing in, which saves ``last_login``, does not)."""
-    if not created and (update_fields is None or NAME_COLUMNS & set(update_fields)):
         standings_changed()

@@ -1,5 +1,5 @@
-"""Tariff writes: publishing an edit as a new version, moving tables in play onto it, the
-impact preview, copies and JSON import/export."""
+"""Tariff writes: publishing an edit as a new version, moving tables in play onto it,
+deleting a tariff no table has played, the impact preview, copies and JSON import/export."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from scoring.engine.errors import N_, RuleError
 from scoring.engine.record import BAD_TEXT_AT, bad_text
 from scoring.models import AuditEntry, Table
 from scoring.models.tariffs import Tariff
+from scoring.services.standings import standings_changed
 
 
 def tariff_publish(tariff: Tariff, *, by: Member | None, move_tables: Iterable[int] = ()) -> Any:
@@ -24,6 +25,8 @@ def tariff_publish(tariff: Tariff, *, by: Member | None, move_tables: Iterable[i
 
     A version that no table has used is updated in place; a used one is never touched:
     the edit becomes a new version. Tables in play listed in ``move_tables`` move to it.
+    An edit of a published tariff moves the standings stamp: its name is on the profiles'
+    tables and the seasons' pages (a new tariff, with no version yet, is on neither).
     """
     with transaction.atomic():
         tariff.changed_by = by
@@ -42,7 +45,22 @@ def tariff_publish(tariff: Tariff, *, by: Member | None, move_tables: Iterable[i
             version = tariff.versions.create(number=number, rules=rules.to_dict(), created_by=by)
         for table in tables_in_play(tariff).filter(pk__in=list(move_tables)):
             _move_to_version(table, version, by)
+        if current is not None:
+            # Last, as a finish takes the stamp's row last: a table this publish moves
+            # is locked before the stamp, never after it.
+            standings_changed()
         return version
+
+
+def tariff_delete(*, tariff: Tariff) -> None:
+    """Delete a tariff with its versions and rows. Versions protect their tariff, so that
+    no other path drops one by accident; a version some table has played protects it
+    here too (``ProtectedError``: the table's version stays forever). A season that had it
+    as its default has none now, which its page shows: the standings stamp moves."""
+    with transaction.atomic():
+        tariff.versions.all().delete()
+        tariff.delete()
+        standings_changed()
 
 
 def tables_in_play(tariff: Tariff) -> Any:

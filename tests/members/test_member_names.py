@@ -94,3 +94,72 @@ def test_a_new_table_seats_him_as_ivan_petrov(client: Client, ivan):
     assert response.status_code == 302
     table = Table.objects.get()
     assert [s.name for s in table.seats.order_by("position")] == ["Ivan Petrov", "Boris", "Vera"]
+
+
+# -- a new name reaches the cached standings pages (scoring.services.member_save) -----------
+
+
+def stamp() -> str:
+    from scoring.models import StandingsStamp
+
+    return StandingsStamp.objects.get(pk=1).stamp
+
+
+def test_a_name_changed_in_the_settings_is_on_the_boards_at_once(client: Client, played):
+    board = reverse("scoring:standings", args=[Table.PREFERANS])
+    profile = reverse("members:detail", args=["boris"])
+    assert "Ivan Petrov" in client.get(board).content.decode()  # both pages now cached
+    assert "Ivan Petrov" in client.get(profile).content.decode()
+    ivan = Client()
+    ivan.force_login(played[0])
+
+    response = ivan.post(reverse("members:settings"), {"display_name": "Ваня"})
+
+    assert response.status_code == 302
+    assert ">Ваня</a>" in client.get(board).content.decode()
+    assert ">Ваня</a>" in client.get(profile).content.decode()  # Boris's head-to-head
+
+
+def test_what_a_member_wants_e_mailed_leaves_the_pages_cached(client: Client, played):
+    before = stamp()
+    client.force_login(played[0])
+
+    response = client.post(reverse("members:settings"), {"email_table_finished": "on"})
+
+    assert response.status_code == 302
+    assert Member.objects.get(username="ivan").email_evening_summary is False
+    assert stamp() == before
+
+
+def member_change(client: Client, member: Member, **changes: str) -> object:
+    """The member admin's change form, as rendered, with ``changes``, saved."""
+    from tests.html_forms import form_data
+
+    url = reverse("admin:members_member_change", args=[member.pk])
+    data = form_data(client.get(url).content.decode(), "member_form")
+    return client.post(url, data | changes | {"_save": "Save"})
+
+
+def test_a_name_changed_in_the_member_admin_is_on_the_boards_at_once(client: Client, played):
+    admin = factories.member("Root", username="root", is_staff=True, is_superuser=True)
+    board = reverse("scoring:standings", args=[Table.PREFERANS])
+    assert "Ivan Petrov" in client.get(board).content.decode()
+    client.force_login(admin)
+
+    response = member_change(client, played[0], last_name="Sidorov")
+
+    assert response.status_code == 302
+    assert Member.objects.get(username="ivan").name == "Ivan Sidorov"
+    assert ">Ivan Sidorov</a>" in Client().get(board).content.decode()
+
+
+def test_a_member_admin_edit_that_keeps_the_names_leaves_the_stamp(client: Client, played):
+    admin = factories.member("Root", username="root", is_staff=True, is_superuser=True)
+    client.force_login(admin)
+    before = stamp()
+
+    response = member_change(client, played[0], email="ivan@example.org")
+
+    assert response.status_code == 302
+    assert Member.objects.get(username="ivan").email == "ivan@example.org"
+    assert stamp() == before

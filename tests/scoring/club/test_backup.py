@@ -58,13 +58,15 @@ def build_club() -> None:
     sochi.passout_whists = 6  # tables use version 1 already: this publishes version 2
     version = services.tariff_publish(sochi, by=olga)
     assert version.number == 2
-    Season.objects.create(
-        name="Осень",
-        starts_on=datetime.date(2020, 9, 1),
-        ends_on=datetime.date(2099, 11, 30),
-        preferans_tariff=sochi,
-        boston_tariff=BostonTariff.objects.first(),
-        min_games=2,
+    services.season_save(  # after the demo's tables: it sums them
+        season=Season(
+            name="Осень",
+            starts_on=datetime.date(2020, 9, 1),
+            ends_on=datetime.date(2099, 11, 30),
+            preferans_tariff=sochi,
+            boston_tariff=BostonTariff.objects.first(),
+            min_games=2,
+        )
     )
     players = [Member.objects.get(username=name) for name in ("vera", "dina", "egor")]
     table = services.table_open(
@@ -100,7 +102,7 @@ def build_club() -> None:
     egor.is_active = False
     egor.email = "egor@club.example"
     egor.first_name, egor.last_name = "Егор", "Петров"
-    egor.save()
+    services.member_save(member=egor)
     egor.user_permissions.add(Permission.objects.get(codename="view_season"))
 
 

@@ -110,12 +110,14 @@ def small_club() -> str:
     sochi = PreferansTariff.objects.get(name="Сочи (Sochi)")
     sochi.passout_whists = 6
     services.tariff_publish(sochi, by=olga)
-    Season.objects.create(
-        name="Осень",
-        starts_on=pulka.played_on.replace(day=1),
-        ends_on=pulka.played_on.replace(month=12, day=31),
-        preferans_tariff=sochi,
-        boston_tariff=BostonTariff.objects.order_by("pk").first(),
+    services.season_save(
+        season=Season(
+            name="Осень",
+            starts_on=pulka.played_on.replace(day=1),
+            ends_on=pulka.played_on.replace(month=12, day=31),
+            preferans_tariff=sochi,
+            boston_tariff=BostonTariff.objects.order_by("pk").first(),
+        )
     )
     out = io.StringIO()
     call_command("export_club", stdout=out)

@@ -16,6 +16,7 @@ from django.core.management import call_command
 from django.db.models import Count, F, Max, Min, Q, Sum
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from members.models import Member, name_fields, shown_name_of
 from scoring import selectors, services
@@ -257,16 +258,102 @@ def test_a_season_made_or_moved_later_sums_its_tables(club):
     finished_pulka([anna, boris, vera], anna, DAY)
     finished_pulka([anna, boris, vera], vera, datetime.date(2026, 7, 1))
 
-    season = Season.objects.create(name="Spring", starts_on=SPRING[0], ends_on=SPRING[1])
+    season = services.season_save(
+        season=Season(name="Spring", starts_on=SPRING[0], ends_on=SPRING[1])
+    )
     assert totals_of(anna, season).total == Decimal("66.67")
 
     season.ends_on = datetime.date(2026, 8, 31)  # now it holds the July table too
-    season.save()
+    services.season_save(season=season)
     assert totals_of(anna, season).total == Decimal("33.34")
     assert_totals_match_the_oracle([anna, boris, vera])
 
-    season.delete()
+    services.season_delete(season=season)
     assert not StandingsTotal.objects.filter(season__isnull=False).exists()
+
+
+# The season admin refuses a season that has ended: these seasons are around today.
+
+
+def season_form(name: str, starts_on: datetime.date, ends_on: datetime.date) -> dict[str, str]:
+    return {
+        "name": name,
+        "starts_on": starts_on.isoformat(),
+        "ends_on": ends_on.isoformat(),
+        "preferans_tariff": "",
+        "boston_tariff": "",
+        "min_games": "1",
+        "ranking": "money, average, wins",
+        "table_money": "0",
+    }
+
+
+def test_a_season_added_moved_and_deleted_in_the_admin_keeps_its_totals(
+    client: Client, club, organiser
+):
+    anna, boris, vera = (club[n] for n in ("Anna", "Boris", "Vera"))
+    today = timezone.localdate()
+    ago = lambda days: today - datetime.timedelta(days=days)  # noqa: E731
+    finished_pulka([anna, boris, vera], anna, ago(10))
+    finished_pulka([anna, boris, vera], vera, ago(40))
+    seasons = reverse("admin:scoring_season_changelist")
+
+    added = client.post(f"{seasons}add/", season_form("Now", ago(20), ago(-20)))
+    season = Season.objects.get(name="Now")
+    assert added.status_code == 302
+    assert totals_of(anna, season).total == Decimal("66.67")
+
+    before = stamp()
+    renamed = client.post(f"{seasons}{season.pk}/change/", season_form("Nu", ago(20), ago(-20)))
+    assert renamed.status_code == 302
+    assert stamp() != before  # its name is on its pages; its totals stay as they were
+    assert totals_of(anna, season).total == Decimal("66.67")
+
+    moved = client.post(f"{seasons}{season.pk}/change/", season_form("Nu", ago(50), ago(-20)))
+    assert moved.status_code == 302
+    assert totals_of(anna, season).total == Decimal("33.34")  # the older table joined
+    assert_totals_match_the_oracle([anna, boris, vera])
+
+    before = stamp()
+    deleted = client.post(f"{seasons}{season.pk}/delete/", {"post": "yes"})
+    assert deleted.status_code == 302
+    assert not Season.objects.exists()
+    assert not StandingsTotal.objects.filter(season__isnull=False).exists()
+    assert stamp() != before
+
+
+def test_seasons_deleted_from_the_admin_list_move_the_stamp(client: Client, club, organiser):
+    anna, boris, vera = (club[n] for n in ("Anna", "Boris", "Vera"))
+    today = timezone.localdate()
+    finished_pulka([anna, boris, vera], anna, today)
+    for name, first, last in (("Now", -10, 10), ("Next", 11, 40)):
+        services.season_save(
+            season=Season(
+                name=name,
+                starts_on=today + datetime.timedelta(days=first),
+                ends_on=today + datetime.timedelta(days=last),
+            )
+        )
+    board = reverse(
+        "scoring:season_standings", args=[Season.objects.get(name="Now").pk, "preferans"]
+    )
+    assert ">66.67<" in main(client.get(board))
+    before = stamp()
+
+    response = client.post(
+        reverse("admin:scoring_season_changelist"),
+        {
+            "action": "delete_selected",
+            "_selected_action": [str(pk) for pk in Season.objects.values_list("pk", flat=True)],
+            "post": "yes",
+        },
+    )
+
+    assert response.status_code == 302
+    assert not Season.objects.exists()
+    assert not StandingsTotal.objects.filter(season__isnull=False).exists()
+    assert stamp() != before
+    assert client.get(board).status_code == 404
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -316,7 +403,7 @@ def test_any_mix_of_finishes_reopens_and_imports_keeps_what_a_rebuild_gives(club
                 continue
             finished.append(imported)
     members[1].display_name = "Борис Петрович"
-    members[1].save()
+    services.member_save(member=members[1])
 
     assert_totals_match_the_oracle(members)
 
@@ -377,13 +464,15 @@ def test_the_stamp_moves_with_every_change_the_pages_show(
         services.ratings_rebuild(Table.PREFERANS)
     seen.add(stamp())
     anna.display_name = "Анна"
-    anna.save(update_fields=["display_name"])
+    services.member_save(member=anna)
     seen.add(stamp())
-    Season.objects.create(name="Spring", starts_on=SPRING[0], ends_on=SPRING[1])
+    services.season_save(season=Season(name="Spring", starts_on=SPRING[0], ends_on=SPRING[1]))
     seen.add(stamp())
     assert len(seen) == 6
 
-    anna.save(update_fields=["last_login"])  # signing in changes nothing shown
+    anna.email_evening_summary = False
+    services.member_save(member=anna)  # nor does what he wants e-mailed
+    Client().force_login(anna)  # nor signing in
     factories.pulka([anna, boris, vera])  # nor does a table in play
     assert stamp() in seen
 
@@ -480,16 +569,55 @@ def test_a_profile_follows_a_new_table_and_a_new_name(client: Client, club):
     assert stamp() == before
     assert "in play" in main(client.get(url))
 
-    boris.display_name = "Борис Петрович"
-    boris.save()
+    boris_client = Client()
+    boris_client.force_login(boris)
+    renamed = boris_client.post(
+        reverse("members:settings"),
+        {"display_name": "Борис Петрович", "email": boris.email, "email_table_finished": "on"},
+    )
 
+    assert renamed.status_code == 302
     assert "Борис Петрович" in main(client.get(url))
 
 
-def test_a_renamed_tariff_moves_the_stamp(club):
-    before = stamp()
-    tariff = factories.preferans_version().tariff
-    tariff.name = "Сочи клубный"
-    tariff.save(update_fields=["name"])
+def test_a_tariff_renamed_in_the_admin_moves_the_stamp(client: Client, club, organiser):
+    from tests.scoring.admin.test_tariff_admin import post_change
 
+    tariff = factories.preferans_version().tariff
+    before = stamp()
+
+    response = post_change(client, tariff, {"name": "Сочи клубный"})
+
+    assert response.status_code == 302
+    tariff.refresh_from_db()
+    assert tariff.name == "Сочи клубный"
+    assert stamp() != before
+
+
+def test_a_tariff_new_in_the_admin_leaves_the_stamp(client: Client, club, organiser):
+    before = stamp()
+
+    services.tariff_copy(factories.preferans_version().tariff, name="Копия", by=organiser)
+
+    assert stamp() == before  # no page shows a tariff no table or season has
+
+
+def test_a_seasons_default_tariff_deleted_from_the_admin_list_moves_the_stamp(
+    client: Client, club, organiser
+):
+    sochi = factories.preferans_version().tariff
+    spare = services.tariff_copy(sochi, name="Лишний", by=organiser)
+    season = services.season_save(
+        season=Season(name="Spring", starts_on=SPRING[0], ends_on=SPRING[1], preferans_tariff=spare)
+    )
+    before = stamp()
+
+    response = client.post(
+        reverse("admin:scoring_preferanstariff_changelist"),
+        {"action": "delete_selected", "_selected_action": [spare.pk], "post": "yes"},
+    )
+
+    assert response.status_code == 302
+    season.refresh_from_db()
+    assert season.preferans_tariff is None
     assert stamp() != before
