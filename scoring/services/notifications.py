@@ -48,6 +48,7 @@ from scoring.live.fragments import RevisionCache, cached
 from scoring.live.keys import sheet_picture_key
 from scoring.models import AuditEntry, Evening, Table
 from scoring.selectors import evenings as evening_selectors
+from scoring.services import locking
 
 logger = logging.getLogger(__name__)
 
@@ -203,7 +204,7 @@ def evening_close(*, evening: Evening, by: Member) -> int:
     Refused too while a table is in play or before any has finished. The number of
     e-mails to be sent."""
     with transaction.atomic():
-        evening = Evening.objects.select_for_update().get(pk=evening.pk)
+        evening = locking.lock_row(evening)
         if evening.closed_at is not None:
             raise RuleError(_("the evening is closed already"), field="evening")
         sent = _close(evening, by)

@@ -30,6 +30,7 @@ from scoring.engine.standings import table_places
 from scoring.live import snapshots
 from scoring.models import AuditEntry, DealRecord, Guest, Seat, Table, WriteKey
 from scoring.models.tables import validate_played_on
+from scoring.services import locking
 from scoring.services.notifications import after_table_finish
 from scoring.services.ratings import ratings_after_finish, ratings_after_reopen
 from scoring.services.standings import standings_after_finish, standings_before_reopen
@@ -120,7 +121,7 @@ def seat_identity(player: Player) -> str | None:
 
 def _locked(table: Table) -> Table:
     """The table row, locked until the transaction ends (one writer at a time)."""
-    return Table.objects.select_for_update().get(pk=table.pk)
+    return locking.lock_row(table)
 
 
 class StaleWrite(RuleError):
@@ -764,7 +765,7 @@ def table_import(
     with transaction.atomic():
         # Two imports of one game lock the same members' rows, so the second sees the first.
         ids = [m.pk for m in members if isinstance(m, Member)]
-        list(Member.objects.select_for_update().filter(pk__in=ids))
+        locking.lock_rows(Member.objects.filter(pk__in=ids))
         here = Table.objects.filter(record_digest=digest).order_by("pk")
         first = here.values_list("pk", flat=True).first()
         if first is not None:
