@@ -20,7 +20,7 @@ from django.urls import reverse
 
 from clubsite.pages import page_key
 from scoring import selectors, services
-from scoring.live.keys import revision_key
+from scoring.live.keys import history_key, sheet_html_key
 from scoring.models import Table
 
 
@@ -121,8 +121,8 @@ def run(
         # check below fails rather than the bench quietly measuring a warm cache.
         table = Table.objects.get(pk=live.pk)
         language = settings.LANGUAGE_CODE  # the anonymous client sends no Accept-Language
-        dropped = cache.delete(revision_key(table, f"sheet-html:{language}:0"))
-        cache.delete(revision_key(table, f"history-html:{language}"))
+        dropped = cache.delete(sheet_html_key(table, language, editable=False))
+        cache.delete(history_key(table, language))
         version = selectors.table_version(live.pk) or ""
         for url in (table_url, live_url):  # what visitors are served whole
             cache.delete(page_key(f"http://testserver{url}", version, language))

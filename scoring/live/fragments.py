@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from django.core.cache import cache
 
-from scoring.live.keys import revision_key, table_key
+from scoring.live.keys import claim_key, revision_key, table_key
 from scoring.models import Table
 
 CACHE_SECONDS = 24 * 3600
@@ -59,7 +59,7 @@ def cached[Made: (str, bytes)](key: str, make: Callable[[], Made]) -> Made:
 def _made_by_one_process[Made: (str, bytes)](key: str, make: Callable[[], Made]) -> Made:
     """``make()`` by whichever process claims ``key`` first (``cache.add`` is atomic, in
     Redis as in process memory); the others wait for it to appear in the cache."""
-    claim = f"making:{key}"
+    claim = claim_key(key)
     while not cache.add(claim, 1, MAKING_SECONDS):
         time.sleep(WAIT_STEP_SECONDS)
         made = cache.get(key)

@@ -239,12 +239,13 @@ def _page(request: HttpRequest, game: str, season: Season | None) -> HttpRespons
     today = timezone.localdate()  # a season's state (begun, over) is today's
     scope = season.pk if season is not None else "all"
     direction = "desc" if descending else "asc"
-    key = f"board:{game}:{scope}:{sort}:{direction}:{get_language()}:{today}"
+    made_from = (game, scope, sort, direction, get_language(), today)
     # A season's page read the stamp with the season (``_season``).
     stamp = getattr(season, "standings_stamp", None) if season else selectors.standings_stamp()
     board = selectors.standings_cached(
         stamp or "",
-        key,
+        "board",
+        made_from,
         lambda: _board(game, season, sort=sort, descending=descending, today=today),
     )
     return render(
@@ -402,10 +403,11 @@ class Board(NamedTuple):
 def leaders_section(season: Season | None) -> str:
     """The home page's section of the leaders of each game, kept in the cache until the
     standings change: the stamp's query when nothing did."""
-    key = f"leaders:{season.pk if season is not None else 'all'}:{get_language()}"
+    made_from = (season.pk if season is not None else "all", get_language())
     return selectors.standings_cached(
         selectors.standings_stamp(),
-        key,
+        "leaders",
+        made_from,
         lambda: render_to_string(
             "scoring/home.html#leaders", {"season": season, "leaders": leaders(season)}
         ),

@@ -36,7 +36,14 @@ from scoring.engine.record import MAX_RECORD_BYTES, load
 from scoring.forms import FinishForm, ImportForm, ReasonForm, reason_refusal, rule_error_to_form
 from scoring.labels import deal_words, rule_error_text, rule_label
 from scoring.live.fragments import RevisionCache, cached
-from scoring.live.keys import revision_key, sheet_picture_key, tariff_key, url_key, with_epoch
+from scoring.live.keys import (
+    deal_fields_key,
+    history_key,
+    qr_key,
+    sheet_html_key,
+    sheet_picture_key,
+    with_epoch,
+)
 from scoring.live.snapshots import LATEST_ROWS
 from scoring.models import AuditEntry, DealRecord, Guest, Seat, Table
 from scoring.permissions import (
@@ -179,7 +186,7 @@ def _share_context(request: HttpRequest, table: Table) -> dict[str, Any]:
     url = request.build_absolute_uri(reverse("scoring:table_detail", args=[table.pk]))
     context: dict[str, Any] = {
         "share_url": url,
-        "share_qr": cached(url_key("qr-svg", url), lambda: share.qr_svg(url)),
+        "share_qr": cached(qr_key(url), lambda: share.qr_svg(url)),
     }
     if games.of_table(table).draws_sheet:
         picture = reverse("scoring:table_sheet_png", args=[table.pk])
@@ -223,8 +230,7 @@ def _empty_fields(
     """The fields of an empty deal form: the same whenever the form has the same shape (who
     deals, the lowest contract), so each shape is rendered once per table and language."""
     language = getattr(request, "LANGUAGE_CODE", "")
-    shape = ",".join(map(str, games.of_table(table).empty_form_shape(state.game)))
-    key = tariff_key(table, f"deal-fields:{language}:{shape}")
+    key = deal_fields_key(table, language, games.of_table(table).empty_form_shape(state.game))
 
     def render_fields() -> str:
         fields = context | {"form": _deal_form(state)}
@@ -249,7 +255,7 @@ def _sheet_html(
         return _render_sheet(request, table, None, editable=editable, shown=None)
     language = getattr(request, "LANGUAGE_CODE", "")
     return cached(
-        revision_key(table, f"sheet-html:{language}:{int(editable)}"),
+        sheet_html_key(table, language, editable=editable),
         lambda: _render_sheet(request, table, state, editable=editable, shown=LOG_SHOWN),
     )
 
@@ -349,7 +355,7 @@ def _history_html(request: HttpRequest, table: Table) -> str:
         return _render_history(request, latest[:AUDIT_SHOWN], more=len(latest) > AUDIT_SHOWN)
 
     language = getattr(request, "LANGUAGE_CODE", "")
-    return cached(revision_key(table, f"history-html:{language}"), render_latest)
+    return cached(history_key(table, language), render_latest)
 
 
 def _render_history(request: HttpRequest, entries: list[Any], *, more: bool) -> str:
