@@ -10,7 +10,6 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-from unittest import mock
 
 from django.conf import settings
 from django.core.cache import cache
@@ -160,7 +159,6 @@ def run(
 
 
 SAVE = "save a deal (htmx POST)"
-SAVE_LOCKING = "save a deal, the ORM locking path"
 BARE_WRITE = "bare write view"
 
 
@@ -235,16 +233,10 @@ def run_writes(live: Any, member: Any, *, repeats: int = 60) -> list[Timing]:
             HTTP_HX_REQUEST="true",
         )
 
-    def save_locking() -> Any:
-        # The one-statement append declines (as on SQLite), so the deal takes the lock.
-        with mock.patch.object(services.tables, "_append", lambda *args, **kwargs: None):
-            return save()
-
     return measure_side_by_side(
         [
             (BARE_WRITE, lambda: scorer.post(write_url)),
             (SAVE, save),
-            (SAVE_LOCKING, save_locking),
         ],
         repeats,
     )

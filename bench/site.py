@@ -262,9 +262,6 @@ def print_writes(timings: list[Any], live_deals: int) -> None:
         )
     else:
         print(f"  recorded in docs/performance.md: {recorded:.2f}")
-    for t in by_name.values():
-        if t is not save:
-            print(f"  {t.name} ÷ the save: {t.median_ms / save.median_ms:.2f}")
 
 
 def _session_cookie(member: Any) -> str:
