@@ -106,7 +106,9 @@ messages: venv
 	$(BIN)/python manage.py makemessages -l ru --keyword=N_ --no-obsolete --no-location --ignore=.venv --ignore=bench --ignore=staticfiles
 	$(BIN)/python manage.py compilemessages -l ru --ignore=.venv
 
-# Engine benchmarks (bench/): each figure printed beside its target.
+# Benchmarks (bench/): the engine, then the site's pages beside a bare view, and the save
+# of a deal beside a bare write view taken in turns with it, as a ratio (marked only when
+# it is more than 25% above the ratio docs/performance.md records), each in one run.
 bench: venv tools
 	$(BIN)/python -m bench
 

@@ -20,7 +20,7 @@ from django.urls import reverse
 
 from clubsite.pages import page_key
 from scoring import selectors, services
-from scoring.live.keys import revision_key
+from scoring.live.keys import history_key, sheet_html_key
 from scoring.models import Table
 
 
@@ -97,16 +97,6 @@ def run(
     table_url = reverse("scoring:table_detail", args=[live.pk])
     live_url = reverse("scoring:table_live", args=[live.pk])
     etag = anonymous.get(live_url)["ETag"]
-    passout = {
-        "kind": "passout",
-        "tricks:" + live.seats.get(position=0).name: "4",
-        "tricks:" + live.seats.get(position=1).name: "3",
-        "tricks:" + live.seats.get(position=2).name: "3",
-    }
-    deal_url = reverse("scoring:deal_create", args=[live.pk])
-    # Each save is drawn at the revision the one before left, with a key of its own, as
-    # the deal form posts it (every write carries both).
-    revision = itertools.count(Table.objects.get(pk=live.pk).revision)
     leaderboard = reverse("scoring:season_standings", args=[season.pk, "preferans"])
     profile_url = reverse("members:detail", args=[profile.username])
 
@@ -121,8 +111,8 @@ def run(
         # check below fails rather than the bench quietly measuring a warm cache.
         table = Table.objects.get(pk=live.pk)
         language = settings.LANGUAGE_CODE  # the anonymous client sends no Accept-Language
-        dropped = cache.delete(revision_key(table, f"sheet-html:{language}:0"))
-        cache.delete(revision_key(table, f"history-html:{language}"))
+        dropped = cache.delete(sheet_html_key(table, language, editable=False))
+        cache.delete(history_key(table, language))
         version = selectors.table_version(live.pk) or ""
         for url in (table_url, live_url):  # what visitors are served whole
             cache.delete(page_key(f"http://testserver{url}", version, language))
@@ -145,15 +135,6 @@ def run(
         ("pulka page (full)", lambda: anonymous.get(table_url), lambda: None),
         ("pulka page, first view after a deal", lambda: anonymous.get(table_url), as_after_a_deal),
         ("pulka page, as a scorer", lambda: scorer.get(table_url), lambda: None),
-        (
-            "save a deal (htmx POST)",
-            lambda: scorer.post(
-                deal_url,
-                {**passout, "revision": next(revision), "write_key": str(uuid.uuid4())},
-                HTTP_HX_REQUEST="true",
-            ),
-            lambda: None,
-        ),
         ("season leaderboard", lambda: anonymous.get(leaderboard), lambda: None),
         ("season leaderboard, as a member", lambda: scorer.get(leaderboard), lambda: None),
         (
@@ -175,3 +156,87 @@ def run(
         for name, request, before in measured
         if wanted(name)
     ]
+
+
+SAVE = "save a deal (htmx POST)"
+BARE_WRITE = "bare write view"
+
+
+def measure_side_by_side(
+    measured: list[tuple[str, Callable[[], Any]]], repeats: int = 60
+) -> list[Timing]:
+    """Like ``measure``, but the calls taken in turns (one of each, then again), so that
+    each is timed in the same moments of a machine whose speed drifts by half from one
+    minute to the next: their ratios are the figures to read."""
+    times: dict[str, list[float]] = {name: [] for name, _ in measured}
+    waits: dict[str, list[float]] = {name: [] for name, _ in measured}
+    waited = [0.0]
+
+    def timed(execute: Callable[..., Any], *args: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return execute(*args)
+        finally:
+            waited[0] += time.perf_counter() - start
+
+    for turn in range(repeats + 2):  # two warm-ups
+        for name, request in measured:
+            waited[0] = 0.0
+            with connection.execute_wrapper(timed):
+                start = time.perf_counter()
+                response = request()
+                elapsed = (time.perf_counter() - start) * 1000
+            assert response.status_code == 200, (name, response.status_code)  # noqa: S101
+            if turn >= 2:
+                times[name].append(elapsed)
+                waits[name].append(waited[0] * 1000)
+    timings = []
+    for name, request in measured:
+        with CaptureQueriesContext(connection) as queries:
+            response = request()
+        ordered = sorted(times[name])
+        timings.append(
+            Timing(
+                name,
+                statistics.median(ordered),
+                ordered[int(0.95 * (len(ordered) - 1))],
+                len(queries),
+                response.status_code,
+                statistics.median(waits[name]),
+            )
+        )
+    return timings
+
+
+def run_writes(live: Any, member: Any, *, repeats: int = 60) -> list[Timing]:
+    """The save of a deal into the live pulka beside the bare write view (session, a locked
+    row read, one INSERT, commit, a small template), taken in turns: the save's cost as a
+    multiple of what any write costs on this machine at this moment."""
+    scorer = Client()
+    scorer.force_login(member)
+    passout = {
+        "kind": "passout",
+        "tricks:" + live.seats.get(position=0).name: "4",
+        "tricks:" + live.seats.get(position=1).name: "3",
+        "tricks:" + live.seats.get(position=2).name: "3",
+    }
+    deal_url = reverse("scoring:deal_create", args=[live.pk])
+    write_url = reverse("bench_write", args=[live.pk])
+    # Each save is drawn at the revision the one before left, with a key of its own, as
+    # the deal form posts it (every write carries both).
+    revision = itertools.count(Table.objects.get(pk=live.pk).revision)
+
+    def save() -> Any:
+        return scorer.post(
+            deal_url,
+            {**passout, "revision": next(revision), "write_key": str(uuid.uuid4())},
+            HTTP_HX_REQUEST="true",
+        )
+
+    return measure_side_by_side(
+        [
+            (BARE_WRITE, lambda: scorer.post(write_url)),
+            (SAVE, save),
+        ],
+        repeats,
+    )

@@ -127,9 +127,14 @@ def _profile_section(request: HttpRequest, member: Any) -> str:
     all_tables = request.GET.get("tables") == "all"
     all_rivals = request.GET.get("rivals") == "all"
     today = timezone.localdate()  # the chart's default season is today's
-    key = (
-        f"profile:{member.pk}:{member.latest_seat}:{season}:"
-        f"{int(all_tables)}:{int(all_rivals)}:{get_language()}:{today}"
+    made_from = (
+        member.pk,
+        member.latest_seat,
+        season,
+        int(all_tables),
+        int(all_rivals),
+        get_language(),
+        today,
     )
 
     def make() -> str:
@@ -140,7 +145,7 @@ def _profile_section(request: HttpRequest, member: Any) -> str:
             "members/member_detail.html#profile", {"profile": shown, "name": member.name}
         )
 
-    return standings_cached(member.standings_stamp or "", key, make)
+    return standings_cached(member.standings_stamp or "", "profile", made_from, make)
 
 
 # -- one's own settings and password ---------------------------------------------------

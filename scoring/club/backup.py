@@ -66,7 +66,7 @@ from scoring.models import (
     Table,
 )
 from scoring.models.tables import validate_played_on, validate_recorded_at
-from scoring.services import ratings_update_task, standings_rebuild
+from scoring.services import locking, ratings_update_task, standings_rebuild
 
 FORMAT = "clubsite-backup"
 VERSION = 1
@@ -96,10 +96,9 @@ def club_export() -> dict[str, Any]:
     """The whole club as a JSON-ready document (format ``clubsite-backup``, version 1)."""
     outermost = not connection.in_atomic_block
     with transaction.atomic():
-        if outermost and connection.vendor == "postgresql":
+        if outermost:
             # One snapshot for every query, so a deal saved meanwhile is in all or none.
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            locking.read_one_snapshot()
         usernames = dict(Member.objects.values_list("pk", "username"))
         return {
             "format": FORMAT,

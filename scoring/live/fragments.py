@@ -9,13 +9,12 @@ for all of them."""
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Callable
 
 from django.core.cache import cache
 
-from scoring.live.keys import revision_key, table_key
+from scoring.live.keys import claim_key, revision_key, table_key
 from scoring.models import Table
 
 CACHE_SECONDS = 24 * 3600
@@ -23,7 +22,7 @@ MAKING_SECONDS = 10
 """How long a claim to make a fragment holds: a maker that died (a worker killed in the
 middle) holds up the others this long at most, then one of them makes it instead."""
 WAIT_STEP_SECONDS = 0.005
-"""How often a process waiting for another's fragment looks for it (rendering a sheet
+"""How often a thread waiting for another's fragment looks for it (rendering a sheet
 takes a few milliseconds)."""
 
 logger = logging.getLogger(__name__)
@@ -37,29 +36,14 @@ def cached[Made: (str, bytes)](key: str, make: Callable[[], Made]) -> Made:
 
     When a deal lands, every viewer's poll asks for the new sheet at about the same moment;
     those that miss wait for the one making it rather than each making it again (single
-    flight): the threads of a process queue on a lock (the wait is shorter than making it,
-    as threads share the GIL), and the processes (every worker of every app server) on a
-    claim in the shared cache."""
-    text = cache.get(key)
-    if text is None:
-        with _MAKING_GUARD:
-            lock = _MAKING.setdefault(key, threading.Lock())
-        try:
-            with lock:
-                text = cache.get(key)
-                if text is None:
-                    text = _made_by_one_process(key, make)
-        finally:
-            # Whoever comes later finds the text in the cache; at worst (the entry was
-            # evicted at once) a thread makes it again, which is slower but never wrong.
-            _MAKING.pop(key, None)
-    return text  # type: ignore[no-any-return]
-
-
-def _made_by_one_process[Made: (str, bytes)](key: str, make: Callable[[], Made]) -> Made:
-    """``make()`` by whichever process claims ``key`` first (``cache.add`` is atomic, in
-    Redis as in process memory); the others wait for it to appear in the cache."""
-    claim = f"making:{key}"
+    flight), by one mechanism: a claim in the cache (``cache.add`` is atomic, in Redis as
+    in a process's memory). Whoever claims ``key`` first makes it; every other thread, of
+    this process or of any worker of any app server sharing the cache, looks for it every
+    ``WAIT_STEP_SECONDS`` until it is there."""
+    made = cache.get(key)
+    if made is not None:
+        return made  # type: ignore[no-any-return]
+    claim = claim_key(key)
     while not cache.add(claim, 1, MAKING_SECONDS):
         time.sleep(WAIT_STEP_SECONDS)
         made = cache.get(key)
@@ -74,11 +58,6 @@ def _made_by_one_process[Made: (str, bytes)](key: str, make: Callable[[], Made])
     finally:
         cache.delete(claim)
     return made  # type: ignore[no-any-return]
-
-
-_MAKING: dict[str, threading.Lock] = {}
-"""The keys being made in this process, each with the lock its makers queue on."""
-_MAKING_GUARD = threading.Lock()
 
 
 class RevisionCache:

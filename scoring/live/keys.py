@@ -6,11 +6,21 @@ table back at an older revision, and its next write makes a revision number that
 cache (Redis outlives every app server) or a process's snapshots may hold already, from
 deals the restore took away; a deploy may change how a sheet is rendered. Restores,
 flushes and migrations renew the epoch, so each starts a key space of its own.
+
+Every key of Django's cache that scoring and members use is composed here; callers name
+what a fragment is made from, never how its key is spelt. Three keys are composed where
+they are used, each in a namespace of its own that nothing here starts with: the pages
+kept for visitors (``page:``, ``clubsite/pages.py``) and the health probe's (``healthz:``,
+``clubsite/health.py``), because clubsite imports nothing of scoring (a contract: the
+health check and the error pages must work whatever the apps do); and the club's name
+and welcome (``club-identity:``, ``scoring/models/club.py``), which the model drops from
+the cache as its row is saved, and the models are a layer below this module.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from typing import Any
 
 from django.core.signals import request_started
@@ -130,6 +140,35 @@ def tariff_key(table: Table, kind: str) -> str:
     return f"{table_key(table, kind)}:{version}"
 
 
-def url_key(kind: str, url: str) -> str:
-    """The key of ``kind`` derived from ``url`` alone (its QR code), whatever the table."""
-    return f"{kind}:{url}"
+def sheet_html_key(table: Table, language: str, *, editable: bool) -> str:
+    """The key of this revision's sheet region in ``language``, as a scorer sees it
+    (``editable``) or as a viewer does."""
+    return revision_key(table, f"sheet-html:{language}:{int(editable)}")
+
+
+def history_key(table: Table, language: str) -> str:
+    """The key of this revision's latest history entries in ``language``."""
+    return revision_key(table, f"history-html:{language}")
+
+
+def deal_fields_key(table: Table, language: str, shape: Iterable[object]) -> str:
+    """The key of the empty deal form's fields of ``shape`` (who deals, the lowest
+    contract: ``Game.empty_form_shape``) in ``language``."""
+    return tariff_key(table, f"deal-fields:{language}:{','.join(map(str, shape))}")
+
+
+def qr_key(url: str) -> str:
+    """The key of the QR code of ``url`` (a table's address), whatever the table."""
+    return f"qr-svg:{url}"
+
+
+def standings_key(stamp: str, page: str, *made_from: object) -> str:
+    """The key of a standings ``page`` fragment (a board, a profile, the leaders) under the
+    standings ``stamp``, made from ``made_from`` (its season, sorting, language, day…):
+    every change the standings pages show replaces the stamp."""
+    return ":".join(("standings", stamp, page, *map(str, made_from)))
+
+
+def claim_key(key: str) -> str:
+    """The key of the claim to make what is kept under ``key`` (``fragments.cached``)."""
+    return f"making:{key}"

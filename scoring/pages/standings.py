@@ -245,10 +245,11 @@ class Board(NamedTuple):
 def leaders_section(season: Season | None) -> str:
     """The home page's section of the leaders of each game, kept in the cache until the
     standings change: the stamp's query when nothing did."""
-    key = f"leaders:{season.pk if season is not None else 'all'}:{get_language()}"
+    made_from = (season.pk if season is not None else "all", get_language())
     return selectors.standings_cached(
         selectors.standings_stamp(),
-        key,
+        "leaders",
+        made_from,
         lambda: render_to_string(
             "scoring/home.html#leaders", {"season": season, "leaders": leaders(season)}
         ),

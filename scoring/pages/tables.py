@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring import games, selectors
 from scoring.live.fragments import RevisionCache, cached
-from scoring.live.keys import revision_key, tariff_key, url_key, with_epoch
+from scoring.live.keys import deal_fields_key, history_key, qr_key, sheet_html_key, with_epoch
 from scoring.live.snapshots import LATEST_ROWS
 from scoring.models import AuditEntry, DealRecord, Seat, Table
 from scoring.pages import games as game_pages
@@ -110,7 +110,7 @@ def _share_context(request: HttpRequest, table: Table) -> dict[str, Any]:
     url = request.build_absolute_uri(reverse("scoring:table_detail", args=[table.pk]))
     context: dict[str, Any] = {
         "share_url": url,
-        "share_qr": cached(url_key("qr-svg", url), lambda: share.qr_svg(url)),
+        "share_qr": cached(qr_key(url), lambda: share.qr_svg(url)),
     }
     if game_pages.of_table(table).draws_sheet:
         picture = reverse("scoring:table_sheet_png", args=[table.pk])
@@ -154,8 +154,8 @@ def _empty_fields(
     """The fields of an empty deal form: the same whenever the form has the same shape (who
     deals, the lowest contract), so each shape is rendered once per table and language."""
     language = getattr(request, "LANGUAGE_CODE", "")
-    shape = ",".join(map(str, game_pages.of_table(table).empty_form_shape(state.game)))
-    key = tariff_key(table, f"deal-fields:{language}:{shape}")
+    shape = game_pages.of_table(table).empty_form_shape(state.game)
+    key = deal_fields_key(table, language, shape)
 
     def render_fields() -> str:
         fields = context | {"form": deal_form(state)}
@@ -180,7 +180,7 @@ def sheet_html(
         return _render_sheet(request, table, None, editable=editable, shown=None)
     language = getattr(request, "LANGUAGE_CODE", "")
     return cached(
-        revision_key(table, f"sheet-html:{language}:{int(editable)}"),
+        sheet_html_key(table, language, editable=editable),
         lambda: _render_sheet(request, table, state, editable=editable, shown=LOG_SHOWN),
     )
 
@@ -263,7 +263,7 @@ def _history_html(request: HttpRequest, table: Table) -> str:
         return _render_history(request, latest[:AUDIT_SHOWN], more=len(latest) > AUDIT_SHOWN)
 
     language = getattr(request, "LANGUAGE_CODE", "")
-    return cached(revision_key(table, f"history-html:{language}"), render_latest)
+    return cached(history_key(table, language), render_latest)
 
 
 def _render_history(request: HttpRequest, entries: list[Any], *, more: bool) -> str:

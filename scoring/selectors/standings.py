@@ -16,6 +16,7 @@ from django.db.models import Subquery
 from members.models import name_fields, shown_name
 from scoring.engine.standings import Standing, rank_standings
 from scoring.live.fragments import cached
+from scoring.live.keys import standings_key
 from scoring.models import Rating, Season, StandingsStamp, StandingsTotal
 
 
@@ -80,10 +81,13 @@ def stamp_column() -> Subquery:
     return Subquery(StandingsStamp.objects.filter(pk=1).values("stamp")[:1])
 
 
-def standings_cached(stamp: str, key: str, make: Callable[[], str]) -> str:
-    """``make()``, kept in the cache under ``stamp`` and ``key`` (what else the text
-    depends on: the page, its language, the sorting): read again until the standings
-    change. Without a stamp (a database that has none yet) nothing is kept."""
+def standings_cached(
+    stamp: str, page: str, made_from: tuple[object, ...], make: Callable[[], str]
+) -> str:
+    """``make()``, the ``page`` fragment kept in the cache under ``stamp`` and
+    ``made_from`` (what else the text depends on: its language, the sorting):
+    read again until the standings change. Without a stamp (a database that has none yet)
+    nothing is kept."""
     if not stamp:
         return make()
-    return cached(f"standings:{stamp}:{key}", make)
+    return cached(standings_key(stamp, page, *made_from), make)

@@ -32,6 +32,7 @@ from scoring.models import (
 from scoring.models.evenings import party_key
 from scoring.selectors import evenings as selectors
 from scoring.selectors.tariffs import house_tariffs
+from scoring.services import locking
 from scoring.services.tables import Player, table_open
 
 MAX_SEED = 999_999
@@ -51,7 +52,7 @@ def evening_create(
 
 
 def _locked(evening: Evening) -> Evening:
-    return Evening.objects.select_for_update().get(pk=evening.pk)
+    return locking.lock_row(evening)
 
 
 def evening_check_in(*, evening: Evening, member: Member, by: Member) -> Attendance:

@@ -16,6 +16,7 @@ from scoring import selectors
 from scoring.engine.errors import RuleError
 from scoring.models import Attendance, AuditEntry, Guest, RatingHistory, Seat, Settlement, Table
 from scoring.models.evenings import party_key
+from scoring.services import locking
 from scoring.services.ratings import ratings_update_task
 from scoring.services.standings import standings_after_finish, standings_before_reopen
 from scoring.services.tables import table_digest
@@ -29,8 +30,8 @@ def guest_merge(*, guest: Guest, member: Member, by: Member) -> list[Table]:
     member is seated at one of the guest's tables or checked in at one of his evenings
     (one person cannot have played twice). Returns the guest's tables."""
     with transaction.atomic():
-        guest = Guest.objects.select_for_update().get(pk=guest.pk)
-        member = Member.objects.select_for_update().get(pk=member.pk)
+        guest = locking.lock_row(guest)
+        member = locking.lock_row(member)
         tables = list(Table.objects.filter(seats__guest=guest).order_by("pk"))
         twice = Seat.objects.filter(table__in=tables, member=member).values_list("table_id")
         if twice:

@@ -50,6 +50,7 @@ from scoring.models import AuditEntry, Evening, Table
 from scoring.pages import games as game_pages
 from scoring.pages import share
 from scoring.selectors import evenings as evening_selectors
+from scoring.services import locking
 
 logger = logging.getLogger(__name__)
 
@@ -205,7 +206,7 @@ def evening_close(*, evening: Evening, by: Member) -> int:
     Refused too while a table is in play or before any has finished. The number of
     e-mails to be sent."""
     with transaction.atomic():
-        evening = Evening.objects.select_for_update().get(pk=evening.pk)
+        evening = locking.lock_row(evening)
         if evening.closed_at is not None:
             raise RuleError(_("the evening is closed already"), field="evening")
         sent = _close(evening, by)

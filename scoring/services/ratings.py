@@ -20,16 +20,16 @@ together end where one would: the second finds nothing left to do.
 from __future__ import annotations
 
 import logging
-import zlib
 from datetime import timedelta
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Sum
 from django.tasks import task
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from scoring.models import Rating, RatingHistory, Seat, Table
+from scoring.services import locking
 from scoring.services.standings import standings_changed
 
 RATING_MODEL = PlackettLuce()
@@ -127,13 +127,8 @@ def _standings_changed_after_commit() -> None:
 
 def _one_writer_at_a_time(game: str) -> None:
     """Rating writes of one game take turns, until the transaction ends: each reads the
-    ratings and tables the one before it committed. PostgreSQL: a transaction-level
-    advisory lock for the game. SQLite: every write transaction begins by taking the
-    database's write lock (``transaction_mode`` IMMEDIATE, clubsite/settings.py)."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            key = zlib.crc32(f"scoring.ratings:{game}".encode())
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+    ratings and tables the one before it committed."""
+    locking.take_turns(f"scoring.ratings:{game}")
 
 
 def _rateable(game: str) -> QuerySet[Table]:

@@ -18,17 +18,17 @@ from __future__ import annotations
 
 import datetime
 import uuid
-import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import groupby
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Max, Min, Q
 
 from scoring.models import RivalTotal, Season, Seat, StandingsStamp, StandingsTotal, Table
+from scoring.services import locking
 
 ALL_TIME = None
 """The scope of the all-time totals (no season)."""
@@ -206,11 +206,8 @@ def _write(model: Any, rows: list[Any], fields: list[str]) -> None:
 
 def _one_writer_at_a_time() -> None:
     """Writers of the totals take turns until their transaction ends, so that none adds
-    to rows another has read and not yet written. PostgreSQL: a transaction-level
-    advisory lock; SQLite's write transactions are serial already."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [zlib.crc32(b"scoring.standings")])
+    to rows another has read and not yet written."""
+    locking.take_turns("scoring.standings")
 
 
 # -- the stamp --------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from functools import partial
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F, PositiveIntegerField
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
@@ -30,6 +30,7 @@ from scoring.engine.standings import table_places
 from scoring.live import snapshots
 from scoring.models import AuditEntry, DealRecord, Guest, Seat, Table, WriteKey
 from scoring.models.tables import validate_played_on
+from scoring.services import locking
 from scoring.services.notifications import after_table_finish
 from scoring.services.ratings import ratings_after_finish, ratings_after_reopen
 from scoring.services.standings import standings_after_finish, standings_before_reopen
@@ -120,7 +121,7 @@ def seat_identity(player: Player) -> str | None:
 
 def _locked(table: Table) -> Table:
     """The table row, locked until the transaction ends (one writer at a time)."""
-    return Table.objects.select_for_update().get(pk=table.pk)
+    return locking.lock_row(table)
 
 
 class StaleWrite(RuleError):
@@ -238,15 +239,12 @@ def deal_create(
 
     Once the table's control time has passed, the deal also marks it (``_clock_mark``).
 
-    A scorer's deal drawn at the revision ``seen`` shows is first offered to ``_append``:
-    one statement that stores it if the table still stands there. Anything else — no
-    revision, a table that moved, a clock mark, SQLite — takes the row lock and the
-    checks below, which also say why a deal is refused.
+    One write path on every database: the row lock, the checks, the deal, its history
+    entry, the revision and the key, each a statement of the ORM. A one-statement append
+    beside it on PostgreSQL saved about a quarter of the save's time in the bench, short
+    of the third that would pay for keeping two paths equivalent by hand (issue 28,
+    docs/performance.md).
     """
-    if seen is not None and drawn.revision == seen.table.revision:
-        appended = _append(seen, data, by=by, drawn=drawn)
-        if appended is not None:
-            return appended
     with transaction.atomic():
         locked = _locked(table)
         _check_drawn(locked, drawn)
@@ -316,88 +314,6 @@ def _saved(
     )
     transaction.on_commit(partial(snapshots.remember, after, game, state.deal_ids, state.records))
     return SavedDeal(record, state)
-
-
-def _append(
-    seen: selectors.TableState, data: Any, *, by: Member | None, drawn: Drawn
-) -> SavedDeal | None:
-    """Store the next deal in one statement (``APPEND_SQL``) if the table is open and still
-    at the revision ``seen`` shows, on PostgreSQL: the deal, its history entry, the
-    revision and the write's key. ``None``: nothing stored (another database, a deal that
-    marks the control time, or the table moved on or was finished): the locking path
-    then writes or says why not. The rules refuse a deal here as they do there.
-
-    It spares the locking path's six other round trips (begin, the lock, three inserts
-    and the update, commit) and the ORM's building of them: 5.0 → 2.1 ms of a save into a
-    300-deal pulka (docs/performance.md).
-    """
-    if connection.vendor != "postgresql":
-        return None
-    table = seen.table
-    canonical, game = _played(table, seen, data)
-    if _clock_mark(table, game, canonical) is not None:
-        return None  # once per table: the locking path marks it
-    now, by_pk = timezone.now(), by.pk if by is not None else None
-    data_field = DealRecord._meta.get_field("data")
-    with connection.cursor() as cursor:
-        cursor.execute(
-            APPEND_SQL,
-            {
-                "table": table.pk,
-                "revision": table.revision,
-                "open": Table.OPEN,
-                "data": data_field.get_db_prep_save(canonical, connection),
-                "by": by_pk,
-                "now": now,
-                "add": AuditEntry.ADD,
-                "key": drawn.key,
-            },
-        )
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    pk, sequence = row
-    record = DealRecord.from_db(
-        connection.alias,
-        ["id", "table_id", "sequence", "data", "deleted", "created_by_id", "created_at"],
-        [pk, table.pk, sequence, canonical, False, by_pk, now],
-    )
-    return _saved(seen, game, record)
-
-
-_TABLE, _DEAL, _AUDIT, _KEY = (m._meta.db_table for m in (Table, DealRecord, AuditEntry, WriteKey))
-
-APPEND_SQL = f"""
-WITH locked AS (
-    SELECT "id" FROM "{_TABLE}"
-    WHERE "id" = %(table)s AND "revision" = %(revision)s AND "status" = %(open)s
-    FOR UPDATE
-), deal AS (
-    INSERT INTO "{_DEAL}" ("table_id", "sequence", "data", "deleted", "created_by_id", "created_at")
-    SELECT "id",
-        (SELECT COALESCE(MAX("sequence"), 0) + 1 FROM "{_DEAL}" WHERE "table_id" = %(table)s),
-        %(data)s, false, %(by)s, %(now)s
-    FROM locked
-    RETURNING "id", "sequence"
-), history AS (
-    INSERT INTO "{_AUDIT}"
-        ("table_id", "deal_id", "action", "actor_id", "at", "revision", "reason", "after")
-    SELECT %(table)s, "id", %(add)s, %(by)s, %(now)s, %(revision)s + 1, '', %(data)s FROM deal
-), moved_on AS (
-    UPDATE "{_TABLE}" SET "revision" = "revision" + 1 WHERE "id" IN (SELECT "id" FROM locked)
-), kept AS (
-    INSERT INTO "{_KEY}" ("table_id", "key", "revision", "at")
-    SELECT "id", %(key)s, %(revision)s + 1, %(now)s FROM locked WHERE %(key)s IS NOT NULL
-)
-SELECT "id", "sequence" FROM deal
-"""  # noqa: S608 - the models' table names; every value goes as a parameter
-"""Store a deal if the table is open and still at the page's revision, in one statement.
-
-It locks the table's row (``locked``: no row if the table moved on or was finished, and
-then nothing is written). Its deal number reads the deals as they were when the statement
-began, which is right exactly then: a writer that committed a deal while this one waited
-for the lock moved the revision on, so the row no longer matches and nothing is written.
-"""
 
 
 def _clock_mark(table: Table, game: Any, deal: dict[str, Any]) -> int | None:
@@ -764,7 +680,7 @@ def table_import(
     with transaction.atomic():
         # Two imports of one game lock the same members' rows, so the second sees the first.
         ids = [m.pk for m in members if isinstance(m, Member)]
-        list(Member.objects.select_for_update().filter(pk__in=ids))
+        locking.lock_rows(Member.objects.filter(pk__in=ids))
         here = Table.objects.filter(record_digest=digest).order_by("pk")
         first = here.values_list("pk", flat=True).first()
         if first is not None:

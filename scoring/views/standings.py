@@ -79,12 +79,13 @@ def _page(request: HttpRequest, game: str, season: Season | None) -> HttpRespons
     today = timezone.localdate()  # a season's state (begun, over) is today's
     scope = season.pk if season is not None else "all"
     direction = "desc" if descending else "asc"
-    key = f"board:{game}:{scope}:{sort}:{direction}:{get_language()}:{today}"
+    made_from = (game, scope, sort, direction, get_language(), today)
     # A season's page read the stamp with the season (``_season``).
     stamp = getattr(season, "standings_stamp", None) if season else selectors.standings_stamp()
     board = selectors.standings_cached(
         stamp or "",
-        key,
+        "board",
+        made_from,
         lambda: board_html(game, season, sort=sort, descending=descending, today=today),
     )
     return render(

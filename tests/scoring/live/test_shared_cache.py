@@ -64,8 +64,8 @@ def test_viewers_share_one_rendering_of_a_revisions_sheet(
 
 
 def test_processes_racing_for_one_fragment_wait_for_the_one_making_it(shared_cache):
-    """The claim between processes (each process's threads queue on a lock before it;
-    here the threads go straight to the claim, as the processes of two servers do)."""
+    """The claim in the cache, the one way a fragment is made once: threads here, the
+    processes of two servers alike."""
     makers: list[int] = []
 
     def make() -> str:
@@ -78,7 +78,7 @@ def test_processes_racing_for_one_fragment_wait_for_the_one_making_it(shared_cac
 
     def process() -> None:
         start.wait()
-        answers.append(fragments._made_by_one_process("sheet-html:race", make))
+        answers.append(fragments.cached("sheet-html:race", make))
 
     racers = [threading.Thread(target=process) for _ in range(6)]
     for racer in racers:
@@ -87,12 +87,12 @@ def test_processes_racing_for_one_fragment_wait_for_the_one_making_it(shared_cac
         racer.join()
     assert len(makers) == 1
     assert answers == ["the sheet"] * 6
-    assert cache.get("making:sheet-html:race") is None  # the claim is given back
+    assert cache.get(keys.claim_key("sheet-html:race")) is None  # the claim is given back
 
 
 def test_a_claim_left_by_a_maker_that_died_expires(shared_cache, monkeypatch):
     monkeypatch.setattr(fragments, "MAKING_SECONDS", 1)
-    cache.add("making:sheet-html:orphan", 1, 1)  # a worker killed while making it
+    cache.add(keys.claim_key("sheet-html:orphan"), 1, 1)  # a worker killed while making it
     started = time.monotonic()
     assert fragments.cached("sheet-html:orphan", lambda: "made after all") == "made after all"
     assert 0.5 < time.monotonic() - started < 5

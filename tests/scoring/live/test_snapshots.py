@@ -7,11 +7,12 @@ import threading
 import time
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 
 from scoring import selectors
 from scoring.live import fragments, snapshots
-from scoring.live.keys import revision_key
+from scoring.live.keys import claim_key, revision_key
 from scoring.models import DealRecord, Table
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, MISERE, PASSOUT, post_deal
@@ -219,14 +220,14 @@ def test_threads_that_miss_together_make_the_text_once():
         thread.join()
     assert answers == ["the sheet"] * 4
     assert len(made) == 1
-    assert fragments._MAKING == {}
+    assert cache.get(claim_key("sheet-html:test")) is None
 
 
-def test_a_failed_making_leaves_no_lock_and_is_tried_again():
+def test_a_failed_making_leaves_no_claim_and_is_tried_again():
     def fail() -> str:
         raise RuntimeError("drawing failed")
 
     with pytest.raises(RuntimeError):
         fragments.cached("sheet-html:test", fail)
-    assert fragments._MAKING == {}
+    assert cache.get(claim_key("sheet-html:test")) is None
     assert fragments.cached("sheet-html:test", lambda: "the sheet") == "the sheet"

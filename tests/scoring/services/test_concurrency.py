@@ -149,8 +149,9 @@ def test_many_members_racing_for_the_next_deal_number(live_server):
 
 
 def test_scorers_racing_from_the_same_page_store_one_deal():
-    """With the revision their pages showed (a deal appended in one statement, its row
-    locked): one deal is stored, every other scorer is told the table moved on."""
+    """With the revision their pages showed (and its replay, as the view hands it on):
+    one deal is stored under the row lock, every other scorer is told the table moved
+    on."""
     table = factories.pulka(pool_target=10_000)
     member = table.seats.first().member
     page = selectors.current(Table.objects.prefetch_related("seats").get(pk=table.pk), latest=10)
