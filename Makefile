@@ -95,7 +95,8 @@ serve-prod: venv
 # rewrite every test module's asserts again (about 7 s of CPU per worker).
 DB ?=
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/clubsite
-PYTEST := $(BIN)/pytest -n auto
+# worksteal: a worker that runs out takes tests from the other's queue.
+PYTEST := $(BIN)/pytest -n auto --dist worksteal
 
 define run_tests
 	@set -e; \
