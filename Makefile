@@ -95,8 +95,7 @@ serve-prod: venv
 # rewrite every test module's asserts again (about 7 s of CPU per worker).
 DB ?=
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/clubsite
-# worksteal: a worker that runs out takes tests from the other's queue.
-PYTEST := $(BIN)/pytest -n auto --dist worksteal
+PYTEST := $(BIN)/pytest -n auto
 
 define run_tests
 	@set -e; \
