@@ -19,7 +19,7 @@ UV := $(UV_HOME)/bin/uv
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: venv uv lock run serve-prod test lint fmt messages bench load tools clean
+.PHONY: venv uv lock run serve-prod test test-fast lint fmt messages bench load tools clean
 
 venv: $(STAMP)
 
@@ -82,9 +82,45 @@ serve-prod: venv
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \
 	$(BIN)/gunicorn --config clubsite/gunicorn.conf.py clubsite.wsgi
 
-# The suite runs on both cores (pytest-xdist, one database per worker).
+# The suite runs on both cores (pytest-xdist, one database per worker), on PostgreSQL when
+# one answers on 127.0.0.1 (so the production save path, the connection pool and the write
+# races run locally), else on SQLite. A DATABASE_URL in the environment is used as it is;
+# DB=sqlite runs SQLite whatever answers, DB=postgres insists on PostgreSQL (.ci/run runs
+# both). `make test-fast` leaves out the tests marked slow (whole-site crawls and fuzzers,
+# the browser, servers in subprocesses: pyproject.toml's markers): the edit loop. ARGS go
+# to pytest: make test-fast ARGS="tests/scoring -x".
+# Bytecode is kept under .pytest_cache/ (never beside the sources or in .venv), even where
+# PYTHONDONTWRITEBYTECODE is set: each xdist worker and each manage.py, gunicorn or worker
+# process a test starts would otherwise compile the site and its tests again, and pytest
+# rewrite every test module's asserts again (about 7 s of CPU per worker).
+DB ?=
+POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/clubsite
+PYTEST := $(BIN)/pytest -n auto
+
+define run_tests
+	@set -e; \
+	case "$(DB)" in \
+		sqlite) unset DATABASE_URL ;; \
+		postgres) export DATABASE_URL="$${DATABASE_URL:-$(POSTGRES_URL)}" ;; \
+		"") if [ -z "$${DATABASE_URL:-}" ] && command -v pg_isready >/dev/null \
+				&& pg_isready -q -h 127.0.0.1; then export DATABASE_URL="$(POSTGRES_URL)"; fi ;; \
+		*) echo "error: DB=$(DB): say DB=sqlite or DB=postgres" >&2; exit 2 ;; \
+	esac; \
+	case "$${DATABASE_URL:-}" in \
+		postgres*) echo "Tests on PostgreSQL ($${DATABASE_URL##*@})" ;; \
+		"") echo "Tests on SQLite (no PostgreSQL answers on 127.0.0.1; or DB=sqlite)" ;; \
+		*) echo "Tests on DATABASE_URL" ;; \
+	esac; \
+	unset PYTHONDONTWRITEBYTECODE; \
+	export PYTHONPYCACHEPREFIX="$${PYTHONPYCACHEPREFIX:-$(CURDIR)/.pytest_cache/bytecode}"; \
+	$(PYTEST) $(1) $(ARGS)
+endef
+
 test: venv
-	$(BIN)/pytest -n auto $(ARGS)
+	$(call run_tests,)
+
+test-fast: venv
+	$(call run_tests,-m "not slow")
 
 lint: venv
 	$(UV) lock --check --python "$(PYTHON)"

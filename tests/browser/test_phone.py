@@ -24,6 +24,7 @@ from tests.browser.test_pulka_flow import sign_in, swapped_by
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.slow,
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
 

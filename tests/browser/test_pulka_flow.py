@@ -18,6 +18,7 @@ from tests import factories
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.slow,
     # The live server answers from its own thread, so the data must be committed; the preset
     # tariffs (a data migration) are put back after the flush for the tests that follow.
     pytest.mark.django_db(transaction=True, serialized_rollback=True),

@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.slow,
     # The live server answers from its own thread, so the data must be committed; the preset
     # tariffs and the club's row (data migrations) are put back after the flush.
     pytest.mark.django_db(transaction=True, serialized_rollback=True),

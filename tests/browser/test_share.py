@@ -20,6 +20,7 @@ from tests import factories
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.slow,
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
 

@@ -17,6 +17,7 @@ from tests.browser.test_pulka_flow import button, choose, pick, save_deal, sign_
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.slow,
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
 

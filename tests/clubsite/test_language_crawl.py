@@ -315,6 +315,7 @@ def report(pages: list[Page]) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.slow  # a crawl of the whole site
 @pytest.mark.parametrize("language", ["ru", "en"])
 def test_every_page_speaks_one_language(language: str, demo_club: SimpleNamespace) -> None:
     pages = crawl(language, demo_club)

@@ -161,6 +161,7 @@ print(json.dumps(answers))
 """
 
 
+@pytest.mark.slow  # the site in a process of its own
 def test_a_database_outage_answers_503_try_again_and_healthz_says_database():
     """The attack's repro: the database gone (here: nothing listens on its port)."""
     result = run_python(
@@ -424,6 +425,7 @@ def sentry_state(**environ: str) -> dict[str, Any]:
     return json.loads(result.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
+@pytest.mark.slow  # the site in a process of its own
 def test_sentry_reports_only_when_a_dsn_is_set():
     # A DSN to a loopback port nothing listens on: nothing could leave the machine.
     dsn = f"http://public@127.0.0.1:{closed_port()}/1"

@@ -11,6 +11,8 @@ import pytest
 
 from tests.clubsite.test_operations import OUTAGE, closed_port, run_python
 
+pytestmark = pytest.mark.slow  # the site in a process of its own
+
 POOLED = {"DJANGO_DB_POOL": "1", "DJANGO_DB_CONNECT_TIMEOUT": "1"}
 
 

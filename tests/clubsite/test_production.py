@@ -85,6 +85,7 @@ def run(
 # -- settings ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # the site in processes of its own
 def test_check_deploy_is_clean_with_production_variables() -> None:
     result = run(
         ["manage.py", "check", "--deploy", "--fail-level", "WARNING"], environment(**PRODUCTION)
@@ -94,6 +95,7 @@ def test_check_deploy_is_clean_with_production_variables() -> None:
     assert "System check identified no issues" in result.stdout
 
 
+@pytest.mark.slow  # the site in processes of its own
 def test_check_deploy_warns_when_e_mail_would_go_to_the_console() -> None:
     """Without a mail server the password links would be printed into the log."""
     env = environment(**PRODUCTION)
@@ -106,6 +108,7 @@ def test_check_deploy_warns_when_e_mail_would_go_to_the_console() -> None:
     assert "E-mail is written to the console" in result.stderr
 
 
+@pytest.mark.slow  # the site in processes of its own
 def test_production_settings_are_secure() -> None:
     result = run(["-c", SHOW_SETTINGS], environment(**PRODUCTION))
     assert result.returncode == 0, result.stderr
@@ -132,6 +135,7 @@ def test_production_settings_are_secure() -> None:
     assert values["AXES_HANDLER"] == "axes.handlers.database.AxesDatabaseHandler"
 
 
+@pytest.mark.slow  # the site in processes of its own
 def test_insecure_cookies_are_for_local_http_only() -> None:
     env = environment(**PRODUCTION, DJANGO_SECURE_COOKIES="0", DJANGO_SECURE_SSL_REDIRECT="0")
 
@@ -265,6 +269,7 @@ def get(url: str) -> tuple[int, dict[str, str], bytes]:
         return error.code, dict(error.headers), error.read()
 
 
+@pytest.mark.slow  # the site in processes of its own
 def test_gunicorn_serves_the_site_and_its_static_files(prod_database: str, tmp_path: Path) -> None:
     port = free_port()
     env = environment(
@@ -387,6 +392,7 @@ def control_pid(path: Path) -> int | None:
         return None
 
 
+@pytest.mark.slow  # the site in processes of its own
 def test_two_gunicorns_on_one_host_keep_their_own_control_sockets(tmp_path: Path) -> None:
     """The attack's repro: a second gunicorn on the host took over the first one's control
     socket. Now the second gets its own; a third told to use the first one's path starts

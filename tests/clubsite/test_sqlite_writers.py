@@ -26,6 +26,8 @@ from urllib.parse import urlencode
 
 import pytest
 
+pytestmark = pytest.mark.slow  # runserver on a database of its own
+
 ROOT = Path(__file__).resolve().parents[2]
 ROUNDS = 20
 SETUP = """

@@ -74,6 +74,7 @@ from tests.fuzz_strategies import HOSTILE_TEXT, wire
 
 pytestmark = [
     pytest.mark.django_db,
+    pytest.mark.slow,  # a fuzz of the whole site
     # A change list's ``?created_at__gte=0001-01-01`` is read in the club's time zone, with
     # Django's warning that the moment came without one: what a visitor's query may do.
     pytest.mark.filterwarnings("ignore:DateTimeField .* received a naive datetime:RuntimeWarning"),

@@ -78,7 +78,7 @@ from tests.fuzz_strategies import (
 )
 from tests.html_forms import form_data as form_fields
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]  # a fuzz of every form
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "tests" / "scoring" / "engine" / "examples"

@@ -859,6 +859,7 @@ def site_pages(client: Any) -> dict[str, str]:
     return pages
 
 
+@pytest.mark.slow  # a crawl of the whole site, twice
 @pytest.mark.parametrize("who", ["a visitor", "the organiser"])
 def test_the_demo_club_restored_shows_every_page_byte_for_byte(
     tmp_path: Path, client: Any, who: str

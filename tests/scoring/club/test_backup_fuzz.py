@@ -63,7 +63,7 @@ from tests.fuzz_harness import CountingClient, fuzz, fuzz_input, quiet_request_l
 from tests.fuzz_strategies import HUGE, db_snapshot, json_paths, json_values
 from tests.scoring.club.test_backup import empty_the_club, run_import
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]  # a fuzz of the whole backup
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -11,6 +11,8 @@ from django.db.migrations.executor import MigrationExecutor
 from scoring.engine.preferans.rules import PreferansRules
 from scoring.models import PreferansTariff
 
+pytestmark = pytest.mark.slow  # every migration since 0006 run back and forth
+
 BEFORE = [("scoring", "0006_table_record_digest")]
 
 

@@ -25,6 +25,7 @@ from tests import factories
 
 pytestmark = [
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.slow,  # a live server raced by threads
     pytest.mark.skipif(
         "postgresql" not in settings.DATABASES["default"]["ENGINE"],
         reason="row locks need PostgreSQL (DATABASE_URL=postgres://…); SQLite has none",

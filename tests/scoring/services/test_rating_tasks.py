@@ -409,6 +409,7 @@ def test_two_updates_at_once_take_turns(members):
     assert ratings_now() == rebuilt()
 
 
+@pytest.mark.slow  # the worker in a process of its own
 @POSTGRESQL
 def test_the_worker_command_rates_a_finish_in_its_own_process(members):
     """``manage.py db_worker`` as production runs it: another process, reading the

@@ -313,6 +313,7 @@ def test_a_game_is_corrected_into_a_concession_and_back(client, pulka):
 # -- the record and the statistics --------------------------------------------------------
 
 
+@pytest.mark.slow  # manage.py score in a process of its own
 def test_a_table_with_a_concession_exports_and_manage_py_score_gives_the_same(client, pulka):
     post_deal(client, pulka, CONCEDE_FORM)
     post_deal(client, pulka, PASSOUT)

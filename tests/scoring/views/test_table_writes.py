@@ -66,6 +66,7 @@ def revision(table: Table) -> int:
 # -- the races, through real HTTP on PostgreSQL ---------------------------------------------
 
 
+@pytest.mark.slow  # a live server
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 @POSTGRESQL
 def test_a_save_from_an_older_page_is_refused_though_its_form_was_redrawn(live_server):
@@ -108,6 +109,7 @@ def test_a_save_from_an_older_page_is_refused_though_its_form_was_redrawn(live_s
     connection.close()
 
 
+@pytest.mark.slow  # a live server
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 @POSTGRESQL
 def test_the_same_key_sent_twice_at_once_and_again_is_stored_once(live_server):
@@ -145,6 +147,7 @@ def test_the_same_key_sent_twice_at_once_and_again_is_stored_once(live_server):
     connection.close()
 
 
+@pytest.mark.slow  # a live server
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 @POSTGRESQL
 def test_an_undo_from_an_older_page_never_strikes_the_deal_saved_since(live_server):
@@ -172,6 +175,7 @@ def test_an_undo_from_an_older_page_never_strikes_the_deal_saved_since(live_serv
     connection.close()
 
 
+@pytest.mark.slow  # a live server
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 @POSTGRESQL
 def test_two_corrections_of_one_deal_from_one_revision_the_second_is_refused(live_server):
@@ -207,6 +211,7 @@ def test_two_corrections_of_one_deal_from_one_revision_the_second_is_refused(liv
     connection.close()
 
 
+@pytest.mark.slow  # a live server
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 @POSTGRESQL
 def test_a_save_after_the_session_expired_says_so_and_keeps_the_deal(live_server):

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # manage.py score in a process of its own
+
 ROOT = Path(__file__).resolve().parents[4]
 EXAMPLES = ROOT / "tests" / "scoring" / "engine" / "examples"
 
