@@ -10,17 +10,38 @@ import psycopg
 
 
 def unbroken(connection: Any) -> None:
-    """Raise (the pool then drops the connection and hands out another, or opens one) when
-    the server has closed ``connection`` while it waited in the pool, without a round
-    trip to the server: an idle connection in autocommit receives nothing, so anything
-    readable on its socket is the server saying goodbye (a restart, an administrator's
-    ``pg_terminate_backend``, an idle timeout) or its end-of-file.
+    """Close ``connection`` and raise when the server has closed it while it waited in the
+    pool, without a round trip to the server: an idle connection in autocommit receives
+    nothing, so anything readable on its socket is the server saying goodbye (a restart,
+    an administrator's ``pg_terminate_backend``, an idle timeout) or its end-of-file.
+
+    Raising alone is not enough: psycopg_pool (3.3) puts a connection that failed its
+    check back in the pool unless its status says it is closed, and hands it out again at
+    the next try — every request then failed the check on the same dead connections until
+    the pool's timeout (503 for as long as the processes lived). Closed here, the pool
+    drops it and opens a new one in its place.
 
     A query per request (psycopg_pool's own ``check_connection``, Django's
     ``CONN_HEALTH_CHECKS``) would find the same, at the cost of a round trip on every
-    request: the idle live poll is otherwise one indexed lookup."""
+    request: the idle live poll is otherwise one indexed lookup.
+
+    One dead connection means the others waiting beside it are most likely dead too (a
+    restart closes them all): they are checked at once, each with an empty query
+    (psycopg_pool's ``check()``), and the dead ones replaced. Left to this check one by
+    one, each would cost the request a pause (psycopg_pool waits 1, 2, 4… s between two
+    tries): four dead connections outlasted the request's 5 s and it answered 503 with
+    the database up."""
     if connection.closed or connection.broken:
+        _drop(connection)
         raise psycopg.OperationalError("the connection was closed")
     readable, _, _ = select.select([connection.fileno()], [], [], 0)
     if readable:
+        _drop(connection)
         raise psycopg.OperationalError("the server closed the connection")
+
+
+def _drop(connection: Any) -> None:
+    connection.close()
+    pool = getattr(connection, "_pool", None)  # set while the pool hands it out
+    if pool is not None:
+        pool.check()

@@ -71,3 +71,59 @@ def test_a_pooled_connection_the_server_closed_is_replaced_without_an_error():
     answers = json.loads(result.stdout.strip().splitlines()[-1])
     assert answers == {"statuses": [200, 200, 200, 200], "replaced": True, "pooled": True}
     assert "Database unavailable" not in result.stderr
+
+
+EVERY_ONE_TERMINATED = """
+import json, threading, time, django, psycopg
+django.setup()
+from django.db import connection
+from django.test import Client
+pids, barrier = [], threading.Barrier(4)
+def hold():  # four requests at once: the pool grows to its four connections
+    from django.db import connection
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pids.append(cursor.fetchone()[0])
+        barrier.wait()
+    connection.close()
+threads = [threading.Thread(target=hold) for _ in range(4)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+pooled = connection.pool.get_stats()["pool_available"]
+with psycopg.connect(%(admin)r, autocommit=True) as admin:
+    admin.execute("SELECT pg_terminate_backend(pid) FROM unnest(%%s::int[]) AS pid", [pids])
+time.sleep(0.5)
+client, answers = Client(), []
+for _ in range(5):
+    started = time.monotonic()
+    status = client.get("/healthz").status_code
+    answers.append((status, time.monotonic() - started))
+print(json.dumps({"pooled": pooled, "answers": answers}))
+"""
+
+
+def test_every_pooled_connection_terminated_costs_the_next_request_a_second_at_most():
+    """A restart (or pg_terminate_backend on all of them) kills every idle connection of
+    the pool at once. psycopg_pool 3.3 put a connection that failed the check back in the
+    pool, and every request then failed on the same dead ones until its timeout: 503 for
+    as long as the process lived. Now the first request finds them all replaced."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgres"):
+        pytest.skip("needs PostgreSQL: DATABASE_URL=postgres://… (the pool is PostgreSQL's)")
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    result = run_python(
+        EVERY_ONE_TERMINATED % {"admin": admin},
+        DATABASE_URL=admin,
+        DJANGO_ALLOWED_HOSTS="testserver",
+        DJANGO_DB_POOL="1",
+    )
+    assert result.returncode == 0, result.stderr
+    answers = json.loads(result.stdout.strip().splitlines()[-1])
+    assert answers["pooled"] == 4
+    assert [status for status, _ in answers["answers"]] == [200] * 5
+    first, *then = (seconds for _, seconds in answers["answers"])
+    assert first < 2.5  # the pool's pause before its next try (1 s), and new connections
+    assert max(then) < 0.5
+    assert "Database unavailable" not in result.stderr
