@@ -236,13 +236,16 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's Redis backend, with a Redis that does not answer taken as a miss
+            # (clubsite/cache.py): the pages are then made from the database, slower.
+            "BACKEND": "clubsite.cache.FailSoftRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("DJANGO_CACHE_KEY_PREFIX", "clubsite").strip(),
             "OPTIONS": {
-                # A Redis that does not answer fails the request (logged) within a second
-                # rather than holding a worker thread for the system's TCP timeout.
-                "socket_connect_timeout": 1,
+                # An unreachable Redis is given up within half a second (and then left
+                # alone for two: clubsite/cache.py) rather than holding a worker thread for
+                # the system's TCP timeout.
+                "socket_connect_timeout": 0.5,
                 "socket_timeout": 1,
             },
         }
