@@ -61,7 +61,9 @@ run: venv
 # PostgreSQL (the database is created if missing). Any variable can be given: make
 # serve-prod PORT=8765 DJANGO_SECRET_KEY=… DATABASE_URL=…; docs/deploy.md lists them.
 # Secure cookies and the HTTPS redirect are off here only because local http has no TLS.
-# Stopping gunicorn (Ctrl+C) stops the worker too.
+# The worker (`manage.py task_worker`) outlives a database outage by itself; should it end
+# all the same (killed, out of memory), it is started again a second later, as systemd
+# and compose do (docs/deploy.md). Stopping gunicorn (Ctrl+C) stops the worker too.
 serve-prod: venv
 	@set -e; \
 	export DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/clubsite}"; \
@@ -78,7 +80,12 @@ serve-prod: venv
 	fi; \
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0; \
 	$(BIN)/python manage.py migrate --noinput; \
-	$(BIN)/python manage.py db_worker --no-reload & worker=$$!; \
+	( trap 'kill $$task_worker 2>/dev/null; wait $$task_worker; exit 0' INT TERM; \
+	  while :; do \
+	    $(BIN)/python manage.py task_worker & task_worker=$$!; \
+	    wait $$task_worker || true; \
+	    echo "The task worker ended: starting it again in a second" >&2; sleep 1; \
+	  done ) & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \
 	$(BIN)/gunicorn --config clubsite/gunicorn.conf.py clubsite.wsgi
 
