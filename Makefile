@@ -19,7 +19,7 @@ UV := $(UV_HOME)/bin/uv
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: venv uv lock run serve-prod test lint fmt messages bench load tools clean
+.PHONY: venv uv lock run serve-prod test lint fmt messages bench load faults tools clean
 
 venv: $(STAMP)
 
@@ -124,6 +124,16 @@ bench: venv tools
 load: venv tools
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { echo "error: make load needs nginx (apt-get install nginx)" >&2; exit 1; }
 	$(BIN)/python -m bench.live_load $(ARGS)
+
+# The site's dependencies taken away under load: PostgreSQL stopped 30 s and started, then
+# Redis killed 30 s and started, under the layout of `make load` but on a PostgreSQL cluster
+# and a Redis of the run's own (free loopback ports; the machine's are never touched).
+# Fails on an answer other than 503 during the database outage, on any error otherwise, or
+# on a server not serving again within 5 s (bench/fault_run.py). Needs PostgreSQL 15's
+# programs (/usr/lib/postgresql/15/bin, or FAULTS_PG_BIN), redis-server and nginx.
+faults: venv
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { echo "error: make faults needs nginx (apt-get install nginx)" >&2; exit 1; }
+	$(BIN)/python -m bench.fault_run $(ARGS)
 
 # The load tool the benchmarks drive gunicorn with.
 tools:
