@@ -11,7 +11,10 @@ second:
    answered before the stop took hold); each server must answer ``/healthz`` 200 within
    5 s of the database's return, and from then on every answer must be a success. The
    task worker must still run (the same process) and run a task enqueued afterwards.
-2. Redis killed for 30 s, then started. Every answer must be a success throughout (pages
+2. Every connection of the site cut by the server (``pg_terminate_backend``), PostgreSQL
+   running on: each server's ``/healthz`` must be ok within 5 s, every answer from then on
+   a success.
+3. Redis killed for 30 s, then started. Every answer must be a success throughout (pages
    are made from the database meanwhile: slower), ``/healthz`` 200 ("degraded"), and
    each server must use Redis again within 5 s of its return.
 
