@@ -66,12 +66,17 @@ class Command(BaseCommand):
             help="Unique among the running workers, the same across restarts of one.",
         )
         parser.add_argument("--interval", type=float, default=1.0)
+        parser.add_argument(
+            "--batch", action="store_true", help="Run every task that is due, then end."
+        )
 
-    def handle(self, *args: Any, worker_id: str, interval: float, **options: Any) -> None:
+    def handle(
+        self, *args: Any, worker_id: str, interval: float, batch: bool, **options: Any
+    ) -> None:
         worker = Worker(
             queue_names=[DEFAULT_TASK_QUEUE_NAME],
             interval=interval,
-            batch=False,
+            batch=batch,
             backend_name=DEFAULT_TASK_BACKEND_ALIAS,
             startup_delay=False,
             max_tasks=None,
@@ -86,6 +91,8 @@ class Command(BaseCommand):
                         "Task %s was left running by a worker that died: run again", task_id
                     )
                 worker.run()
+                if batch:
+                    return
             except (DatabaseError, InterfaceError) as error:
                 logger.warning(
                     "The task worker lost the database, tries again in %.0f s: %s: %s",
