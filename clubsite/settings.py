@@ -196,7 +196,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
     "DJANGO_DB_POOL", default=not DEBUG
 ):
-    from clubsite.db import unbroken
+    from clubsite.db import WatchedConnection, unbroken
 
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django refuses a pool with persistent ones
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = False  # the pool checks (``unbroken``)
@@ -206,6 +206,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
         "timeout": env_int("DJANGO_DB_CONNECT_TIMEOUT", default=5) or 30,
         "check": unbroken,
         "reconnect_timeout": 2,
+        # Tells the breaker in front of the pool whether the database can be reached: while
+        # it cannot, requests are answered 503 at once (clubsite/db.py, ``Outage``).
+        "connection_class": WatchedConnection,
     }
 
 # SQLite (the quick start's database) lets one writer in at a time. A transaction that

@@ -127,3 +127,41 @@ def test_every_pooled_connection_terminated_costs_the_next_request_a_second_at_m
     assert first < 2.5  # the pool's pause before its next try (1 s), and new connections
     assert max(then) < 0.5
     assert "Database unavailable" not in result.stderr
+
+
+REFUSED_AT_ONCE = """
+import json, threading, time, django
+django.setup()
+from django.conf import settings
+settings.DEBUG = False
+from django.test import Client
+def timed(path):
+    started = time.monotonic()
+    status = Client().get(path).status_code
+    return status, time.monotonic() - started
+first = timed("/")  # waits the pool's timeout: the pool learns the database is down
+trying = threading.Thread(target=timed, args=("/tables/",))  # the one let through
+trying.start()
+time.sleep(0.2)
+meanwhile = [timed("/") for _ in range(5)]
+trying.join()
+print(json.dumps({"first": first, "meanwhile": meanwhile, "healthz": timed("/healthz")}))
+"""
+
+
+def test_while_the_pool_cannot_connect_requests_are_answered_503_at_once():
+    """Each request of an outage waited the pool's whole timeout for its 503, holding a
+    gunicorn thread. Once the pool's attempt to connect has failed, one request at a time
+    goes on to the pool; the others are answered at once."""
+    result = run_python(
+        REFUSED_AT_ONCE,
+        DATABASE_URL=f"postgres://club@127.0.0.1:{closed_port()}/clubsite",
+        DJANGO_ALLOWED_HOSTS="testserver",
+        **POOLED,
+    )
+    assert result.returncode == 0, result.stderr
+    answers = json.loads(result.stdout.strip().splitlines()[-1])
+    assert answers["first"][0] == 503 and answers["first"][1] >= 0.9  # the timeout: 1 s
+    assert [status for status, _ in answers["meanwhile"]] == [503] * 5
+    assert max(seconds for _, seconds in answers["meanwhile"]) < 0.3
+    assert answers["healthz"][0] == 503  # the health check asks the pool itself
