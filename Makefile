@@ -19,7 +19,7 @@ UV := $(UV_HOME)/bin/uv
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: venv uv lock run serve-prod test test-fast lint fmt messages bench load tools clean
+.PHONY: venv uv lock run serve-prod test test-fast lint fmt messages bench load faults tools clean
 
 venv: $(STAMP)
 
@@ -61,7 +61,9 @@ run: venv
 # PostgreSQL (the database is created if missing). Any variable can be given: make
 # serve-prod PORT=8765 DJANGO_SECRET_KEY=… DATABASE_URL=…; docs/deploy.md lists them.
 # Secure cookies and the HTTPS redirect are off here only because local http has no TLS.
-# Stopping gunicorn (Ctrl+C) stops the worker too.
+# The worker (`manage.py task_worker`) outlives a database outage by itself; should it end
+# all the same (killed, out of memory), it is started again a second later, as systemd
+# and compose do (docs/deploy.md). Stopping gunicorn (Ctrl+C) stops the worker too.
 serve-prod: venv
 	@set -e; \
 	export DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/clubsite}"; \
@@ -78,7 +80,12 @@ serve-prod: venv
 	fi; \
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0; \
 	$(BIN)/python manage.py migrate --noinput; \
-	$(BIN)/python manage.py db_worker --no-reload & worker=$$!; \
+	( trap 'kill $$task_worker 2>/dev/null; wait $$task_worker; exit 0' INT TERM; \
+	  while :; do \
+	    $(BIN)/python manage.py task_worker & task_worker=$$!; \
+	    wait $$task_worker || true; \
+	    echo "The task worker ended: starting it again in a second" >&2; sleep 1; \
+	  done ) & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \
 	$(BIN)/gunicorn --config clubsite/gunicorn.conf.py clubsite.wsgi
 
@@ -155,6 +162,16 @@ bench: venv tools
 load: venv tools
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { echo "error: make load needs nginx (apt-get install nginx)" >&2; exit 1; }
 	$(BIN)/python -m bench.live_load $(ARGS)
+
+# The site's dependencies taken away under load: PostgreSQL stopped 30 s and started, then
+# Redis killed 30 s and started, under the layout of `make load` but on a PostgreSQL cluster
+# and a Redis of the run's own (free loopback ports; the machine's are never touched).
+# Fails on an answer other than 503 during the database outage, on any error otherwise, or
+# on a server not serving again within 5 s (bench/fault_run.py). Needs PostgreSQL 15's
+# programs (/usr/lib/postgresql/15/bin, or FAULTS_PG_BIN), redis-server and nginx.
+faults: venv
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { echo "error: make faults needs nginx (apt-get install nginx)" >&2; exit 1; }
+	$(BIN)/python -m bench.fault_run $(ARGS)
 
 # The load tool the benchmarks drive gunicorn with.
 tools:

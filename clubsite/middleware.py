@@ -10,10 +10,11 @@ from collections.abc import Callable
 
 import sentry_sdk
 from django.core.signals import request_finished
+from django.db import connection
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 
-from clubsite import errors, health
+from clubsite import db, errors, health
 from clubsite.logs import REQUEST_ID
 
 logger = logging.getLogger(__name__)
@@ -70,13 +71,29 @@ def _forget_request_id(**kwargs: object) -> None:
 class DatabaseUnavailableMiddleware:
     """Turns a database outage met by a view (``OperationalError``, ``InterfaceError``)
     into the "try again" page: 503 with ``Retry-After``, rather than a bare 500. Django
-    closes the broken connection when the request ends; the next request opens a new one."""
+    closes the broken connection when the request ends; the next request opens a new one.
+    While the pool cannot reach the database, it answers that page at once, before the
+    view (``clubsite.db.Outage``)."""
 
     def __init__(self, get_response: Handler) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
+        if not db.OUTAGE.failing:  # the pool's last attempt to connect succeeded
+            return self.get_response(request)
+        pool = getattr(connection, "pool", None)
+        if pool is None or pool.get_stats()["pool_available"]:
+            return self.get_response(request)
+        # The pool's last attempt to connect failed and it holds no connection: the
+        # database is down. One request at a time goes on (it keeps the pool trying); the
+        # others are answered at once rather than each waiting the pool's timeout
+        # (clubsite.db.Outage).
+        if db.OUTAGE.refuse():
+            return errors.database_unavailable()
+        try:
+            return self.get_response(request)
+        finally:
+            db.OUTAGE.tried()
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, errors.DATABASE_ERRORS):

@@ -186,10 +186,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 # at most DJANGO_DB_CONNECT_TIMEOUT seconds for one (an unreachable server: then the "try
 # again" page). DJANGO_DB_POOL=0 goes back to one persistent connection per thread
 # (DJANGO_CONN_MAX_AGE) checked with a query at each request's first use.
+#
+# After an outage the site must serve again within seconds of the database's return. The
+# pool replaces a lost connection in the background, waiting 1, 2, 4, 8… s between tries:
+# after a 30 s outage its next try could be half a minute away, each request meanwhile
+# waiting its timeout for a connection that is not coming. ``reconnect_timeout`` makes it
+# give such a replacement up after 2 s (tries at 0, 1 and 2 s); the next request that
+# finds no connection then asks for one at once.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
     "DJANGO_DB_POOL", default=not DEBUG
 ):
-    from clubsite.db import unbroken
+    from clubsite.db import WatchedConnection, unbroken
 
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django refuses a pool with persistent ones
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = False  # the pool checks (``unbroken``)
@@ -198,6 +205,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
         "max_size": env_int("DJANGO_DB_POOL_SIZE", default=4),
         "timeout": env_int("DJANGO_DB_CONNECT_TIMEOUT", default=5) or 30,
         "check": unbroken,
+        "reconnect_timeout": 2,
+        # Tells the breaker in front of the pool whether the database can be reached: while
+        # it cannot, requests are answered 503 at once (clubsite/db.py, ``Outage``).
+        "connection_class": WatchedConnection,
     }
 
 # SQLite (the quick start's database) lets one writer in at a time. A transaction that
@@ -228,13 +239,16 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's Redis backend, with a Redis that does not answer taken as a miss
+            # (clubsite/cache.py): the pages are then made from the database, slower.
+            "BACKEND": "clubsite.cache.FailSoftRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("DJANGO_CACHE_KEY_PREFIX", "clubsite").strip(),
             "OPTIONS": {
-                # A Redis that does not answer fails the request (logged) within a second
-                # rather than holding a worker thread for the system's TCP timeout.
-                "socket_connect_timeout": 1,
+                # An unreachable Redis is given up within half a second (and then left
+                # alone for two: clubsite/cache.py) rather than holding a worker thread for
+                # the system's TCP timeout.
+                "socket_connect_timeout": 0.5,
                 "socket_timeout": 1,
             },
         }

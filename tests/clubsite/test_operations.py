@@ -122,8 +122,10 @@ def test_healthz_names_a_failing_cache(client: Client, settings, tmp_path: Path)
     with console_output() as log:
         response = client.get("/healthz")
 
-    assert response.status_code == 503
-    assert response.json() == {"status": "error", "database": "ok", "cache": "error"}
+    # The site still serves without its cache (clubsite/cache.py): a monitor sees it, a
+    # load balancer keeps the server.
+    assert response.status_code == 200
+    assert response.json() == {"status": "degraded", "database": "ok", "cache": "error"}
     assert "Health check: the cache failed:" in log.getvalue()
 
 
@@ -133,7 +135,8 @@ def test_healthz_names_a_cache_that_forgets(client: Client, settings):
 
     response = client.get("/healthz")
 
-    assert response.status_code == 503
+    assert response.status_code == 200
+    assert response.json()["status"] == "degraded"
     assert response.json()["cache"] == "error"
 
 
