@@ -26,7 +26,7 @@
   // Above the form the request came from (a redraw, a save, a preview), or above the
   // element itself (the live sheet's poll).
   function anchorOf(elt) {
-    return (elt.closest?.("form")) || elt;
+    return elt.closest?.("form") || elt;
   }
 
   function sayNoConnection(event) {
@@ -65,7 +65,9 @@
       return;
     }
     const at = new Date(meta.content);
-    const time = Number.isNaN(at.getTime()) ? "?" : `${twoDigits(at.getHours())}:${twoDigits(at.getMinutes())}`;
+    const time = Number.isNaN(at.getTime())
+      ? "?"
+      : `${twoDigits(at.getHours())}:${twoDigits(at.getMinutes())}`;
     main.prepend(line("offline-banner", words.stale.replace("%(time)s", time), "status"));
   }
 

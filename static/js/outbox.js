@@ -46,18 +46,21 @@
   }
 
   function inQueue(mode, work) {
-    return openQueue().then((db) => new Promise((resolve, reject) => {
-        const transaction = db.transaction("deals", mode);
-        const request = work(transaction.objectStore("deals"));
-        transaction.oncomplete = () => {
-          db.close();
-          resolve(request ? request.result : undefined);
-        };
-        transaction.onerror = () => {
-          db.close();
-          reject(transaction.error);
-        };
-      }));
+    return openQueue().then(
+      (db) =>
+        new Promise((resolve, reject) => {
+          const transaction = db.transaction("deals", mode);
+          const request = work(transaction.objectStore("deals"));
+          transaction.oncomplete = () => {
+            db.close();
+            resolve(request ? request.result : undefined);
+          };
+          transaction.onerror = () => {
+            db.close();
+            reject(transaction.error);
+          };
+        }),
+    );
   }
 
   function queued() {
@@ -87,7 +90,13 @@
     bytes[6] = (bytes[6] & 0x0f) | 0x40;
     bytes[8] = (bytes[8] & 0x3f) | 0x80;
     const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-    return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
+    return [
+      hex.slice(0, 8),
+      hex.slice(8, 12),
+      hex.slice(12, 16),
+      hex.slice(16, 20),
+      hex.slice(20),
+    ].join("-");
   }
 
   function hidden(form, name) {
@@ -172,7 +181,7 @@
       event.stopImmediatePropagation();
       queueDeal(form, fields);
     },
-    true
+    true,
   );
 
   // Online, but the request never got an answer: the same deal, as it was sent.
@@ -329,7 +338,10 @@
   function refreshSheet() {
     const sheet = document.getElementById("sheet");
     if (sheet && window.htmx && sheet.getAttribute("hx-get")) {
-      window.htmx.ajax("GET", sheet.getAttribute("hx-get"), { target: "#sheet", swap: "outerHTML" });
+      window.htmx.ajax("GET", sheet.getAttribute("hx-get"), {
+        target: "#sheet",
+        swap: "outerHTML",
+      });
     }
   }
 
@@ -366,10 +378,13 @@
     deal.textContent = words.deal.replace("%(deal)s", item.words);
     const buttons = document.createElement("p");
     buttons.className = "buttons";
-    [["outbox-retry", words.retry, ""], ["outbox-discard", words.discard, "secondary"]].forEach((b) => {
+    [
+      ["outbox-retry", words.retry, ""],
+      ["outbox-discard", words.discard, "secondary"],
+    ].forEach((b) => {
       const button = document.createElement("button");
       button.type = "button";
-      button.className = (`${b[0]} ${b[2]}`).trim();
+      button.className = `${b[0]} ${b[2]}`.trim();
       button.textContent = b[1];
       buttons.append(button);
     });

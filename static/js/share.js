@@ -47,7 +47,7 @@
       () => {
         selectLink();
         say(button, button.dataset.copyFailed);
-      }
+      },
     );
   }
 
