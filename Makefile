@@ -19,7 +19,14 @@ UV := $(UV_HOME)/bin/uv
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: venv uv lock run serve-prod test test-fast lint fmt messages bench load faults tools clean
+# The JavaScript tools (Biome), pinned exactly in package.json and package-lock.json and
+# installed into node_modules/ by `npm ci` when the lock file changes: `make lint` and
+# `make fmt` need Node.js and npm; `make run` and `make test` do not.
+NPM ?= npm
+NODE_STAMP := node_modules/.installed
+BIOME := node_modules/.bin/biome
+
+.PHONY: venv uv lock node run serve-prod test test-fast lint fmt messages bench load faults tools clean
 
 venv: $(STAMP)
 
@@ -49,6 +56,17 @@ uv:
 LOCK_ARGS ?=
 lock: uv
 	$(UV) lock --python "$(PYTHON)" $(LOCK_ARGS)
+
+node: $(NODE_STAMP)
+
+$(NODE_STAMP): package.json package-lock.json
+	@command -v $(NPM) >/dev/null || { \
+		echo "error: make lint and make fmt need npm (Node.js) for Biome, the JavaScript linter." >&2; \
+		echo "Install it (apt-get install nodejs npm) or run: make NPM=/path/to/npm ..." >&2; \
+		exit 1; \
+	}
+	$(NPM) ci --no-audit --no-fund
+	touch $(NODE_STAMP)
 
 run: venv
 	$(BIN)/python manage.py migrate --noinput
@@ -129,16 +147,21 @@ test: venv
 test-fast: venv
 	$(call run_tests,-m "not slow")
 
-lint: venv
+# Biome lints static/js/ and checks its format (biome.json; `biome ci` writes nothing);
+# djLint lints the templates (pyproject.toml's [tool.djlint]) and does not format them.
+lint: venv node
 	$(UV) lock --check --python "$(PYTHON)"
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-logo
+	$(BIOME) ci
+	$(BIN)/djlint templates --lint
 
-fmt: venv
+fmt: venv node
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
+	$(BIOME) check --write
 
 # The Russian translation: refresh locale/ru/LC_MESSAGES/django.po from the sources (no
 # file:line comments: they churn with every edit and make branches conflict), then
@@ -178,5 +201,5 @@ tools:
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 
 clean:
-	rm -rf $(VENV) $(UV_HOME) staticfiles .pytest_cache .ruff_cache .mypy_cache .hypothesis .import_linter_cache .grimp_cache
+	rm -rf $(VENV) $(UV_HOME) node_modules staticfiles .pytest_cache .ruff_cache .mypy_cache .hypothesis .import_linter_cache .grimp_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,5 +1,6 @@
-"""The site's own middleware: the health check, the request id, and "try again" (503)
-during a database outage. Their places in ``MIDDLEWARE`` are explained in settings.py."""
+"""The site's own middleware: the health check, the request id, "try again" (503) during a
+database outage, and htmx kept from swapping error pages. Their places in ``MIDDLEWARE``
+are explained in settings.py."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from django.db import connection
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 
-from clubsite import db, errors, health
+from clubsite import db, errors, health, writes
 from clubsite.logs import REQUEST_ID
 
 logger = logging.getLogger(__name__)
@@ -106,3 +107,24 @@ class DatabaseUnavailableMiddleware:
             str(exception).strip().replace("\n", " "),
         )
         return errors.database_unavailable()
+
+
+class HtmxErrorPageMiddleware:
+    """htmx swaps every answer with a refused write's status (base.html's
+    ``responseHandling``: 400, 403, 409), which the site's own refusals need; an answer to
+    htmx with such a status that is not a refusal — Django's 403 page for a
+    ``PermissionDenied``, its 400 page — would put a whole page in place of a region. It
+    says ``HX-Reswap: none``: htmx shows nothing, as it does with any other error."""
+
+    def __init__(self, get_response: Handler) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            response.status_code in writes.SWAPPED_STATUSES
+            and request.headers.get("HX-Request") == "true"
+            and not response.has_header(writes.REFUSED_HEADER)
+        ):
+            response["HX-Reswap"] = "none"
+        return response

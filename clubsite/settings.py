@@ -112,6 +112,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Outside the views and the middleware below, whose 400 and 403 answers it sees.
+    "clubsite.middleware.HtmxErrorPageMiddleware",
     # A database outage met by a view answers the "try again" page (503), not a 500.
     "clubsite.middleware.DatabaseUnavailableMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.

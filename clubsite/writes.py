@@ -6,8 +6,8 @@ The answer says so, offers to sign in again and come back to the page, and keeps
 typed twice over: in the sign-in link's ``next`` (a table page draws its deal form from
 those values) and in a form that sends the very same request again (its revision and key
 included, so a write that meanwhile went through is not stored twice). htmx gets the
-message as a fragment for the page's ``#write-problem`` region (``static/js/writes.js``
-swaps it although the status is 403) and keeps the form on the page as typed.
+message as a fragment for the page's ``#write-problem`` region (htmx swaps it although the
+status is 403: ``SWAPPED_STATUSES``) and keeps the form on the page as typed.
 
 Used by the CSRF failure view (``clubsite.csrf``) and by the table views; it names the
 pages it links to by URL name only, so clubsite imports nothing of the apps.
@@ -23,8 +23,14 @@ from django.urls import Resolver404, resolve, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
 REFUSED_HEADER = "X-Write-Refused"
-"""Marks an answer to a write that stored nothing, so that htmx swaps it in although its
-status is an error (``static/js/writes.js``)."""
+"""Marks an answer to a write that stored nothing: htmx swaps it in although its status is
+an error, where an unmarked answer with that status (Django's 403 page, say) is kept out
+(``clubsite.middleware.HtmxErrorPageMiddleware``)."""
+
+SWAPPED_STATUSES = frozenset({400, 403, 409})
+"""The statuses of refused writes: the form says nothing of the table's revision (400), the
+member is signed out or the form's token is stale (403), the table changed since the page
+was drawn (409). base.html's ``responseHandling`` has htmx swap answers with them."""
 
 PROBLEM_REGION = "#write-problem"
 """The region of a page that shows why a write was refused (a table page, a deal's page)."""

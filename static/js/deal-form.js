@@ -5,11 +5,11 @@
 //    rest (a 4-player pass-out: ten less the dealer's widow tricks).
 // 2. A line above Save says what is still missing: a choice not made, tricks that do not
 //    add up («распределите взятки: 9 из 10»).
-(function () {
+(() => {
   "use strict";
 
   function picked(group) {
-    const input = group && group.querySelector("input:checked");
+    const input = group?.querySelector("input:checked");
     return input ? Number(input.value) : null;
   }
 
@@ -36,7 +36,7 @@
       return;
     }
     const rest = total(tricks) - others.reduce((a, b) => a + b, 0);
-    const input = last.querySelector('input[value="' + rest + '"]');
+    const input = last.querySelector(`input[value="${rest}"]`);
     if (input) {
       input.checked = true;
     } else {
@@ -81,7 +81,7 @@
 
   document.addEventListener("change", (event) => {
     const form = event.target.closest("form");
-    if (!form || !form.querySelector(".deal-missing")) {
+    if (!form?.querySelector(".deal-missing")) {
       return;
     }
     const tricks = event.target.closest("fieldset.tricks[data-total]");

@@ -7,7 +7,7 @@
 // 2. A table page shown from the phone's copy (the service worker marks it with
 //    <meta name="offline-copy">) says so, with the time of the copy, until the live sheet
 //    answers again.
-(function () {
+(() => {
   "use strict";
 
   const words = document.currentScript ? document.currentScript.dataset : null;
@@ -17,7 +17,7 @@
 
   function line(className, text, role) {
     const p = document.createElement("p");
-    p.className = "message error " + className;
+    p.className = `message error ${className}`;
     p.setAttribute("role", role);
     p.textContent = text;
     return p;
@@ -26,16 +26,16 @@
   // Above the form the request came from (a redraw, a save, a preview), or above the
   // element itself (the live sheet's poll).
   function anchorOf(elt) {
-    return (elt.closest && elt.closest("form")) || elt;
+    return elt.closest?.("form") || elt;
   }
 
   function sayNoConnection(event) {
     const anchor = anchorOf(event.detail.elt || event.target);
-    if (!anchor || !anchor.isConnected) {
+    if (!anchor?.isConnected) {
       return;
     }
     const before = anchor.previousElementSibling;
-    if (before && before.classList.contains("no-connection")) {
+    if (before?.classList.contains("no-connection")) {
       return;
     }
     anchor.before(line("no-connection", words.noConnection, "alert"));
@@ -45,8 +45,9 @@
     if (!event.detail.successful) {
       return;
     }
-    document.querySelectorAll(".no-connection").forEach((p) => p.remove());
-    document.querySelectorAll(".offline-banner").forEach((p) => p.remove());
+    for (const p of document.querySelectorAll(".no-connection, .offline-banner")) {
+      p.remove();
+    }
   }
 
   document.addEventListener("htmx:sendError", sayNoConnection);
@@ -64,7 +65,9 @@
       return;
     }
     const at = new Date(meta.content);
-    const time = isNaN(at) ? "?" : twoDigits(at.getHours()) + ":" + twoDigits(at.getMinutes());
+    const time = Number.isNaN(at.getTime())
+      ? "?"
+      : `${twoDigits(at.getHours())}:${twoDigits(at.getMinutes())}`;
     main.prepend(line("offline-banner", words.stale.replace("%(time)s", time), "status"));
   }
 

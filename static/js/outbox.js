@@ -17,7 +17,7 @@
 // - A refusal (a stale revision, a rule, a lost session) stops the queue: the page shows
 //   the server's words and the deal's, and the member sends it again or removes it. A
 //   refused deal is never dropped by itself.
-(function () {
+(() => {
   "use strict";
 
   const script = document.currentScript;
@@ -31,35 +31,36 @@
   // -- the queue, in IndexedDB ----------------------------------------------------------------
 
   function openQueue() {
-    return new Promise(function (resolve, reject) {
+    return new Promise((resolve, reject) => {
       const request = indexedDB.open("clubsite-outbox", 1);
-      request.onupgradeneeded = function () {
+      request.onupgradeneeded = () => {
         request.result.createObjectStore("deals", { keyPath: "id", autoIncrement: true });
       };
-      request.onsuccess = function () {
+      request.onsuccess = () => {
         resolve(request.result);
       };
-      request.onerror = function () {
+      request.onerror = () => {
         reject(request.error);
       };
     });
   }
 
   function inQueue(mode, work) {
-    return openQueue().then(function (db) {
-      return new Promise(function (resolve, reject) {
-        const transaction = db.transaction("deals", mode);
-        const request = work(transaction.objectStore("deals"));
-        transaction.oncomplete = function () {
-          db.close();
-          resolve(request ? request.result : undefined);
-        };
-        transaction.onerror = function () {
-          db.close();
-          reject(transaction.error);
-        };
-      });
-    });
+    return openQueue().then(
+      (db) =>
+        new Promise((resolve, reject) => {
+          const transaction = db.transaction("deals", mode);
+          const request = work(transaction.objectStore("deals"));
+          transaction.oncomplete = () => {
+            db.close();
+            resolve(request ? request.result : undefined);
+          };
+          transaction.onerror = () => {
+            db.close();
+            reject(transaction.error);
+          };
+        }),
+    );
   }
 
   function queued() {
@@ -89,11 +90,17 @@
     bytes[6] = (bytes[6] & 0x0f) | 0x40;
     bytes[8] = (bytes[8] & 0x3f) | 0x80;
     const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-    return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
+    return [
+      hex.slice(0, 8),
+      hex.slice(8, 12),
+      hex.slice(12, 16),
+      hex.slice(16, 20),
+      hex.slice(20),
+    ].join("-");
   }
 
   function hidden(form, name) {
-    let input = form.querySelector('input[name="' + name + '"]');
+    let input = form.querySelector(`input[name="${name}"]`);
     if (!input) {
       input = document.createElement("input");
       input.type = "hidden";
@@ -120,14 +127,14 @@
   // name, and whatever was typed.
   function dealWords(form) {
     const parts = [];
-    form.querySelectorAll("input:checked").forEach(function (input) {
+    form.querySelectorAll("input:checked").forEach((input) => {
       const group = input.closest("fieldset");
-      const legend = group && group.querySelector("legend");
+      const legend = group?.querySelector("legend");
       const label = input.closest("label");
       const value = label ? label.textContent.trim() : input.value;
-      parts.push(legend ? legend.textContent.trim() + ": " + value : value);
+      parts.push(legend ? `${legend.textContent.trim()}: ${value}` : value);
     });
-    form.querySelectorAll('input[type="text"], input[type="number"], textarea').forEach(function (input) {
+    form.querySelectorAll('input[type="text"], input[type="number"], textarea').forEach((input) => {
       if (input.value) {
         parts.push(input.value);
       }
@@ -144,12 +151,14 @@
       queuedAt: new Date().toISOString(),
       refused: null,
     };
-    return keepDeal(item).then(function () {
+    return keepDeal(item).then(() => {
       // The next deal is another write: it needs a key of its own.
       form.reset();
       hidden(form, "write_key").value = uuid4();
       form.dispatchEvent(new Event("change", { bubbles: true })); // deal-form.js: what is missing
-      form.closest("section")?.querySelectorAll(".no-connection").forEach((p) => p.remove());
+      for (const p of form.closest("section")?.querySelectorAll(".no-connection") ?? []) {
+        p.remove();
+      }
       return showQueue(words.queued);
     });
   }
@@ -158,7 +167,7 @@
   // on the document runs before htmx's own listener on the form.
   document.addEventListener(
     "submit",
-    function (event) {
+    (event) => {
       const form = event.target;
       if (!(form instanceof HTMLFormElement) || tableOf(form) === null) {
         return;
@@ -172,7 +181,7 @@
       event.stopImmediatePropagation();
       queueDeal(form, fields);
     },
-    true
+    true,
   );
 
   // Online, but the request never got an answer: the same deal, as it was sent.
@@ -194,7 +203,7 @@
   // -- sending --------------------------------------------------------------------------------
 
   function cookie(name) {
-    const pair = document.cookie.split("; ").find((c) => c.startsWith(name + "="));
+    const pair = document.cookie.split("; ").find((c) => c.startsWith(`${name}=`));
     return pair ? decodeURIComponent(pair.slice(name.length + 1)) : "";
   }
 
@@ -226,7 +235,7 @@
     const errors = page.querySelectorAll('[role="alert"], .errorlist, .message.error');
     const said = errors.length ? [errors[0]] : page.querySelectorAll("main h1, main .lead");
     const text = Array.from(said, (e) => e.textContent.replace(/\s+/g, " ").trim()).join(" ");
-    return { stored: false, message: text || response.status + " " + response.statusText };
+    return { stored: false, message: text || `${response.status} ${response.statusText}` };
   }
 
   function field(item, name) {
@@ -247,7 +256,7 @@
       setField(next, "revision", revision);
     }
     const count = Number(field(sent, "count"));
-    if (field(next, "count") !== null && field(sent, "count") !== null && !isNaN(count)) {
+    if (field(next, "count") !== null && field(sent, "count") !== null && !Number.isNaN(count)) {
       setField(next, "count", count + 1);
     }
   }
@@ -255,7 +264,7 @@
   // The form on the page, cleared while the deal waited, was drawn where the deal was:
   // it moves on with it.
   function formFollows(sent, revision) {
-    document.querySelectorAll("form").forEach(function (form) {
+    document.querySelectorAll("form").forEach((form) => {
       if (tableOf(form) !== sent.table) {
         return;
       }
@@ -282,7 +291,7 @@
     if (!navigator.locks) {
       return sendQueueNow();
     }
-    return navigator.locks.request("clubsite-outbox", { ifAvailable: true }, function (lock) {
+    return navigator.locks.request("clubsite-outbox", { ifAvailable: true }, (lock) => {
       return lock ? sendQueueNow() : null; // another tab is sending
     });
   }
@@ -298,7 +307,7 @@
         let outcome;
         try {
           outcome = await judge(await post(item));
-        } catch (error) {
+        } catch {
           break; // still no connection: everything stays queued
         }
         if (!outcome.stored) {
@@ -329,7 +338,10 @@
   function refreshSheet() {
     const sheet = document.getElementById("sheet");
     if (sheet && window.htmx && sheet.getAttribute("hx-get")) {
-      window.htmx.ajax("GET", sheet.getAttribute("hx-get"), { target: "#sheet", swap: "outerHTML" });
+      window.htmx.ajax("GET", sheet.getAttribute("hx-get"), {
+        target: "#sheet",
+        swap: "outerHTML",
+      });
     }
   }
 
@@ -366,10 +378,13 @@
     deal.textContent = words.deal.replace("%(deal)s", item.words);
     const buttons = document.createElement("p");
     buttons.className = "buttons";
-    [["outbox-retry", words.retry, ""], ["outbox-discard", words.discard, "secondary"]].forEach(function (b) {
+    [
+      ["outbox-retry", words.retry, ""],
+      ["outbox-discard", words.discard, "secondary"],
+    ].forEach((b) => {
       const button = document.createElement("button");
       button.type = "button";
-      button.className = (b[0] + " " + b[2]).trim();
+      button.className = `${b[0]} ${b[2]}`.trim();
       button.textContent = b[1];
       buttons.append(button);
     });
@@ -391,11 +406,11 @@
     if (shown) {
       const p = document.createElement("p");
       const tone = shown === words.sending ? "" : items.length ? " error" : " success";
-      p.className = "message" + tone;
+      p.className = `message${tone}`;
       p.textContent = shown.replace("%(n)s", items.length);
       element.append(p);
     }
-    items.filter((item) => item.refused).forEach((item) => element.append(refusal(item)));
+    element.append(...items.filter((item) => item.refused).map(refusal));
   }
 
   // -- the member's answer to a refusal -------------------------------------------------------
@@ -404,16 +419,16 @@
   // member has seen what changed and still wants this deal.
   function asOfNow(item) {
     const sheet = document.getElementById("sheet");
-    if (sheet && sheet.dataset.revision) {
+    if (sheet?.dataset.revision) {
       setField(item, "revision", sheet.dataset.revision);
     }
-    const latest = sheet && sheet.querySelector(".deal-log > li");
+    const latest = sheet?.querySelector(".deal-log > li");
     setField(item, "count", latest ? latest.value : 0);
     item.refused = null;
     return item;
   }
 
-  document.addEventListener("click", async function (event) {
+  document.addEventListener("click", async (event) => {
     const button = event.target.closest("#outbox button");
     if (!button) {
       return;
@@ -440,19 +455,19 @@
   window.addEventListener("online", sendQueue);
   // Any answer from the server (the live sheet's poll, every two seconds) shows the
   // connection is back, even where the browser never noticed it was gone.
-  document.addEventListener("htmx:afterRequest", function (event) {
+  document.addEventListener("htmx:afterRequest", (event) => {
     if (event.detail.successful && waiting) {
       sendQueue();
     }
   });
   // htmx swaps the deal form after a save: the queue's line goes back above the new one.
-  document.addEventListener("htmx:afterSettle", function () {
-    if (element && element.childElementCount) {
+  document.addEventListener("htmx:afterSettle", () => {
+    if (element?.childElementCount) {
       box();
     }
   });
-  setInterval(function () {
-    queued().then(function (items) {
+  setInterval(() => {
+    queued().then((items) => {
       if (items.length && !items[0].refused) {
         sendQueue();
       }

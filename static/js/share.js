@@ -4,17 +4,17 @@
 // link under "Link and QR code" is there to copy by hand. A file, not inline script: the
 // site's Content Security Policy allows no inline script. The messages come translated in
 // the button's data attributes.
-(function () {
+(() => {
   "use strict";
 
   function reveal(root) {
-    root.querySelectorAll("button.share-button[hidden]").forEach(function (button) {
+    root.querySelectorAll("button.share-button[hidden]").forEach((button) => {
       button.hidden = false;
     });
   }
 
   function say(button, text) {
-    var status = button.parentElement.querySelector(".share-status");
+    const status = button.parentElement.querySelector(".share-status");
     if (status) {
       status.textContent = text;
     }
@@ -23,36 +23,36 @@
   // Where copying is refused (no clipboard outside https, a denied permission): open the
   // link and select it, so that one more gesture copies it.
   function selectLink() {
-    var details = document.querySelector("details.share");
-    var link = details && details.querySelector(".share-link");
+    const details = document.querySelector("details.share");
+    const link = details?.querySelector(".share-link");
     if (!link) {
       return;
     }
     details.open = true;
-    var range = document.createRange();
+    const range = document.createRange();
     range.selectNodeContents(link);
-    var selection = window.getSelection();
+    const selection = window.getSelection();
     selection.removeAllRanges();
     selection.addRange(range);
   }
 
   function copyLink(button) {
-    var copied = navigator.clipboard
+    const copied = navigator.clipboard
       ? navigator.clipboard.writeText(button.dataset.shareUrl)
       : Promise.reject(new Error("no clipboard"));
     copied.then(
-      function () {
+      () => {
         say(button, button.dataset.copied);
       },
-      function () {
+      () => {
         selectLink();
         say(button, button.dataset.copyFailed);
-      }
+      },
     );
   }
 
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest("button.share-button");
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("button.share-button");
     if (!button) {
       return;
     }
@@ -63,7 +63,7 @@
     }
     navigator
       .share({ title: button.dataset.shareTitle, url: button.dataset.shareUrl })
-      .catch(function (error) {
+      .catch((error) => {
         // AbortError: the member closed the share sheet, which needs no answer.
         if (error.name !== "AbortError") {
           copyLink(button);
@@ -73,7 +73,7 @@
 
   reveal(document); // a deferred script runs once the page is parsed
   // htmx swaps the table's body after a write: its new button is hidden again.
-  document.addEventListener("htmx:load", function (event) {
+  document.addEventListener("htmx:load", (event) => {
     reveal(event.target);
   });
 })();

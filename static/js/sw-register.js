@@ -3,14 +3,14 @@
 // inline script: the site's Content Security Policy allows none. Where the browser has no
 // service workers (or refuses them: plain http other than localhost) the site works as
 // before, online only.
-(function () {
+(() => {
   "use strict";
 
   const script = document.currentScript;
   if (!("serviceWorker" in navigator) || !script) {
     return;
   }
-  navigator.serviceWorker.register(script.dataset.worker, { scope: "/" }).catch(function () {
+  navigator.serviceWorker.register(script.dataset.worker, { scope: "/" }).catch(() => {
     // Nothing to tell the member: the pages work online without it.
   });
 })();

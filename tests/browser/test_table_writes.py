@@ -2,9 +2,9 @@
 first, naming the deal, and a save from a page older than another scorer's save is refused
 with what changed, the form kept, and goes through when saved again.
 
-The refusals come back with an error status (409), which htmx swaps only because
-static/js/writes.js lets it: these tests are what shows that file works under the CSP.
-"""
+The refusals come back with an error status (409, 403), which htmx swaps only because
+base.html's htmx-config (responseHandling) says so: these tests are what shows that it
+does, under the CSP."""
 
 from __future__ import annotations
 
@@ -13,7 +13,16 @@ from playwright.sync_api import expect
 
 from scoring.models import DealRecord
 from tests import factories
-from tests.browser.test_pulka_flow import button, choose, pick, save_deal, sign_in, swapped_by
+from tests.browser.test_pulka_flow import (
+    button,
+    choose,
+    expect_same_document,
+    mark_document,
+    pick,
+    save_deal,
+    sign_in,
+    swapped_by,
+)
 
 pytestmark = [
     pytest.mark.browser,
@@ -91,4 +100,33 @@ def test_a_save_from_an_older_page_is_refused_and_the_scorer_saves_again(
         f"409: POST {deals}",
         "console error: Failed to load resource: the server responded with a status of 409 "
         f"(Conflict) ({deals})",
+    ]
+
+
+def test_a_save_after_the_session_expired_says_so_and_keeps_the_form(new_page, browser_problems):
+    table = factories.pulka(players(), pool_target=20)
+    page = new_page()
+    sign_in(page, "anna")
+    page.goto(f"/tables/{table.pk}/")
+    page.wait_for_function("() => typeof window.htmx === 'object'")
+    choose(page, "declarer", "Vera")
+    pick(page.locator("#deal-form"), "level", "7")
+
+    page.context.clear_cookies(name="sessionid")  # the session expired meanwhile
+    mark_document(page)
+    page.locator("#deal-form").get_by_role("button", name="Save deal").click()
+
+    # The 403's message in #write-problem (HX-Retarget), the form as it was typed.
+    problem = page.locator("#write-problem .write-refused")
+    expect(problem).to_contain_text("You are not signed in")
+    expect(problem.get_by_role("link", name="Sign in again and come back")).to_be_visible()
+    expect(button(page.locator("#deal-form"), "declarer", "Vera")).to_be_checked()
+    expect(button(page.locator("#deal-form"), "level", "7")).to_be_checked()
+    expect_same_document(page)
+    assert not DealRecord.objects.filter(table=table).exists()
+    deals = f"{page.url.removesuffix(f'/tables/{table.pk}/')}/tables/{table.pk}/deals/"
+    assert browser_problems.seen == [
+        f"403: POST {deals}",
+        "console error: Failed to load resource: the server responded with a status of 403 "
+        f"(Forbidden) ({deals})",
     ]

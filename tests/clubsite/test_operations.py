@@ -25,7 +25,7 @@ from django.db import OperationalError
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from clubsite import errors
+from clubsite import errors, writes
 from clubsite.logs import JsonFormatter
 from tests import factories
 
@@ -267,6 +267,47 @@ def test_a_bad_request_gets_the_sites_own_page(settings):
 
     assert response.status_code == 400
     assert "<h1>Неверный запрос</h1>" in response.content.decode()
+
+
+def swapped(handling: list[dict[str, Any]], status: int) -> bool:
+    """Whether htmx 2 swaps an answer with ``status`` under ``handling``: the first entry
+    whose ``code`` (a regular expression, unanchored) finds the status decides."""
+    for entry in handling:
+        if re.search(entry["code"], str(status)):
+            return bool(entry.get("swap"))
+    return False
+
+
+@pytest.mark.django_db
+def test_htmx_swaps_refused_writes_but_no_other_error(client: Client):
+    page = client.get("/").content.decode()
+    (config,) = re.findall(r"<meta name=\"htmx-config\" content='([^']*)'>", page)
+    handling = json.loads(config)["responseHandling"]
+
+    assert {status for status in range(400, 600) if swapped(handling, status)} == (
+        writes.SWAPPED_STATUSES
+    )
+    assert all(swapped(handling, status) for status in (200, 201, 286, 302))
+    assert not swapped(handling, 204)
+
+
+@pytest.mark.django_db
+def test_htmx_is_kept_from_swapping_an_error_page_in_place_of_a_region(client: Client):
+    member = factories.member("Anna", username="anna")
+    client.force_login(member)
+    pulka = factories.pulka()
+    htmx = {"HX-Request": "true"}
+
+    forbidden = client.get("/tables/new/poker/", headers=htmx)  # PermissionDenied: 403.html
+    plain = client.get("/tables/new/poker/")
+    refused = Client().post(reverse("scoring:deal_create", args=[pulka.pk]), headers=htmx)
+
+    assert (forbidden.status_code, forbidden["HX-Reswap"]) == (403, "none")
+    assert (plain.status_code, plain.has_header("HX-Reswap")) == (403, False)
+    # A refused write is swapped where it says: the message in the page's region.
+    assert refused.status_code == 403
+    assert refused[writes.REFUSED_HEADER] == "1"
+    assert (refused["HX-Retarget"], refused["HX-Reswap"]) == ("#write-problem", "innerHTML")
 
 
 @pytest.mark.urls("tests.clubsite.error_urls")
