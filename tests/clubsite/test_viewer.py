@@ -81,3 +81,9 @@ def test_a_session_that_ended_clears_the_cache_and_the_next_member_gets_a_new_ma
     response = client.post(reverse("members:login"), {"username": "boris", "password": "pw"})
     assert response["Clear-Site-Data"] == '"cache"'
     assert response.cookies[COOKIE].value not in ("", anna)
+
+
+def test_the_service_worker_forgets_on_both_sign_outs_and_reads_the_marker() -> None:
+    text = Client().get("/sw.js").content.decode()
+    assert '"signOut": ["/members/sign-out/", "/admin/logout/"]' in text
+    assert f'"viewerCookie": "{COOKIE}"' in text
