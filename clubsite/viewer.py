@@ -7,12 +7,14 @@ the browser whose pages it is being given:
 
 * **the viewer's marker**: an opaque value derived from the session (``salted_hmac`` of its
   key: it names nobody and a new sign-in is a new one), empty for a visitor who is not
-  signed in. Every HTML answer carries it as ``X-Viewer``; the worker keeps each copy
-  under it and drops the copies kept under any other as soon as an answer names another
-  viewer (another member signed in, or nobody after a session that ended by itself). The
-  ``viewer`` cookie holds it too, readable by scripts: offline the worker reads it
-  (``cookieStore``) to show only the copies of whoever is signed in now. It expires no
-  later than the session's cookie, and goes with the session.
+  signed in. Every HTML answer made from the session carries it as ``X-Viewer`` (one
+  that never read the session, such as a 304, holds nothing of anyone's and is left
+  alone); the worker keeps each copy under it and drops the copies kept under any other
+  as soon as an answer names another viewer (another member signed in, or nobody after a
+  session that ended by itself). The ``viewer`` cookie holds it too, readable by
+  scripts: offline the worker reads it (``cookieStore``) to show only the copies of
+  whoever is signed in now. It expires no later than the session's cookie, and goes with
+  the session.
 * **``Clear-Site-Data: "cache"``** on the answer that ends a viewer's pages: the browser's
   ``viewer`` cookie names someone the answer does not (a session that expired, another
   member signing in), or the request signed its member out (``logout``: through the site
@@ -67,12 +69,17 @@ class ViewerMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
+        signed_out = getattr(request, "_signed_out", False)
+        if not request.session.accessed and not signed_out:
+            # Made without reading the session (a 304 of the live sheet, the worker's
+            # script, the sheet's picture): it holds nothing of anyone's, and an idle
+            # member's poll costs no query more.
+            return response
         try:
             now = viewer(request)
         except errors.DATABASE_ERRORS:
             return response  # the outage's own page (503) goes out as it is
         before = request.COOKIES.get(COOKIE, "")
-        signed_out = getattr(request, "_signed_out", False)
         if signed_out or (before and before != now):
             response["Clear-Site-Data"] = '"cache"'
         if now and (before != now or request.session.modified):

@@ -87,3 +87,15 @@ def test_the_service_worker_forgets_on_both_sign_outs_and_reads_the_marker() -> 
     text = Client().get("/sw.js").content.decode()
     assert '"signOut": ["/members/sign-out/", "/admin/logout/"]' in text
     assert f'"viewerCookie": "{COOKIE}"' in text
+
+
+def test_an_idle_member_s_poll_costs_no_query_more(
+    table: Any, django_assert_num_queries: Any
+) -> None:
+    client = signed_in(table.seats.get(position=0).member)
+    url = reverse("scoring:table_live", args=[table.pk])
+    etag = client.get(url)["ETag"]
+    with django_assert_num_queries(1):  # the table's version
+        response = client.get(url, headers={"if-none-match": etag})
+    assert response.status_code == 304
+    assert HEADER not in response
