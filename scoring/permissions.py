@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest
 
-from scoring.models import Guest, Table
+from scoring.models import Attendance, Evening, Guest, Seat, Table
 from scoring.models.evenings import party_key
 
 
@@ -107,3 +107,17 @@ def can_settle(user: Any, payee: str) -> bool:
     if not user.is_authenticated:
         return False
     return is_organiser(user) or payee == party_key(user.pk)
+
+
+def can_see_payments(user: Any, evening: Evening) -> bool:
+    """Whether the evening's ledger shows ``user`` which payments are marked as paid: the
+    organisers and the evening's players (checked in at it, or seated at one of its
+    tables). Who pays whom is public, like the tables it adds up; who has paid is the
+    players' business (docs/evenings.md)."""
+    if not user.is_authenticated:
+        return False
+    if is_organiser(user) or evening.organiser_id == user.pk:
+        return True
+    here = Attendance.objects.filter(evening=evening, member=user)
+    seated = Seat.objects.filter(table__evening_link__evening=evening, member=user)
+    return here.exists() or seated.exists()

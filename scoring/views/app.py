@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.views.decorators.http import require_GET
 
+from clubsite import viewer
 from scoring.models import Club
 
 THEME_COLOUR = "#1f5f8b"
@@ -110,7 +111,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "offline": {
             code: reverse("scoring:offline", args=[code]) for code, _ in settings.LANGUAGES
         },
-        "signOut": reverse("members:logout"),
+        "signOut": [reverse("members:logout"), reverse("admin:logout")],
+        "viewerCookie": viewer.COOKIE,
     }
     response = render(
         request,

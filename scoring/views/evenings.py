@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.formats import sanitize_separators
 from django.utils.translation import get_language, get_language_info, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -26,7 +27,7 @@ from scoring.models import Evening, Guest
 from scoring.models.evenings import party_key
 from scoring.pages.forms import DrawForm, EveningForm, GuestForm, PairForm
 from scoring.pages.labels import rule_error_text
-from scoring.permissions import can_check_in, can_run_evening, can_settle
+from scoring.permissions import can_check_in, can_run_evening, can_see_payments, can_settle
 from scoring.selectors import evenings as selectors
 from scoring.services import evenings as services
 from scoring.services import notifications
@@ -285,6 +286,7 @@ def _ledger_context(request: HttpRequest, evening: Evening) -> dict[str, Any]:
         "evening": evening,
         "ledger": ledger,
         "settles": [can_settle(request.user, line.payee) for line in ledger.lines],
+        "shows_paid": can_see_payments(request.user, evening),
     }
 
 
@@ -316,14 +318,26 @@ def settlement_mark(request: HttpRequest, pk: int) -> HttpResponse:
     if not can_settle(request.user, payee):
         raise PermissionDenied
     try:
-        amount = Decimal(request.POST.get("amount", ""))
+        amount = _amount(request.POST.get("amount", ""))
         services.settlement_mark(
             evening=evening, payer=payer, payee=payee, amount=amount, by=_member(request)
         )
-    except (InvalidOperation, RuleError) as error:
-        message = error if isinstance(error, RuleError) else RuleError(_("no such payment"))
-        messages.error(request, rule_error_text(message))
+    except RuleError as error:
+        messages.error(request, rule_error_text(error))
     return redirect("scoring:evening_ledger", pk=evening.pk)
+
+
+def _amount(text: str) -> Decimal:
+    """A posted amount: as the ledger's form writes it (``5.00``, whatever the page's
+    language), or as a member of the page's language types it (``5,00`` in Russian)."""
+    for candidate in (text.strip(), sanitize_separators(text.strip())):
+        try:
+            amount = Decimal(candidate)
+        except InvalidOperation:
+            continue
+        if amount.is_finite():
+            return amount
+    raise RuleError(_("no such payment"))
 
 
 @login_required

@@ -7,13 +7,15 @@
 //   each; with no connection it shows that copy, marked as such (static/js/offline.js puts
 //   up «Нет связи — показан лист на HH:MM»), never as if it were fresh;
 // - any other page: the network; with no connection, the offline page.
-// It never keeps a POST, the admin, or any other page, and signing out forgets the kept
-// table pages.
+// It never keeps a POST, the admin, or any other page. Each copy is kept under the viewer
+// it was made for (X-Viewer, clubsite/viewer.py) and shown only to him: an answer made for
+// someone else, or a sign-out (the site's or the admin's), forgets the copies (a phone
+// the club shares).
 "use strict";
 
 const CONFIG = {{ config }};
 const SHELL_CACHE = "shell-" + CONFIG.version;
-const TABLES_CACHE = "tables-" + CONFIG.version;
+const TABLES = "tables-" + CONFIG.version + "-"; // and the viewer's marker ("": nobody)
 const TABLES_KEPT = 30; // the newest copies; a phone keeps the tables it scored lately
 const TABLE_PAGE = /^\/tables\/\d+\/$/;
 const SHELL = new Set(CONFIG.shell);
@@ -31,12 +33,12 @@ self.addEventListener("install", (event) => {
 // A new deploy's worker takes over at once and drops the caches of the one before: their
 // pages name style sheets and scripts that the new deploy no longer serves.
 self.addEventListener("activate", (event) => {
-  const current = new Set([SHELL_CACHE, TABLES_CACHE]);
+  const current = (name) => name === SHELL_CACHE || name.startsWith(TABLES);
   event.waitUntil(
     caches
       .keys()
       .then((names) =>
-        Promise.all(names.filter((name) => !current.has(name)).map((name) => caches.delete(name)))
+        Promise.all(names.filter((name) => !current(name)).map((name) => caches.delete(name)))
       )
       .then(() => self.clients.claim())
   );
@@ -45,9 +47,9 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  if (request.method === "POST" && url.pathname === CONFIG.signOut) {
+  if (request.method === "POST" && CONFIG.signOut.includes(url.pathname)) {
     // Signing out forgets the kept pages: they show what the member saw (a shared phone).
-    event.waitUntil(caches.delete(TABLES_CACHE));
+    event.waitUntil(forgetTables(null));
   }
   if (request.method !== "GET") {
     return; // writes go to the network as they are; the page's outbox keeps them
@@ -60,7 +62,7 @@ self.addEventListener("fetch", (event) => {
   } else if (request.mode === "navigate" && TABLE_PAGE.test(url.pathname) && !url.search) {
     event.respondWith(tablePage(request, url));
   } else if (request.mode === "navigate") {
-    event.respondWith(fetch(request).catch(offlinePage));
+    event.respondWith(fetch(request).then(seen, offlinePage));
   }
 });
 
@@ -73,25 +75,58 @@ function fromShell(request) {
 
 async function tablePage(request, url) {
   const key = url.origin + url.pathname;
+  let response;
   try {
-    const response = await fetch(request);
-    if (response.ok && !response.redirected) {
-      await keep(key, response.clone());
-    }
-    return response;
+    response = await fetch(request);
   } catch (error) {
-    const cache = await caches.open(TABLES_CACHE);
-    const kept = await cache.match(key, { ignoreVary: true });
+    const cache = await viewersCopies();
+    const kept = cache && (await cache.match(key, { ignoreVary: true }));
     return kept ? marked(kept) : offlinePage();
   }
+  const viewer = response.headers.get("X-Viewer");
+  await seen(response);
+  if (response.ok && !response.redirected && viewer !== null) {
+    await keep(TABLES + viewer, key, response.clone()).catch(() => {});
+  }
+  return response;
+}
+
+// An answer names whom it was made for: the copies kept for anyone else go (another
+// member signed in, or nobody: his session ended).
+async function seen(response) {
+  const viewer = response.headers.get("X-Viewer");
+  if (viewer !== null) {
+    await forgetTables(TABLES + viewer).catch(() => {});
+  }
+  return response;
+}
+
+async function forgetTables(except) {
+  const names = await caches.keys();
+  const others = names.filter((name) => name.startsWith("tables-") && name !== except);
+  await Promise.all(others.map((name) => caches.delete(name)));
+}
+
+// The copies of whoever is signed in now, or null: the viewer cookie says who, where the
+// worker can read cookies; elsewhere, the copies of the last answer's viewer (the others
+// are gone).
+async function viewersCopies() {
+  let name;
+  if (self.cookieStore) {
+    const cookie = await self.cookieStore.get(CONFIG.viewerCookie).catch(() => null);
+    name = TABLES + (cookie ? cookie.value : "");
+  } else {
+    name = (await caches.keys()).find((kept) => kept.startsWith(TABLES));
+  }
+  return name && (await caches.has(name)) ? caches.open(name) : null;
 }
 
 // The copy carries the time it was fetched, for the banner.
-async function keep(key, response) {
+async function keep(name, key, response) {
   const headers = new Headers(response.headers);
   headers.set("X-Kept-At", new Date().toISOString());
   const body = await response.blob();
-  const cache = await caches.open(TABLES_CACHE);
+  const cache = await caches.open(name);
   await cache.put(key, new Response(body, { status: response.status, headers: headers }));
   const keys = await cache.keys();
   await Promise.all(keys.slice(0, Math.max(0, keys.length - TABLES_KEPT)).map((k) => cache.delete(k)));
@@ -127,8 +162,11 @@ async function offlinePage() {
 
 // A link to each kept table page, named by its heading (text the server escaped already).
 async function keptTables() {
-  const cache = await caches.open(TABLES_CACHE);
+  const cache = await viewersCopies();
   const links = [];
+  if (!cache) {
+    return links;
+  }
   for (const request of await cache.keys()) {
     const html = await (await cache.match(request, { ignoreVary: true })).text();
     const heading = html.match(/<h1>([^<]*)<\/h1>/);

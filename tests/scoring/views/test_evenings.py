@@ -4,6 +4,7 @@ opening the tables, the live tables region, the ledger page and its CSV."""
 from __future__ import annotations
 
 import datetime
+import re
 from decimal import Decimal
 
 import pytest
@@ -129,6 +130,95 @@ def test_the_ledger_page_and_csv(client: Client, organiser: Member) -> None:
     assert evening.settlements.get().amount == Decimal("33.34")
     page = client.get(reverse("scoring:evening_ledger", args=[evening.pk])).content.decode()
     assert "paid, marked" in page
+
+
+def _ledger_evening(organiser: Member) -> tuple[Evening, list[Member]]:
+    """Anna wins a short pulka of the evening: Vera pays her 33.34, Boris 33.33."""
+    evening = _evening(organiser)
+    players = [factories.member(n) for n in ("Anna", "Boris", "Vera")]
+    table = factories.finished_pulka(players, players[0], DAY)
+    EveningTable.objects.create(evening=evening, table=table, round=1)
+    return evening, players
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_the_ledger_s_own_button_marks_a_payment_paid_in_either_language(
+    language: str, organiser: Member
+) -> None:
+    """The page writes the amount in its language («33,34» in Russian); the button posts
+    one the view reads, so the payment is found (issue 35, item 5)."""
+    evening, (anna, _boris, vera) = _ledger_evening(organiser)
+    client = Client(headers={"accept-language": language})
+    client.force_login(organiser)
+    page = client.get(reverse("scoring:evening_ledger", args=[evening.pk])).content.decode()
+    shown = "33,34" if language == "ru" else "33.34"
+    assert f"Vera → Anna: <strong>{shown}</strong>" in page
+    form = re.search(
+        rf'name="payer" value="m{vera.pk}">.*?name="amount" value="([^"]*)"', page, re.S
+    )
+    assert form is not None
+    response = client.post(
+        reverse("scoring:settlement_mark", args=[evening.pk]),
+        {"payer": f"m{vera.pk}", "payee": f"m{anna.pk}", "amount": form[1]},
+    )
+    assert response.status_code == 302
+    assert evening.settlements.get().amount == Decimal("33.34")
+    after = client.get(response["Location"]).content.decode()
+    assert after.count('name="amount"') == 1  # Boris's payment is left to mark
+
+
+@pytest.mark.parametrize(("language", "typed"), [("ru", "33,34"), ("ru", "33.34"), ("en", "33.34")])
+def test_an_amount_typed_as_the_language_writes_it_is_read(
+    language: str, typed: str, organiser: Member
+) -> None:
+    evening, (anna, _boris, vera) = _ledger_evening(organiser)
+    client = Client(headers={"accept-language": language})
+    client.force_login(organiser)
+    client.post(
+        reverse("scoring:settlement_mark", args=[evening.pk]),
+        {"payer": f"m{vera.pk}", "payee": f"m{anna.pk}", "amount": typed},
+    )
+    assert evening.settlements.get().amount == Decimal("33.34")
+
+
+@pytest.mark.parametrize("amount", ["", "x", "NaN", "Infinity", "33.35"])
+def test_an_amount_not_in_the_ledger_is_refused(
+    amount: str, client: Client, organiser: Member
+) -> None:
+    evening, (anna, _boris, vera) = _ledger_evening(organiser)
+    response = client.post(
+        reverse("scoring:settlement_mark", args=[evening.pk]),
+        {"payer": f"m{vera.pk}", "payee": f"m{anna.pk}", "amount": amount},
+        follow=True,
+    )
+    assert not evening.settlements.exists()
+    assert "payment" in response.content.decode()
+
+
+def test_who_has_paid_is_shown_to_the_players_and_organisers_only(client: Client) -> None:
+    """Who pays whom is public; which payments are marked paid, only the evening's players
+    and the organisers see (issue 35, item 5)."""
+    olga = factories.member("Olga", organiser=True)
+    evening, (anna, boris, vera) = _ledger_evening(olga)
+    services.settlement_mark(
+        evening=evening, payer=f"m{vera.pk}", payee=f"m{anna.pk}", amount=Decimal("33.34"), by=anna
+    )
+    late = factories.member("Gleb")
+    Attendance.objects.create(evening=evening, member=late)  # here, but played no table
+    url = reverse("scoring:evening_ledger", args=[evening.pk])
+    for viewer, sees in [
+        (None, False),
+        (factories.member("Dmitri"), False),
+        (boris, True),
+        (late, True),
+        (factories.member("Irina", organiser=True), True),
+    ]:
+        client.logout()
+        if viewer is not None:
+            client.force_login(viewer)
+        page = client.get(url).content.decode()
+        assert "Vera → Anna: <strong>33.34</strong>" in page
+        assert ("paid, marked" in page) is sees, viewer
 
 
 def test_the_members_page_shows_his_unpaid_balance_to_him_only(client: Client) -> None:
