@@ -471,6 +471,7 @@ LOGGING = {
         "request_id": {"()": "clubsite.logs.RequestIdFilter"},
         # A refused request (403, 400) is one line, not a traceback; 500s keep theirs.
         "client_errors_on_one_line": {"()": "clubsite.logs.ClientErrorsOnOneLine"},
+        "as_warning": {"()": "clubsite.logs.AsWarning"},
     },
     "handlers": {
         "console": {
@@ -485,6 +486,10 @@ LOGGING = {
         # Failed sign-ins and lockouts are warnings; axes' INFO lines (a banner at every
         # process start, one per attempt) would also land on every command's stderr.
         "axes": {"level": "WARNING"},
+        # A request with a Host not in ALLOWED_HOSTS is answered 400; Django logs it at
+        # ERROR (with a traceback), which a bot probing the address makes every few
+        # minutes: one warning line instead, and nothing for Sentry.
+        "django.security.DisallowedHost": {"filters": ["as_warning"]},
     },
 }
 
