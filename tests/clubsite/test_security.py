@@ -325,6 +325,7 @@ def test_force_login_is_untouched_by_the_rate_limit(table: Table) -> None:
 
 def test_behind_a_proxy_the_lock_follows_the_forwarded_address(settings: Any) -> None:
     settings.TRUSTED_PROXY_COUNT = 1
+    settings.TRUSTED_PROXIES = ["10.0.0.0/8"]
     factories.member("Anna", username="anna")
     proxy = {"REMOTE_ADDR": "10.0.0.1"}  # every request arrives from the proxy
     # The client's own entries (left) are not trusted: only what the proxy appended.
@@ -336,6 +337,23 @@ def test_behind_a_proxy_the_lock_follows_the_forwarded_address(settings: Any) ->
 
     member = {**proxy, "HTTP_X_FORWARDED_FOR": "198.51.100.20"}
     assert sign_in(Client(), "anna", "pw", **member).status_code == 302
+
+
+def test_a_client_that_is_no_proxy_cannot_name_its_address(settings: Any) -> None:
+    """gunicorn reached directly, with DJANGO_TRUSTED_PROXY_COUNT=1: the client wrote a new
+    X-Forwarded-For at every guess and was never locked out. Only a request from one of
+    TRUSTED_PROXIES (the loopback by default) has its header read."""
+    settings.TRUSTED_PROXY_COUNT = 1
+    factories.member("Anna", username="anna")
+    direct = {"REMOTE_ADDR": "203.0.113.5"}
+    for n in range(5):
+        sign_in(Client(), "anna", "wrong", HTTP_X_FORWARDED_FOR=f"198.51.100.{n}", **direct)
+
+    rotated = {"HTTP_X_FORWARDED_FOR": "192.0.2.1", **direct}
+    assert sign_in(Client(), "anna", "pw", **rotated).status_code == 429
+    # nginx on the same machine still passes the member's own address on.
+    local = {"REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": "192.0.2.1"}
+    assert sign_in(Client(), "anna", "pw", **local).status_code == 302
 
 
 def test_without_trusted_proxies_the_forwarded_header_is_ignored() -> None:
