@@ -13,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from members.backends import UNKNOWN_USERNAME_LIMIT
 from members.models import Member
 from scoring.models import DealRecord, Table
 from tests import factories
@@ -375,3 +376,36 @@ def test_an_overlong_username_is_counted_not_an_error() -> None:
     assert AccessAttempt.objects.get().username == "x" * 255
     assert sign_in(client, typed, "wrong").status_code == 429
     assert sign_in(client, "anna", "pw").status_code == 302
+
+
+def test_guesses_at_usernames_nobody_has_are_limited_per_address(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """django-axes counts per username and address, so random usernames were never
+    locked out, and each cost a password hash (0.68 CPU-s in production). After
+    UNKNOWN_USERNAME_LIMIT of them an address is refused for every username, before any
+    hashing; other addresses are not affected."""
+    factories.member("Anna", username="anna")
+    attacker = {"REMOTE_ADDR": "203.0.113.5"}
+    for n in range(UNKNOWN_USERNAME_LIMIT):
+        assert sign_in(Client(), f"nobody{n}", "wrong", **attacker).status_code == 200
+    hashed: list[str] = []
+    for name in ("set_password", "check_password"):
+        original = getattr(Member, name)
+        monkeypatch.setattr(
+            Member,
+            name,
+            lambda self, raw, _original=original, _name=name: (
+                hashed.append(_name) or _original(self, raw)
+            ),
+        )
+
+    refused = sign_in(Client(headers={"accept-language": "en"}), "nobody-else", "x", **attacker)
+    member = sign_in(Client(), "anna", "pw", **attacker)
+
+    assert (refused.status_code, member.status_code) == (429, 429)
+    assert "came from this address" in refused.content.decode()
+    assert hashed == []  # refused before any password was hashed
+    elsewhere = Client()
+    assert sign_in(elsewhere, "anna", "pw", REMOTE_ADDR="192.0.2.7").status_code == 302
+    assert signed_in(elsewhere)
