@@ -22,7 +22,7 @@ class SignInForm(auth_forms.AuthenticationForm):
     """Django's sign-in form (it checks the password and that the account is active)."""
 
 
-def _same_address(one: str, other: str) -> bool:
+def same_address(one: str, other: str) -> bool:
     """E-mail addresses compared as Django's password reset compares them: case and
     Unicode compatibility forms do not count."""
 
@@ -40,10 +40,21 @@ def _address_taken(email: str, *, other_than: Member | None = None) -> bool:
     members = Member.objects.filter(email__iexact=email)
     if other_than is not None:
         members = members.exclude(pk=other_than.pk)
-    return any(_same_address(email, member.email) for member in members)
+    return any(same_address(email, member.email) for member in members)
 
 
 TAKEN_ADDRESS = _("Another member already uses this address.")
+
+
+def is_a_page(username: str) -> bool:
+    """Whether ``/members/<username>/``, the member's page, would be another page of the
+    site: a member called "settings" or "sign-in" would be hidden behind it. (A name no URL
+    takes, one with a slash, is refused by the username's own validator.)"""
+    try:
+        page = resolve(reverse("members:detail", args=[username])).url_name
+    except NoReverseMatch:
+        return False
+    return page != "detail"
 
 
 class MemberSettingsForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -113,14 +124,7 @@ class InviteForm(forms.ModelForm):  # type: ignore[type-arg]
             raise forms.ValidationError(
                 _("A member with that username already exists."), code="unique"
             )
-        # /members/<username>/ is the member's page; a name like "settings" would be
-        # hidden behind the page of that name. (A name no URL takes, one with a slash,
-        # is refused by the username's own validator.)
-        try:
-            page = resolve(reverse("members:detail", args=[username])).url_name
-        except NoReverseMatch:
-            return username
-        if page != "detail":
+        if is_a_page(username):
             raise forms.ValidationError(
                 _("This username is the name of a page of the site; choose another."),
                 code="reserved",
@@ -143,7 +147,7 @@ class PasswordResetForm(auth_forms.PasswordResetForm):
 
     def get_users(self, email: str) -> Iterator[Member]:
         members = Member.objects.filter(email__iexact=email, is_active=True)
-        return (member for member in members if _same_address(email, member.email))
+        return (member for member in members if same_address(email, member.email))
 
     def send_mail(
         self,
