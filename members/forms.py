@@ -4,18 +4,15 @@ e-mail, and an organiser's invitation."""
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator
 from typing import Any
 
 from django import forms
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.base_user import BaseUserManager
-from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, resolve, reverse
 from django.utils.translation import gettext_lazy as _
 
 from members.models import Member
-from members.tasks import email_later
 
 
 class SignInForm(auth_forms.AuthenticationForm):
@@ -139,27 +136,8 @@ class InviteForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 class PasswordResetForm(auth_forms.PasswordResetForm):
-    """Django's reset form, with two differences: the message is sent as a task
-    (``members.tasks``), and a member without a password yet — invited, or restored
-    from a backup — may use it too, since every account here signs in with a password
-    of its own. Deactivated members get nothing. The page answers alike whether or not
-    the address belongs to anyone."""
-
-    def get_users(self, email: str) -> Iterator[Member]:
-        members = Member.objects.filter(email__iexact=email, is_active=True)
-        return (member for member in members if same_address(email, member.email))
-
-    def send_mail(
-        self,
-        subject_template_name: str,
-        email_template_name: str,
-        context: dict[str, Any],
-        from_email: str | None,
-        to_email: str,
-        html_email_template_name: str | None = None,
-    ) -> None:
-        email_later(
-            subject=render_to_string(subject_template_name, context),
-            body=render_to_string(email_template_name, context),
-            to=[to_email],
-        )
+    """Django's reset form, for its address field only: the view hands the address to
+    ``members.services.password_reset_request``, which looks for no member in the request
+    (the task does), so the page answers alike, and in the same time, whether or not the
+    address belongs to anyone. Deactivated members get nothing; a member without a
+    password yet — invited, or restored from a backup — gets a link too."""
