@@ -31,6 +31,7 @@ from django.utils.http import urlsafe_base64_encode
 from members.forms import same_address
 from members.models import Member
 from members.tasks import again_later, enqueue_logged
+from scoring.models import Club
 
 logger = logging.getLogger(__name__)
 
@@ -158,6 +159,7 @@ def send_password_link(
         "token": default_token_generator.make_token(member),
     }
     with translation.override(language):
+        context["club"] = Club.shown(language).name  # the club's own, as every page shows
         subject = " ".join(render_to_string(subject_template, context).split())
         body = render_to_string(body_template, context)
     try:
