@@ -116,7 +116,9 @@ class InviteForm(forms.ModelForm):  # type: ignore[type-arg]
         self.fields["email"].required = True
 
     def clean_username(self) -> str:
-        username: str = self.cleaned_data["username"]
+        # In Unicode's normal form (NFKC), as Django's sign-in reads what is typed: "ｂｏｒｉｓ"
+        # in full-width letters is "boris", and could never sign in as himself otherwise.
+        username: str = Member.normalize_username(self.cleaned_data["username"])
         if Member.objects.filter(username__iexact=username).exists():
             raise forms.ValidationError(
                 _("A member with that username already exists."), code="unique"
