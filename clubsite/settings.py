@@ -378,21 +378,42 @@ AXES_LOCKOUT_TEMPLATE = "axes_lockout.html"
 # Behind reverse proxies REMOTE_ADDR is the nearest proxy's, the same for everyone: the
 # lock would then be per username, and anyone could lock a member out. With
 # DJANGO_TRUSTED_PROXY_COUNT=N the client's address is the one the outermost of the N
-# proxies appended to X-Forwarded-For (entries further left are the client's own say).
+# proxies appended to X-Forwarded-For (entries further left are the client's own say) —
+# but only for a request that came from a proxy, one of DJANGO_TRUSTED_PROXIES (addresses
+# or networks; the loopback by default, as gunicorn's FORWARDED_ALLOW_IPS; a Unix socket's
+# empty address counts as local). A client reaching gunicorn directly (its port open to
+# the network) would otherwise name a new address in the header at every guess.
 TRUSTED_PROXY_COUNT = env_int("DJANGO_TRUSTED_PROXY_COUNT", default=0)
+TRUSTED_PROXIES = env_list("DJANGO_TRUSTED_PROXIES", default=["127.0.0.1", "::1"])
+
+
+def _from_a_proxy(address: str, proxies: list[str]) -> bool:
+    import ipaddress
+
+    if not address:  # a Unix socket: only the machine's own processes connect
+        return True
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in ipaddress.ip_network(proxy, strict=False) for proxy in proxies)
 
 
 def client_ip(request: object) -> str | None:
-    """The sign-in's client address for django-axes, given TRUSTED_PROXY_COUNT."""
+    """The sign-in's client address for django-axes, given TRUSTED_PROXY_COUNT and
+    TRUSTED_PROXIES."""
     from django.conf import settings  # the live value (tests override it)
 
     proxies = settings.TRUSTED_PROXY_COUNT
     meta: dict[str, str] = getattr(request, "META", {})
+    remote = meta.get("REMOTE_ADDR")
+    if proxies <= 0 or not _from_a_proxy(remote or "", settings.TRUSTED_PROXIES):
+        return remote
     forwarded = [part.strip() for part in meta.get("HTTP_X_FORWARDED_FOR", "").split(",")]
     forwarded = [part for part in forwarded if part]
-    if 0 < proxies <= len(forwarded):
+    if proxies <= len(forwarded):
         return forwarded[-proxies]
-    return meta.get("REMOTE_ADDR")
+    return remote
 
 
 AXES_CLIENT_IP_CALLABLE = client_ip
@@ -488,6 +509,7 @@ LOGGING = {
         "request_id": {"()": "clubsite.logs.RequestIdFilter"},
         # A refused request (403, 400) is one line, not a traceback; 500s keep theirs.
         "client_errors_on_one_line": {"()": "clubsite.logs.ClientErrorsOnOneLine"},
+        "as_warning": {"()": "clubsite.logs.AsWarning"},
     },
     "handlers": {
         "console": {
@@ -502,6 +524,10 @@ LOGGING = {
         # Failed sign-ins and lockouts are warnings; axes' INFO lines (a banner at every
         # process start, one per attempt) would also land on every command's stderr.
         "axes": {"level": "WARNING"},
+        # A request with a Host not in ALLOWED_HOSTS is answered 400; Django logs it at
+        # ERROR (with a traceback), which a bot probing the address makes every few
+        # minutes: one warning line instead, and nothing for Sentry.
+        "django.security.DisallowedHost": {"filters": ["as_warning"]},
     },
 }
 

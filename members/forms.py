@@ -4,25 +4,22 @@ e-mail, and an organiser's invitation."""
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator
 from typing import Any
 
 from django import forms
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.base_user import BaseUserManager
-from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, resolve, reverse
 from django.utils.translation import gettext_lazy as _
 
 from members.models import Member
-from members.tasks import email_later
 
 
 class SignInForm(auth_forms.AuthenticationForm):
     """Django's sign-in form (it checks the password and that the account is active)."""
 
 
-def _same_address(one: str, other: str) -> bool:
+def same_address(one: str, other: str) -> bool:
     """E-mail addresses compared as Django's password reset compares them: case and
     Unicode compatibility forms do not count."""
 
@@ -40,10 +37,21 @@ def _address_taken(email: str, *, other_than: Member | None = None) -> bool:
     members = Member.objects.filter(email__iexact=email)
     if other_than is not None:
         members = members.exclude(pk=other_than.pk)
-    return any(_same_address(email, member.email) for member in members)
+    return any(same_address(email, member.email) for member in members)
 
 
 TAKEN_ADDRESS = _("Another member already uses this address.")
+
+
+def is_a_page(username: str) -> bool:
+    """Whether ``/members/<username>/``, the member's page, would be another page of the
+    site: a member called "settings" or "sign-in" would be hidden behind it. (A name no URL
+    takes, one with a slash, is refused by the username's own validator.)"""
+    try:
+        page = resolve(reverse("members:detail", args=[username])).url_name
+    except NoReverseMatch:
+        return False
+    return page != "detail"
 
 
 class MemberSettingsForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -108,19 +116,14 @@ class InviteForm(forms.ModelForm):  # type: ignore[type-arg]
         self.fields["email"].required = True
 
     def clean_username(self) -> str:
-        username: str = self.cleaned_data["username"]
+        # In Unicode's normal form (NFKC), as Django's sign-in reads what is typed: "ｂｏｒｉｓ"
+        # in full-width letters is "boris", and could never sign in as himself otherwise.
+        username: str = Member.normalize_username(self.cleaned_data["username"])
         if Member.objects.filter(username__iexact=username).exists():
             raise forms.ValidationError(
                 _("A member with that username already exists."), code="unique"
             )
-        # /members/<username>/ is the member's page; a name like "settings" would be
-        # hidden behind the page of that name. (A name no URL takes, one with a slash,
-        # is refused by the username's own validator.)
-        try:
-            page = resolve(reverse("members:detail", args=[username])).url_name
-        except NoReverseMatch:
-            return username
-        if page != "detail":
+        if is_a_page(username):
             raise forms.ValidationError(
                 _("This username is the name of a page of the site; choose another."),
                 code="reserved",
@@ -135,27 +138,8 @@ class InviteForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 class PasswordResetForm(auth_forms.PasswordResetForm):
-    """Django's reset form, with two differences: the message is sent as a task
-    (``members.tasks``), and a member without a password yet — invited, or restored
-    from a backup — may use it too, since every account here signs in with a password
-    of its own. Deactivated members get nothing. The page answers alike whether or not
-    the address belongs to anyone."""
-
-    def get_users(self, email: str) -> Iterator[Member]:
-        members = Member.objects.filter(email__iexact=email, is_active=True)
-        return (member for member in members if _same_address(email, member.email))
-
-    def send_mail(
-        self,
-        subject_template_name: str,
-        email_template_name: str,
-        context: dict[str, Any],
-        from_email: str | None,
-        to_email: str,
-        html_email_template_name: str | None = None,
-    ) -> None:
-        email_later(
-            subject=render_to_string(subject_template_name, context),
-            body=render_to_string(email_template_name, context),
-            to=[to_email],
-        )
+    """Django's reset form, for its address field only: the view hands the address to
+    ``members.services.password_reset_request``, which looks for no member in the request
+    (the task does), so the page answers alike, and in the same time, whether or not the
+    address belongs to anyone. Deactivated members get nothing; a member without a
+    password yet — invited, or restored from a backup — gets a link too."""

@@ -7,11 +7,15 @@ Injection") is followed: such a cell, and one that starts with a tab or a carria
 is written with a leading apostrophe, which spreadsheets take as "this is text" and do not
 show. Numbers are left as they are (a balance of ``-185.54`` stays a number that any
 program can read); they are recognised strictly, so ``-1+2`` or ``+1)`` are not numbers.
+
+A cell is quoted when it holds any separator a spreadsheet may split on, not only the
+comma: a Russian spreadsheet splits on ``;`` by default and some on tabs, and
+``x;=1+1;`` left unquoted is read there as three cells, the second a formula. Quoted, it
+is one cell of text whatever the separator.
 """
 
 from __future__ import annotations
 
-import csv
 import re
 from collections.abc import Iterable
 from typing import Any, Protocol
@@ -44,20 +48,41 @@ class _Writable(Protocol):
     def write(self, text: str, /) -> Any: ...
 
 
-class SafeWriter:
-    """A ``csv.writer`` whose every cell goes through ``safe_cell``."""
+SEPARATORS = frozenset(',;\t"\r\n')
+"""Characters that make a cell quoted: the separators spreadsheets split on (the comma,
+the semicolon of Russian locales, the tab), the quote itself and line breaks."""
 
-    def __init__(self, file: _Writable, **options: Any) -> None:
-        self._writer = csv.writer(file, **options)
+
+def quoted(cell: str, delimiter: str = ",") -> str:
+    """``cell`` as the CSV line holds it: in double quotes (doubled inside) when it holds
+    a separator, as ``csv.QUOTE_MINIMAL`` does for the comma alone."""
+    if delimiter in cell or not SEPARATORS.isdisjoint(cell):
+        return '"' + cell.replace('"', '""') + '"'
+    return cell
+
+
+class SafeWriter:
+    """A CSV writer (the interface of ``csv.writer``: the ``delimiter`` and the
+    ``lineterminator``) whose every cell goes through ``safe_cell`` and is quoted when it
+    holds any separator (``quoted``)."""
+
+    def __init__(
+        self, file: _Writable, *, delimiter: str = ",", lineterminator: str = "\r\n"
+    ) -> None:
+        self._file = file
+        self._delimiter = delimiter
+        self._lineterminator = lineterminator
 
     def writerow(self, row: Iterable[object]) -> None:
-        self._writer.writerow([safe_cell(cell) for cell in row])
+        cells = (quoted(safe_cell(cell), self._delimiter) for cell in row)
+        self._file.write(self._delimiter.join(cells) + self._lineterminator)
 
     def writerows(self, rows: Iterable[Iterable[object]]) -> None:
         for row in rows:
             self.writerow(row)
 
 
-def writer(file: _Writable, **options: Any) -> SafeWriter:
-    """Like ``csv.writer(file, **options)``, with formulas neutralised (``safe_cell``)."""
-    return SafeWriter(file, **options)
+def writer(file: _Writable, *, delimiter: str = ",", lineterminator: str = "\r\n") -> SafeWriter:
+    """Like ``csv.writer(file, ...)``, with formulas neutralised (``safe_cell``) and every
+    cell holding a separator quoted (``quoted``)."""
+    return SafeWriter(file, delimiter=delimiter, lineterminator=lineterminator)

@@ -3,7 +3,10 @@ club's chat (``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_CHAT_ID``; docs/deploy.md, Teleg
 
 Plain HTTPS through the standard library (``urllib``): two methods of the API, each one
 POST whose answer is ``{"ok": true, "result": …}``, need no client library. The token is
-part of every URL, so no URL is ever logged or put in an error's message.
+part of every URL, so no URL is ever logged or put in an error's message: the token goes
+into the URL percent-encoded (one with a space or a slash pasted in by mistake still makes
+a well-formed URL, which the API refuses, rather than an ``InvalidURL`` error quoting it),
+and an error's message has any trace of the token replaced (``_without_token``).
 
 The callers are tasks (``scoring.services.notifications``), which try a failed call again
 later when ``TelegramError.retry`` says it may help.
@@ -79,7 +82,8 @@ def _call(method: str, fields: dict[str, str], *, photo: bytes | None = None) ->
         content_type = "application/x-www-form-urlencoded"
     else:
         body, content_type = _multipart(fields, photo)
-    url = f"{settings.TELEGRAM_API_URL}/bot{settings.TELEGRAM_BOT_TOKEN}/{method}"
+    token = urllib.parse.quote(settings.TELEGRAM_BOT_TOKEN, safe=":")
+    url = f"{settings.TELEGRAM_API_URL}/bot{token}/{method}"
     request = urllib.request.Request(  # noqa: S310 - the configured https URL
         url, data=body, headers={"Content-Type": content_type}, method="POST"
     )
@@ -91,7 +95,8 @@ def _call(method: str, fields: dict[str, str], *, photo: bytes | None = None) ->
     except (OSError, http.client.HTTPException, ValueError) as error:
         # No answer, a broken one, or a timeout (URLError and socket errors are OSErrors;
         # a connection closed mid-answer is an HTTPException; bad JSON a ValueError).
-        raise TelegramError(f"{method}: {type(error).__name__}: {error}", retry=True) from None
+        message = _without_token(f"{method}: {type(error).__name__}: {error}")
+        raise TelegramError(message, retry=True) from None
     if not isinstance(answer, dict) or answer.get("ok") is not True:
         raise TelegramError(f"{method}: the API answered {str(answer)[:200]}", retry=False)
     return answer.get("result")
@@ -104,7 +109,17 @@ def _refused(method: str, error: urllib.error.HTTPError) -> TelegramError:
     except (OSError, ValueError, AttributeError):
         description = ""
     retry = error.code == 429 or error.code >= 500
-    return TelegramError(f"{method}: HTTP {error.code} {description}".strip(), retry=retry)
+    message = _without_token(f"{method}: HTTP {error.code} {description}".strip())
+    return TelegramError(message, retry=retry)
+
+
+def _without_token(message: str) -> str:
+    """``message`` with the token, as configured and as the URL carries it, blanked: the
+    message is logged and kept in the task's row."""
+    token = settings.TELEGRAM_BOT_TOKEN
+    for form in {token, urllib.parse.quote(token, safe=":"), token.strip()} - {""}:
+        message = message.replace(form, "<token>")
+    return message
 
 
 def _multipart(fields: dict[str, str], photo: bytes) -> tuple[bytes, str]:

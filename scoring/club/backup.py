@@ -15,6 +15,16 @@ again, so printed sheets and links still point at the same game (the database's 
 sequences are moved past them). An ``id`` is optional; a row without one gets a new number.
 A backup made before the club's texts were kept restores with the migration's texts.
 
+What a backup grants is not taken on trust either: the Organisers group keeps the
+permissions the migrations give it (the site's definition of the role), whatever the
+backup lists, and no group or member is given a permission beyond that set (a crafted
+backup gave the Organisers ``members.change_member`` and ``auth.change_group``); what is
+left out is reported. Members are checked as an invitation checks them: a username that
+is the name of a page (``settings``, ``sign-in``), one not in Unicode's normal form
+(``ａｎｎａ``, which signs in as ``anna``) or one differing from another only in case is
+refused, as is an e-mail address another member of the backup has (the password reset
+mails every account with an address).
+
 Restoring is for an empty club only (a fresh ``migrate``): the preset tariffs that the
 migrations create are replaced by the backup's, which keep their names and version
 numbers, so every table points at the version it was played under.
@@ -43,7 +53,8 @@ from django.core.management.color import no_style
 from django.db import DatabaseError, connection, models, transaction
 from django.utils import timezone
 
-from members.models import Member
+from members.forms import is_a_page, same_address
+from members.models import ORGANISERS, Member
 from scoring import selectors, services
 from scoring.engine.errors import RuleError
 from scoring.engine.ledger import CLUB
@@ -305,6 +316,8 @@ class ImportSummary:
     counts: Counter[str] = field(default_factory=Counter)
     replaced_tariffs: int = 0
     unknown_permissions: set[str] = field(default_factory=set)
+    refused_permissions: set[str] = field(default_factory=set)
+    """Permissions the backup gives beyond the Organisers' own (left out)."""
 
 
 def club_contents() -> dict[str, int]:
@@ -379,6 +392,8 @@ class _Importer:
         self.versions: dict[tuple[str, str, int], Any] = {}
         self.guests: dict[int, Guest] = {}  # by the backup's guest id
         self.tables: dict[int, Table] = {}  # by the backup's table id
+        self.grantable: set[int] = set()  # the Organisers' permissions, as migrated
+        self.addresses: list[tuple[str, str]] = []  # (e-mail, path) of restored members
 
     def run(self, document: dict[str, Any]) -> None:
         permissions = {
@@ -387,6 +402,9 @@ class _Importer:
                 "pk", "content_type__app_label", "codename"
             )
         }
+        self.grantable = set(
+            Permission.objects.filter(group__name=ORGANISERS).values_list("pk", flat=True)
+        )
         if "club" in document:  # a backup from before the club's texts were kept has none
             self.club(document["club"])
         for i, item in enumerate(_list(document, "groups", "", default=[])):
@@ -435,7 +453,9 @@ class _Importer:
         item = _object(item, path)
         name = _text(item, "name", path)
         group, _ = Group.objects.get_or_create(name=name)
-        group.permissions.set(self.permission_ids(item, path, permissions))
+        granted = self.permission_ids(item, path, permissions)
+        if name != ORGANISERS:  # the Organisers keep the site's own definition
+            group.permissions.set(granted)
         self.summary.counts["groups"] += 1
 
     def member(self, item: Any, path: str, permissions: dict[str, int]) -> None:
@@ -443,6 +463,7 @@ class _Importer:
         values = _values(Member, item, path, extra={"groups", "permissions"})
         if "username" not in values:
             raise BackupError(f"{path}.username: missing")
+        self.check_member(values, path)
         member = Member(**values)
         member.set_unusable_password()
         self.insert(member, path)
@@ -456,11 +477,40 @@ class _Importer:
         self.members[member.username] = member.pk
         self.summary.counts["members"] += 1
 
+    def check_member(self, values: dict[str, Any], path: str) -> None:
+        """What the invitation form refuses, refused here too (the module's docstring)."""
+        username = values["username"]
+        if not isinstance(username, str):
+            return  # the model's own checks say what is wrong with it
+        if Member.normalize_username(username) != username:
+            raise BackupError(
+                f"{path}.username: {username!r} is not in Unicode's normal form (NFKC): "
+                f"it would sign in as {Member.normalize_username(username)!r}"
+            )
+        if is_a_page(username):
+            raise BackupError(f"{path}.username: {username!r} is the name of a page of the site")
+        folded = username.casefold()
+        if other := next((u for u in self.members if u.casefold() == folded), None):
+            raise BackupError(f"{path}.username: {username!r} is {other!r} in another case")
+        email = values.get("email")
+        if isinstance(email, str) and email:
+            for other_email, other_path in self.addresses:
+                if same_address(email, other_email):
+                    raise BackupError(
+                        f"{path}.email: {other_path} has the same address: the password "
+                        "reset would mail each of them the other's link"
+                    )
+            self.addresses.append((email, path))
+
     def permission_ids(self, item: dict[str, Any], path: str, known: dict[str, int]) -> list[int]:
         keys = _strings(item, "permissions", path)
-        # A permission of an app this site no longer has is left out, and reported.
+        # A permission of an app this site no longer has is left out, and reported; so is
+        # one beyond what the site gives its Organisers.
         self.summary.unknown_permissions |= {k for k in keys if k not in known}
-        return [known[k] for k in keys if k in known]
+        self.summary.refused_permissions |= {
+            k for k in keys if k in known and known[k] not in self.grantable
+        }
+        return [known[k] for k in keys if k in known and known[k] in self.grantable]
 
     def insert(self, obj: models.Model, path: str) -> None:
         self.at = path

@@ -63,6 +63,8 @@ def load(text: str) -> Mapping[str, Any]:
         ) from None
     except RecursionError:
         raise RuleError(N_("not valid JSON: nested too deeply")) from None
+    except RuleError:  # NaN or Infinity (``_no_constant``): its own message, as it is
+        raise
     except ValueError as error:  # e.g. an integer of thousands of digits
         raise RuleError(N_("not valid JSON: %(reason)s"), reason=str(error)) from None
     where = bad_text(data)

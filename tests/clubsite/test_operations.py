@@ -477,3 +477,20 @@ def test_sentry_reports_only_when_a_dsn_is_set():
     assert sentry_state(SENTRY_DSN=dsn) == {"active": True, "pii": False, "django": True}
     assert sentry_state()["active"] is False
     assert sentry_state(SENTRY_DSN="")["active"] is False
+
+
+@pytest.mark.django_db
+def test_a_request_for_another_host_is_one_warning_not_an_error(client: Client, caplog):
+    """Bots probe the server's address with every Host there is: each was an ERROR with a
+    traceback, in the log and in Sentry, for a request the site answers 400 as it should."""
+    with console_output() as out:
+        assert client.get("/", headers={"host": "evil.example"}).status_code == 400
+
+    records = [r for r in caplog.records if r.name == "django.security.DisallowedHost"]
+    assert [r.levelname for r in records] == ["WARNING"]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert "ERROR" not in out.getvalue()
+    assert "Traceback" not in out.getvalue()
+    assert "WARNING django.security.DisallowedHost: Invalid HTTP_HOST header: 'evil.example'" in (
+        out.getvalue()
+    )

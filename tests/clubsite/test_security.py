@@ -13,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from members.backends import UNKNOWN_USERNAME_LIMIT
 from members.models import Member
 from scoring.models import DealRecord, Table
 from tests import factories
@@ -325,6 +326,7 @@ def test_force_login_is_untouched_by_the_rate_limit(table: Table) -> None:
 
 def test_behind_a_proxy_the_lock_follows_the_forwarded_address(settings: Any) -> None:
     settings.TRUSTED_PROXY_COUNT = 1
+    settings.TRUSTED_PROXIES = ["10.0.0.0/8"]
     factories.member("Anna", username="anna")
     proxy = {"REMOTE_ADDR": "10.0.0.1"}  # every request arrives from the proxy
     # The client's own entries (left) are not trusted: only what the proxy appended.
@@ -336,6 +338,23 @@ def test_behind_a_proxy_the_lock_follows_the_forwarded_address(settings: Any) ->
 
     member = {**proxy, "HTTP_X_FORWARDED_FOR": "198.51.100.20"}
     assert sign_in(Client(), "anna", "pw", **member).status_code == 302
+
+
+def test_a_client_that_is_no_proxy_cannot_name_its_address(settings: Any) -> None:
+    """gunicorn reached directly, with DJANGO_TRUSTED_PROXY_COUNT=1: the client wrote a new
+    X-Forwarded-For at every guess and was never locked out. Only a request from one of
+    TRUSTED_PROXIES (the loopback by default) has its header read."""
+    settings.TRUSTED_PROXY_COUNT = 1
+    factories.member("Anna", username="anna")
+    direct = {"REMOTE_ADDR": "203.0.113.5"}
+    for n in range(5):
+        sign_in(Client(), "anna", "wrong", HTTP_X_FORWARDED_FOR=f"198.51.100.{n}", **direct)
+
+    rotated = {"HTTP_X_FORWARDED_FOR": "192.0.2.1", **direct}
+    assert sign_in(Client(), "anna", "pw", **rotated).status_code == 429
+    # nginx on the same machine still passes the member's own address on.
+    local = {"REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": "192.0.2.1"}
+    assert sign_in(Client(), "anna", "pw", **local).status_code == 302
 
 
 def test_without_trusted_proxies_the_forwarded_header_is_ignored() -> None:
@@ -357,3 +376,36 @@ def test_an_overlong_username_is_counted_not_an_error() -> None:
     assert AccessAttempt.objects.get().username == "x" * 255
     assert sign_in(client, typed, "wrong").status_code == 429
     assert sign_in(client, "anna", "pw").status_code == 302
+
+
+def test_guesses_at_usernames_nobody_has_are_limited_per_address(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """django-axes counts per username and address, so random usernames were never
+    locked out, and each cost a password hash (0.68 CPU-s in production). After
+    UNKNOWN_USERNAME_LIMIT of them an address is refused for every username, before any
+    hashing; other addresses are not affected."""
+    factories.member("Anna", username="anna")
+    attacker = {"REMOTE_ADDR": "203.0.113.5"}
+    for n in range(UNKNOWN_USERNAME_LIMIT):
+        assert sign_in(Client(), f"nobody{n}", "wrong", **attacker).status_code == 200
+    hashed: list[str] = []
+    for name in ("set_password", "check_password"):
+        original = getattr(Member, name)
+        monkeypatch.setattr(
+            Member,
+            name,
+            lambda self, raw, _original=original, _name=name: (
+                hashed.append(_name) or _original(self, raw)
+            ),
+        )
+
+    refused = sign_in(Client(headers={"accept-language": "en"}), "nobody-else", "x", **attacker)
+    member = sign_in(Client(), "anna", "pw", **attacker)
+
+    assert (refused.status_code, member.status_code) == (429, 429)
+    assert "came from this address" in refused.content.decode()
+    assert hashed == []  # refused before any password was hashed
+    elsewhere = Client()
+    assert sign_in(elsewhere, "anna", "pw", REMOTE_ADDR="192.0.2.7").status_code == 302
+    assert signed_in(elsewhere)

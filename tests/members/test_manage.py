@@ -161,6 +161,8 @@ def test_an_invitation_from_the_form_to_the_first_sign_in(client: Client, olga: 
     [
         ({"username": "boris"}, "username", "A member with that username already exists."),
         ({"username": "BORIS"}, "username", "A member with that username already exists."),
+        ({"username": "ｂｏｒｉｓ"}, "username", "A member with that username already exists."),
+        ({"username": "ｓｅｔｔｉｎｇｓ"}, "username", "This username is the name of a page"),
         ({"username": "settings"}, "username", "This username is the name of a page"),
         ({"username": "manage"}, "username", "This username is the name of a page"),
         ({"username": "mi la"}, "username", "Enter a valid username"),

@@ -15,6 +15,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from members.models import Member
+from scoring.models import Club
 from tests import factories
 from tests.factories import PASSWORD
 from tests.mailbox import NEW_PASSWORD, committed, only_mail, password_link
@@ -211,6 +212,25 @@ def test_the_reset_e_mail_and_pages_are_russian_by_default(anna: Member) -> None
     assert "Здравствуйте, Анна." in message.body
     assert "Ссылка действует один раз, 3 дня." in message.body
     assert "Hello" not in message.body
+
+
+def test_the_e_mails_name_the_club_in_the_members_language(anna: Member) -> None:
+    """The reset and invitation e-mails said «Клуб преферанса и бостона», the first name
+    a fresh database gives the club, whatever the club had called itself since."""
+    Club.objects.update(name="Клуб «Семь пик»", name_en="Seven Spades Club")
+    organiser = factories.member("Ольга", username="olga", organiser=True)
+    english = Client(headers={"accept-language": "en"})
+    english.force_login(organiser)
+
+    ask_for_a_link(Client(), "anna@club.example")  # the site's Russian
+    with committed():
+        english.post(reverse("members:invite"), {"username": "mila", "email": "mila@club.example"})
+
+    reset, invitation = mail.outbox
+    assert "на сайте «Клуб «Семь пик»»" in reset.body
+    assert "on the site of Seven Spades Club," in invitation.body
+    for message in (reset, invitation):
+        assert "преферанса и бостона" not in message.body
 
 
 # -- links that do not work ------------------------------------------------------------

@@ -61,3 +61,19 @@ def test_the_writer_neutralises_every_cell_and_stays_readable() -> None:
         ["'=cmd", "-185.54"],
         ["Anna, Vera", "+1"],
     ]
+
+
+@pytest.mark.parametrize("separator", [";", "\t"])
+def test_a_cell_holding_another_separator_is_one_quoted_cell(separator: str) -> None:
+    """A Russian spreadsheet splits on ``;`` by default (some programs on tabs): unquoted,
+    ``x;=1+1;`` were three cells there, the second a formula."""
+    out = io.StringIO()
+    writer = spreadsheets.writer(out)
+
+    writer.writerow([f"x{separator}=1+1{separator}", "-4", 'say "hi"'])
+
+    line = out.getvalue()
+    assert line == f'"x{separator}=1+1{separator}",-4,"say ""hi"""\r\n'
+    assert next(csv.reader(io.StringIO(line))) == [f"x{separator}=1+1{separator}", "-4", 'say "hi"']
+    split = next(csv.reader(io.StringIO(line), delimiter=separator))
+    assert not any(cell.startswith("=") for cell in split), split

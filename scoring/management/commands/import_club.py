@@ -45,6 +45,11 @@ class Command(BaseCommand):
                 "Left out permissions this site does not have: "
                 + ", ".join(sorted(summary.unknown_permissions))
             )
+        if summary.refused_permissions:
+            self.stdout.write(
+                "Left out permissions beyond the Organisers' own (give them in the admin "
+                "if they are meant): " + ", ".join(sorted(summary.refused_permissions))
+            )
         self.stdout.write(
             "The backup holds no passwords: every restored member has an unusable one and "
             "cannot sign in until it is set. Set the administrators' first "

@@ -638,6 +638,28 @@ def test_a_malformed_document_exits_2_and_says_why(tmp_path: Path, text: str, me
             ),
             "evenings[0].draft[0].players: 3 or 4 players checked in, each once",
         ),
+        # What the invitation refuses (issue 35): names of pages, a name that signs in as
+        # another, one differing only in case, an address two members would share.
+        (
+            lambda d: _set(d, ("members", 1, "username"), "settings"),
+            "members[1].username: 'settings' is the name of a page of the site",
+        ),
+        (
+            lambda d: _set(d, ("members", 1, "username"), "sign-in"),
+            "members[1].username: 'sign-in' is the name of a page of the site",
+        ),
+        (
+            lambda d: _set(d, ("members", 1, "username"), "ａｎｎａ"),
+            "members[1].username: 'ａｎｎａ' is not in Unicode's normal form (NFKC)",
+        ),
+        (
+            lambda d: _set(d, ("members", 1, "username"), d["members"][0]["username"].upper()),
+            "in another case",
+        ),
+        (
+            lambda d: _set(d, ("members", 1, "email"), d["members"][0]["email"].upper()),
+            "members[1].email: members[0] has the same address",
+        ),
     ],
 )
 def test_a_broken_backup_exits_2_and_changes_nothing(
@@ -657,6 +679,35 @@ def test_a_broken_backup_exits_2_and_changes_nothing(
         PRESETS.PREFERANS
     )
     assert Club.objects.get().name == CLUB.CLUB["name"]
+
+
+def _permission_keys(permissions: Any) -> set[str]:
+    return {f"{p.content_type.app_label}.{p.codename}" for p in permissions.all()}
+
+
+def test_a_backup_grants_no_more_than_the_organisers_own_permissions() -> None:
+    """A crafted backup's Organisers gained ``members.change_member`` and
+    ``auth.change_group`` (the admin's member and group editors): the group keeps the
+    permissions the migrations give it, and nothing beyond them is granted to any group
+    or member; what was left out is reported."""
+    document = a_backup()
+    own = _permission_keys(Group.objects.get(name=ORGANISERS).permissions)
+    organisers = next(group for group in document["groups"] if group["name"] == ORGANISERS)
+    organisers["permissions"] = ["members.change_member", "auth.change_group"]
+    document["groups"].append(
+        {"name": "Helpers", "permissions": ["auth.change_group", "scoring.view_season"]}
+    )
+    document["members"][0]["permissions"] = ["members.change_member", "scoring.view_season"]
+
+    summary = club_import(document)
+
+    assert _permission_keys(Group.objects.get(name=ORGANISERS).permissions) == own
+    assert _permission_keys(Group.objects.get(name="Helpers").permissions) == {
+        "scoring.view_season"
+    }
+    member = Member.objects.get(username=document["members"][0]["username"])
+    assert _permission_keys(member.user_permissions) == {"scoring.view_season"}
+    assert summary.refused_permissions == {"members.change_member", "auth.change_group"}
 
 
 def test_the_clubs_name_and_introduction_are_restored() -> None:

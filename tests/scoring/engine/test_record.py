@@ -100,3 +100,17 @@ def test_load_counts_bytes_not_characters():
     assert len(text) < MAX_RECORD_BYTES < len(text.encode())
     with pytest.raises(RuleError, match="larger than 1,000,000 bytes"):
         load(text)
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_a_constant_that_is_no_number_is_refused_in_one_message(constant: str) -> None:
+    """RuleError is a ValueError: caught as one, NaN's own message became the reason of
+    another ("not valid JSON: not valid JSON: NaN …"), which the site showed translated
+    only in half: «неверный JSON: not valid JSON: NaN is not a number»."""
+    text = json.dumps(record("preferans", 0))[:-1] + f', "pool_target": {constant}}}'
+
+    with pytest.raises(RuleError) as raised:
+        load(text)
+
+    assert raised.value.template == "not valid JSON: %(name)s is not a number"
+    assert str(raised.value) == f"not valid JSON: {constant} is not a number"
