@@ -23,7 +23,9 @@ hypothesis_settings.load_profile(chosen_profile())
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests marked ``slow`` (the longest: servers, crawls, browsers) run first, the rest
     in their usual order after them: the xdist workers share out the short ones at the end
-    instead of one worker finishing a long one alone while the other waits."""
+    instead of one worker finishing a long one alone while the other waits. (xdist's
+    default ``load`` scheduling, not ``worksteal``: a worker runs its tests in this order,
+    which a module's shared data relies on, tests/scoring/club/test_demo.py.)"""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 

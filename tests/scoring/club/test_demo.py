@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 import io
+from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.db import transaction
 from django.http import HttpRequest
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from members.models import ORGANISERS, Member
 from scoring import games, selectors
@@ -45,11 +47,17 @@ PRESETS = {
 }
 
 
-@pytest.fixture
-def demo() -> tuple[dict[str, str], str]:
-    out = io.StringIO()
-    passwords = load_demo(stdout=out)
-    return passwords, out.getvalue()
+@pytest.fixture(scope="module")
+def demo(django_db_setup: None, django_db_blocker: Any) -> Iterator[tuple[dict[str, str], str]]:
+    """The demo club, loaded once for the tests below that read it (loading it takes more
+    than a second): each test runs in a savepoint on top of it and is rolled back to it,
+    and the load itself is rolled back after the module. The tests that load the demo
+    themselves come before the first that asks for this one."""
+    with django_db_blocker.unblock(), transaction.atomic(), translation.override("en"):
+        out = io.StringIO()
+        passwords = load_demo(stdout=out)
+        yield passwords, out.getvalue()
+        transaction.set_rollback(True)
 
 
 def snapshot() -> dict[str, Any]:
@@ -60,6 +68,32 @@ def snapshot() -> dict[str, Any]:
         "deals": DealRecord.objects.count(),
         "audit": AuditEntry.objects.count(),
     }
+
+
+# The demo loaded into an empty database, before the module's shared ``demo`` is loaded.
+
+
+def test_the_command_loads_once() -> None:
+    first, second = io.StringIO(), io.StringIO()
+
+    call_command("load_demo", stdout=first)
+    tables = Table.objects.count()
+    call_command("load_demo", stdout=second)
+
+    assert "Demo club loaded" in first.getvalue()
+    assert "demo club already loaded" in second.getvalue()
+    assert Table.objects.count() == tables == 10  # 9 opened by hand, 1 by tonight's draw
+
+
+def test_nothing_is_loaded_into_a_club_with_members() -> None:
+    Member.objects.create(username="real")
+    out = io.StringIO()
+
+    assert load_demo(stdout=out) == {}
+
+    assert Member.objects.count() == 1
+    assert not Table.objects.exists()
+    assert Club.objects.get().name == "Клуб преферанса и бостона"  # a real club keeps its name
 
 
 def test_demo_creates_the_members(demo: tuple[dict[str, str], str]) -> None:
@@ -207,29 +241,6 @@ def test_a_second_load_changes_nothing(demo: tuple[dict[str, str], str]) -> None
     assert "demo club already loaded" in out.getvalue()
     assert "changepassword" in out.getvalue()
     assert not any(password in out.getvalue() for password in passwords.values())
-
-
-def test_the_command_loads_once() -> None:
-    first, second = io.StringIO(), io.StringIO()
-
-    call_command("load_demo", stdout=first)
-    tables = Table.objects.count()
-    call_command("load_demo", stdout=second)
-
-    assert "Demo club loaded" in first.getvalue()
-    assert "demo club already loaded" in second.getvalue()
-    assert Table.objects.count() == tables == 10  # 9 opened by hand, 1 by tonight's draw
-
-
-def test_nothing_is_loaded_into_a_club_with_members() -> None:
-    Member.objects.create(username="real")
-    out = io.StringIO()
-
-    assert load_demo(stdout=out) == {}
-
-    assert Member.objects.count() == 1
-    assert not Table.objects.exists()
-    assert Club.objects.get().name == "Клуб преферанса и бостона"  # a real club keeps its name
 
 
 def test_the_boston_tables_have_a_preference_suit_and_their_old_numbers(
