@@ -123,18 +123,22 @@ POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/clubsite
 PYTEST := $(BIN)/pytest -n auto
 
 define run_tests
-	@set -e; \
+	@set -e; why="DB=$(DB)"; \
 	case "$(DB)" in \
 		sqlite) unset DATABASE_URL ;; \
 		postgres) export DATABASE_URL="$${DATABASE_URL:-$(POSTGRES_URL)}" ;; \
-		"") if [ -z "$${DATABASE_URL:-}" ] && command -v pg_isready >/dev/null \
-				&& pg_isready -q -h 127.0.0.1; then export DATABASE_URL="$(POSTGRES_URL)"; fi ;; \
+		"") why="DATABASE_URL"; \
+			if [ -z "$${DATABASE_URL:-}" ]; then \
+				if command -v pg_isready >/dev/null && pg_isready -q -h 127.0.0.1; then \
+					export DATABASE_URL="$(POSTGRES_URL)"; why="it answers on 127.0.0.1"; \
+				else why="no PostgreSQL answers on 127.0.0.1"; fi; \
+			fi ;; \
 		*) echo "error: DB=$(DB): say DB=sqlite or DB=postgres" >&2; exit 2 ;; \
 	esac; \
 	case "$${DATABASE_URL:-}" in \
-		postgres*) echo "Tests on PostgreSQL ($${DATABASE_URL##*@})" ;; \
-		"") echo "Tests on SQLite (no PostgreSQL answers on 127.0.0.1; or DB=sqlite)" ;; \
-		*) echo "Tests on DATABASE_URL" ;; \
+		postgres*) echo "Tests on PostgreSQL, $${DATABASE_URL##*@} ($$why)" ;; \
+		"") echo "Tests on SQLite ($$why)" ;; \
+		*) echo "Tests on $${DATABASE_URL%%:*} ($$why)" ;; \
 	esac; \
 	unset PYTHONDONTWRITEBYTECODE; \
 	export PYTHONPYCACHEPREFIX="$${PYTHONPYCACHEPREFIX:-$(CURDIR)/.pytest_cache/bytecode}"; \
