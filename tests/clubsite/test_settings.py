@@ -63,8 +63,10 @@ def test_no_database_url_means_sqlite_in_the_project(monkeypatch: pytest.MonkeyP
 
 
 def test_production_takes_connections_from_a_pool(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No query per request to check a connection: the pool checks its socket instead."""
-    from clubsite.db import unbroken
+    """No query per request to check a connection: the pool checks its socket instead. A
+    replacement that fails is given up after 2 s, and each attempt to connect tells the
+    breaker whether the database can be reached (clubsite/db.py)."""
+    from clubsite.db import WatchedConnection, unbroken
 
     database = load_settings(
         monkeypatch, **PRODUCTION, DATABASE_URL="postgres://club@db.example/clubsite"
@@ -76,6 +78,8 @@ def test_production_takes_connections_from_a_pool(monkeypatch: pytest.MonkeyPatc
         "max_size": 4,
         "timeout": 5,
         "check": unbroken,
+        "reconnect_timeout": 2,
+        "connection_class": WatchedConnection,
     }
 
 
@@ -102,7 +106,8 @@ def test_redis_url_makes_the_cache_one_redis_for_every_server(
     shared = load_settings(monkeypatch, REDIS_URL="redis://cache.example:6379/2")["CACHES"]
     local = load_settings(monkeypatch, REDIS_URL="")["CACHES"]
 
-    assert shared["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    # Django's Redis backend, a failure taken as a miss (clubsite/cache.py).
+    assert shared["default"]["BACKEND"] == "clubsite.cache.FailSoftRedisCache"
     assert shared["default"]["LOCATION"] == "redis://cache.example:6379/2"
     assert shared["default"]["KEY_PREFIX"] == "clubsite"
     assert local["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
