@@ -1730,6 +1730,7 @@ def _follow_message(client: Client, response: HttpResponse) -> str:
     return client.get(response["Location"]).content.decode()
 
 
+@pytest.mark.slow  # every page and every write of the site, for each role
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("name", "role", "expected"),

@@ -316,6 +316,7 @@ def run_import(*argv: str) -> tuple[int, str, str]:
     return 0, out.getvalue(), err.getvalue()
 
 
+@pytest.mark.slow  # the whole demo club, backed up and restored
 def test_a_restored_club_scores_every_table_as_before(tmp_path: Path, client: Any) -> None:
     build_club()
     before, setup_before, evenings_before = club_state(), club_setup(), evenings_state()
@@ -375,6 +376,7 @@ def test_the_control_time_mark_is_restored_and_an_older_backup_has_none(tmp_path
     assert not Table.objects.filter(control_time_deal__isnull=False).exists()
 
 
+@pytest.mark.slow  # the whole demo club, backed up and restored
 def test_export_to_stdout_is_the_same_document(tmp_path: Path) -> None:
     build_club()
     out = io.StringIO()
@@ -389,6 +391,7 @@ def test_export_to_stdout_is_the_same_document(tmp_path: Path) -> None:
     assert not any("password" in member for member in document["members"])
 
 
+@pytest.mark.slow  # the whole demo club, backed up and restored
 def test_import_refuses_a_club_that_is_not_empty(tmp_path: Path) -> None:
     build_club()
     path = export(tmp_path)
@@ -781,6 +784,7 @@ def test_call_command_raises_with_exit_status_2() -> None:
     assert raised.value.returncode == 2
 
 
+@pytest.mark.slow  # the whole demo club, backed up and restored
 def test_a_restore_keeps_every_number_and_new_rows_continue_after_them(
     tmp_path: Path, client: Any
 ) -> None:

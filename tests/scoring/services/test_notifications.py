@@ -187,6 +187,7 @@ def test_an_imported_game_is_not_announced(bot_api: FakeBotApi, players: list[Me
     assert (mail.outbox, bot_api.calls) == ([], [])
 
 
+@pytest.mark.slow  # the whole demo club loaded
 def test_the_demo_command_announces_nothing(bot_api: FakeBotApi) -> None:
     from django.core.management import call_command
 

@@ -539,6 +539,7 @@ def boards_by_name() -> dict[Any, Any]:
     }
 
 
+@pytest.mark.slow  # the whole demo club, backed up and restored
 def test_the_demo_club_and_its_restored_backup_have_their_totals():
     from scoring.club.backup import club_export, club_import
     from tests.scoring.club.test_backup import build_club, empty_the_club
