@@ -13,12 +13,13 @@ from functools import partial
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import retarget
 
+from clubsite.http import HtmxHttpRequest
 from scoring import selectors, services
 from scoring.engine.errors import RuleError
 from scoring.models import DealRecord, Table
@@ -61,7 +62,7 @@ from scoring.views.writes import (
 
 @table_write
 @require_POST
-def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
+def deal_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     table = table_for_page(pk, with_tariff=False)
     require_write(request, can_score(request.user, table))
     if not table.is_open:
@@ -85,7 +86,7 @@ def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _save_deal(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     table: Table,
     form: Any,
     state: selectors.TableState,
@@ -109,7 +110,7 @@ def _save_deal(
     return _after_save(request, table, saved.state)
 
 
-def _stale_deal(request: HttpRequest, table: Table, stale: services.StaleWrite) -> HttpResponse:
+def _stale_deal(request: HtmxHttpRequest, table: Table, stale: services.StaleWrite) -> HttpResponse:
     """A deal refused because the table changed since its form was drawn (409): the new
     sheet, and the form drawn for it with what was typed, the message and the new
     revision, so that the scorer checks and saves again (htmx: the sheet retargeted and
@@ -118,7 +119,7 @@ def _stale_deal(request: HttpRequest, table: Table, stale: services.StaleWrite) 
     table = table_for_page(table.pk, with_tariff=False)
     state = selectors.current(table, latest=LOG_SHOWN)
     form = deal_form(state, initial=request.POST.dict())
-    if not request.htmx:  # type: ignore[attr-defined]
+    if not request.htmx:
         table = table_for_page(table.pk)
         page = table_context(request, table, form=form, stale=message)
         return refusal(render(request, "scoring/table_detail.html", page), 409)
@@ -137,7 +138,7 @@ def _preview(table: Table, state: selectors.TableState, deal: dict[str, Any]) ->
 
 
 def _form_response(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     table: Table,
     form: Any,
     *,
@@ -147,7 +148,7 @@ def _form_response(
     """The form again, with its errors (or the preview), beside the sheet as it stands."""
     if state is None:
         table = table_for_page(table.pk)
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         context = deal_form_context(request, table, state, form) | extra
         return render(request, "scoring/table_detail.html#deal-form", context)
     context = table_context(request, table, state, form=form, **extra)
@@ -155,7 +156,7 @@ def _form_response(
 
 
 def _after_save(
-    request: HttpRequest, table: Table, state: selectors.TableState | None
+    request: HtmxHttpRequest, table: Table, state: selectors.TableState | None
 ) -> HttpResponse:
     """htmx: the new sheet in place of the old and, out of band, an empty form for the next
     deal and the table's buttons, drawn from ``state``, the table after the deal (``None``:
@@ -164,7 +165,7 @@ def _after_save(
     if state is None:
         state = selectors.current(table_for_page(table.pk, with_tariff=False), latest=LOG_SHOWN)
     revision = state.table.revision
-    if not request.htmx:  # type: ignore[attr-defined]
+    if not request.htmx:
         messages.success(request, _("Deal saved."))
         return with_revision(redirect("scoring:table_detail", pk=table.pk), table.pk, revision)
     table = state.table
@@ -178,7 +179,7 @@ def _after_save(
 
 @table_write
 @require_http_methods(["GET", "POST"])
-def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
+def deal_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Undo the last deal: a confirmation that names it in words (GET; htmx: the
     confirmation region of the table page), then the undo (POST), which carries the
     revision the confirmation was drawn at: if a deal was saved since, the undo is refused
@@ -199,7 +200,7 @@ def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _undo_page(
-    request: HttpRequest, table: Table, stale: str | None = None, *, seen: int | None = None
+    request: HtmxHttpRequest, table: Table, stale: str | None = None, *, seen: int | None = None
 ) -> HttpResponse:
     """«Undo deal N: …?» for the last deal as the table stands now (``stale``: why the
     undo just sent was refused; ``seen``: the revision of the page the scorer came from,
@@ -218,13 +219,13 @@ def _undo_page(
         "stale": stale,
         "new_key": uuid.uuid4,
     }
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         return render(request, "scoring/deal_undo.html#undo-confirm", context)
     return render(request, "scoring/deal_undo.html", context)
 
 
 @table_write
-def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
+def deal_edit(request: HtmxHttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     table = table_for_page(pk)
     require_write(request, can_write(request.user, table))
     record = get_object_or_404(DealRecord, pk=deal_pk, table=table, deleted=False)
@@ -256,7 +257,7 @@ def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
 
 
 def _edit_page(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     table: Table,
     record: DealRecord,
     form: Any,
@@ -279,7 +280,7 @@ def _edit_page(
 
 
 def _edit_page_again(
-    request: HttpRequest, table: Table, record: DealRecord, message: str
+    request: HtmxHttpRequest, table: Table, record: DealRecord, message: str
 ) -> HttpResponse:
     """The correction refused as stale: its page again for the table as it now stands,
     with what was typed and the message (the new revision, a new key)."""
@@ -290,7 +291,7 @@ def _edit_page_again(
     return _edit_page(request, table, record, form, reason, stale=message)
 
 
-def _edited(request: HttpRequest, table: Table, record: DealRecord) -> HttpResponse:
+def _edited(request: HtmxHttpRequest, table: Table, record: DealRecord) -> HttpResponse:
     n = list(selectors.live_deals(table)).index(record) + 1
     messages.success(request, _("Deal %(n)s corrected.") % {"n": n})
     return with_revision(redirect("scoring:table_detail", pk=table.pk), table.pk)
@@ -298,7 +299,7 @@ def _edited(request: HttpRequest, table: Table, record: DealRecord) -> HttpRespo
 
 @table_write
 @require_POST
-def deal_delete(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
+def deal_delete(request: HtmxHttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     table = table_for_page(pk)
     require_write(request, can_score(request.user, table))
     record = get_object_or_404(DealRecord, pk=deal_pk, table=table)
