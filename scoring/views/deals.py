@@ -15,11 +15,12 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import retarget
 
-from clubsite.http import HtmxHttpRequest
+from clubsite.http import HtmxHttpRequest, page_or_partial, partial_or_redirect
 from scoring import selectors, services
 from scoring.engine.errors import RuleError
 from scoring.models import DealRecord, Table
@@ -119,16 +120,17 @@ def _stale_deal(request: HtmxHttpRequest, table: Table, stale: services.StaleWri
     table = table_for_page(table.pk, with_tariff=False)
     state = selectors.current(table, latest=LOG_SHOWN)
     form = deal_form(state, initial=request.POST.dict())
-    if not request.htmx:
-        table = table_for_page(table.pk)
-        page = table_context(request, table, form=form, stale=message)
-        return refusal(render(request, "scoring/table_detail.html", page), 409)
-    context = deal_form_context(request, table, state, form) | {
-        "sheet": sheet_html(request, table, state, editable=True),
-        "stale": message,
-    }
-    response = render(request, "scoring/table_detail.html#deal-saved", context)
-    return refusal(retarget(response, "#sheet"), 409)
+    response = page_or_partial(
+        request,
+        "scoring/table_detail.html#deal-saved",
+        lambda: (
+            deal_form_context(request, table, state, form)
+            | {"sheet": sheet_html(request, table, state, editable=True), "stale": message}
+        ),
+        page=lambda: table_context(request, table_for_page(table.pk), form=form, stale=message),
+        retarget_to="#sheet",
+    )
+    return refusal(response, 409)
 
 
 def _preview(table: Table, state: selectors.TableState, deal: dict[str, Any]) -> list[str]:
@@ -148,11 +150,12 @@ def _form_response(
     """The form again, with its errors (or the preview), beside the sheet as it stands."""
     if state is None:
         table = table_for_page(table.pk)
-    if request.htmx:
-        context = deal_form_context(request, table, state, form) | extra
-        return render(request, "scoring/table_detail.html#deal-form", context)
-    context = table_context(request, table, state, form=form, **extra)
-    return render(request, "scoring/table_detail.html", context)
+    return page_or_partial(
+        request,
+        "scoring/table_detail.html#deal-form",
+        lambda: deal_form_context(request, table, state, form) | extra,
+        page=lambda: table_context(request, table, state, form=form, **extra),
+    )
 
 
 def _after_save(
@@ -164,17 +167,18 @@ def _after_save(
     on, as viewers see it. Others: back to the table page."""
     if state is None:
         state = selectors.current(table_for_page(table.pk, with_tariff=False), latest=LOG_SHOWN)
-    revision = state.table.revision
-    if not request.htmx:
-        messages.success(request, _("Deal saved."))
-        return with_revision(redirect("scoring:table_detail", pk=table.pk), table.pk, revision)
-    table = state.table
-    context = deal_form_context(request, table, state) | {
-        "sheet": sheet_html(request, table, state, editable=True),
-        "saved_deal": _("Deal saved."),
-    }
-    response = render(request, "scoring/table_detail.html#deal-saved", context)
-    return with_revision(retarget(response, "#sheet"), table.pk, revision)
+
+    def saved() -> HttpResponse:
+        context = deal_form_context(request, state.table, state) | {
+            "sheet": sheet_html(request, state.table, state, editable=True),
+            "saved_deal": _("Deal saved."),
+        }
+        response = render(request, "scoring/table_detail.html#deal-saved", context)
+        return retarget(response, "#sheet")
+
+    url = reverse("scoring:table_detail", args=[table.pk])
+    response = partial_or_redirect(request, saved, url, message=_("Deal saved."))
+    return with_revision(response, table.pk, state.table.revision)
 
 
 @table_write
@@ -219,9 +223,7 @@ def _undo_page(
         "stale": stale,
         "new_key": uuid.uuid4,
     }
-    if request.htmx:
-        return render(request, "scoring/deal_undo.html#undo-confirm", context)
-    return render(request, "scoring/deal_undo.html", context)
+    return page_or_partial(request, "scoring/deal_undo.html#undo-confirm", context)
 
 
 @table_write

@@ -20,7 +20,7 @@ from django.utils.translation import get_language, get_language_info, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from clubsite.http import HtmxHttpRequest
+from clubsite.http import HtmxHttpRequest, page_or_partial
 from members.http import SignedInRequest
 from members.models import Member
 from scoring import spreadsheets, telegram
@@ -71,12 +71,23 @@ def _members_here(names: dict[str, str]) -> list[tuple[str, str]]:
 
 
 def evening_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The evening's page; for htmx, its tables region, which polls itself (and so reads
+    only the tables)."""
     evening = get_object_or_404(Evening.objects.select_related("organiser"), pk=pk)
-    here = selectors.attendances(evening)
     tables = selectors.evening_tables(evening)
     context: dict[str, Any] = {"evening": evening, "tables": tables}
-    if request.htmx:
-        return render(request, "scoring/evening_detail.html#evening-tables", context)
+    return page_or_partial(
+        request,
+        "scoring/evening_detail.html#evening-tables",
+        context,
+        page=lambda: context | _evening_page(request, evening),
+    )
+
+
+def _evening_page(request: HtmxHttpRequest, evening: Evening) -> dict[str, Any]:
+    """What the whole page shows besides the tables: who is here and who is not, the
+    check-in, the draw and its forms."""
+    here = selectors.attendances(evening)
     names = {a.party: a.player.name for a in here}
     here_ids = {a.member_id for a in here if a.member_id is not None}
     runs = can_run_evening(request.user)
@@ -86,7 +97,7 @@ def evening_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         else []
     )
     choices = sorted(names.items(), key=lambda item: item[1])
-    context |= {
+    return {
         "here": here,
         "absent": absent,
         "runs": runs,
@@ -110,7 +121,6 @@ def evening_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         # The swap form's fields are prefixed: both forms are on the page, ids unique.
         "swap_form": PairForm(choices=choices, prefix="swap"),
     }
-    return render(request, "scoring/evening_detail.html", context)
 
 
 def _back(evening: Evening) -> HttpResponse:

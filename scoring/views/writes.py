@@ -17,12 +17,10 @@ from typing import Any
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django_htmx.http import retarget
 
-from clubsite.http import HtmxHttpRequest
+from clubsite.http import HtmxHttpRequest, page_or_partial, partial_or_redirect
 from clubsite.writes import REFUSED_HEADER, came_from, write_refused
 from members.models import Member
 from scoring import selectors, services
@@ -116,16 +114,8 @@ def stale_answer(
     """A stale write refused (409): htmx gets the table afresh with the message; a plain
     POST its ``page`` again with the message (by default the table page)."""
     message = stale_message(table, stale.seen)
-    if request.htmx:
-        return refusal(table_body(request, table, refused=message), 409)
-    if page is None:
-        table = table_for_page(table.pk)
-        return refusal(
-            render(
-                request, "scoring/table_detail.html", table_context(request, table, refused=message)
-            ),
-            409,
-        )
+    if page is None or request.htmx:
+        return refusal(table_page(request, table, refused=message), 409)
     return refusal(page(message), 409)
 
 
@@ -145,11 +135,12 @@ def after_write(
 ) -> HttpResponse:
     """htmx: the fresh sheet and an empty form (drawn from ``state`` when the write
     advanced it); others: back to the table page. Either way with the new revision."""
-    if request.htmx:
-        response = table_body(request, table, state, saved=message)
-    else:
-        messages.success(request, message)
-        response = redirect("scoring:table_detail", pk=table.pk)
+    response = partial_or_redirect(
+        request,
+        lambda: table_page(request, table, state, saved=message),
+        reverse("scoring:table_detail", args=[table.pk]),
+        message=message,
+    )
     return with_revision(response, table.pk)
 
 
@@ -174,20 +165,22 @@ def write_answer(
     return after_write(request, table, done)
 
 
-def table_body(
+def table_page(
     request: HtmxHttpRequest,
     table: Table,
     state: selectors.TableState | None = None,
     **extra: Any,
 ) -> HttpResponse:
-    """The whole table body again, for htmx (read afresh unless ``state`` is current)."""
-    table = table_for_page(table.pk) if state is None else state.table
-    response = render(
+    """The table page again (read afresh unless ``state`` is current); for htmx its whole
+    body, wherever the write's form aimed."""
+    return page_or_partial(
         request,
         "scoring/table_detail.html#table-body",
-        table_context(request, table, state, **extra),
+        lambda: table_context(
+            request, table_for_page(table.pk) if state is None else state.table, state, **extra
+        ),
+        retarget_to="#table-body",
     )
-    return retarget(response, "#table-body")
 
 
 def member_of(request: HtmxHttpRequest) -> Member:
@@ -207,14 +200,14 @@ def refuse(request: HtmxHttpRequest, table: Table, error: RuleError) -> HttpResp
     # A correction refused for a later deal names that deal (and its field).
     refused = rule_error_text(error, located=error.deal is not None)
     if error.field in ("revision", "write_key"):  # a request without its revision, say
-        if request.htmx:
-            return refusal(table_body(request, table, refused=refused), 400)
-        page = table_context(request, table_for_page(table.pk), refused=refused)
-        return refusal(render(request, "scoring/table_detail.html", page), 400)
-    if request.htmx:
-        return table_body(request, table, refused=refused)
-    messages.error(request, refused)
-    return redirect("scoring:table_detail", pk=table.pk)
+        return refusal(table_page(request, table, refused=refused), 400)
+    return partial_or_redirect(
+        request,
+        lambda: table_page(request, table, refused=refused),
+        reverse("scoring:table_detail", args=[table.pk]),
+        message=refused,
+        level=messages.ERROR,
+    )
 
 
 def finished_refusal() -> RuleError:
