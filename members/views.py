@@ -26,9 +26,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST
 
+from clubsite.http import HtmxHttpRequest
 from clubsite.pages import kept_for_visitors
 from members import selectors, services
 from members.forms import InviteForm, MemberSettingsForm, PasswordResetForm, SignInForm
+from members.http import SignedInRequest
 from members.models import Member
 from scoring import permissions
 from scoring.pages import profiles
@@ -38,7 +40,7 @@ from scoring.selectors.standings import stamp_column, standings_cached
 from scoring.services.members import member_save
 
 
-def _safe_next(request: HttpRequest) -> str:
+def _safe_next(request: HtmxHttpRequest) -> str:
     """The ``next`` page asked for, if it is on this site; otherwise ``""``."""
     source = request.POST if request.method == "POST" else request.GET
     target = source.get("next", "")
@@ -54,7 +56,7 @@ def _safe_next(request: HttpRequest) -> str:
 @sensitive_post_parameters("password")
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
-def sign_in(request: HttpRequest) -> HttpResponse:
+def sign_in(request: HtmxHttpRequest) -> HttpResponse:
     next_url = _safe_next(request)
     if request.method == "POST":
         form = SignInForm(request, data=request.POST)
@@ -68,12 +70,12 @@ def sign_in(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def sign_out(request: HttpRequest) -> HttpResponse:
+def sign_out(request: HtmxHttpRequest) -> HttpResponse:
     logout(request)
     return redirect(settings.LOGOUT_REDIRECT_URL)
 
 
-def _profile_version(request: HttpRequest, username: str) -> str | None:
+def _profile_version(request: HtmxHttpRequest, username: str) -> str | None:
     """What a member's page shows a visitor: what his profile is cached under (the standings
     stamp, his latest seat, today); None for no such member."""
     found = profile_reads.page_version(username)
@@ -85,7 +87,7 @@ def _profile_version(request: HttpRequest, username: str) -> str | None:
 
 @require_http_methods(["GET", "HEAD"])
 @kept_for_visitors(_profile_version)
-def member_detail(request: HttpRequest, username: str) -> HttpResponse:
+def member_detail(request: HtmxHttpRequest, username: str) -> HttpResponse:
     """A member's page: their tables, statistics, head-to-head and charts (all from the
     results stored when each table finished: a constant number of queries), and for the
     member themselves the links to their settings (and an organiser's to the members
@@ -115,7 +117,7 @@ def member_detail(request: HttpRequest, username: str) -> HttpResponse:
     )
 
 
-def _profile_section(request: HttpRequest, member: Any) -> str:
+def _profile_section(request: HtmxHttpRequest, member: Any) -> str:
     """The member's results, statistics, head-to-head, charts and tables (the latest, or
     all with ``?tables=all``; the head-to-head's first few per game, or all with
     ``?rivals=all``), kept in the cache until the standings change (a finish, a reopen, a
@@ -154,7 +156,7 @@ def _profile_section(request: HttpRequest, member: Any) -> str:
 @sensitive_post_parameters("current_password")
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def member_settings(request: HttpRequest) -> HttpResponse:
+def member_settings(request: SignedInRequest) -> HttpResponse:
     """The signed-in member's display name, e-mail address and e-mail choices."""
     member = get_object_or_404(Member.objects.prefetch_related("groups"), pk=request.user.pk)
     form = MemberSettingsForm(request.POST if request.method == "POST" else None, instance=member)
@@ -252,7 +254,7 @@ class MemberRow:
         return not self.member.has_usable_password()
 
 
-def _organiser(request: HttpRequest) -> Member:
+def _organiser(request: HtmxHttpRequest) -> Member:
     """The signed-in member, with their groups, if they may manage members; else 403."""
     actor = get_object_or_404(Member.objects.prefetch_related("groups"), pk=request.user.pk)
     if not permissions.can_manage_members(actor):
@@ -260,7 +262,7 @@ def _organiser(request: HttpRequest) -> Member:
     return actor
 
 
-def _members_page(request: HttpRequest, actor: Member, invite: InviteForm) -> HttpResponse:
+def _members_page(request: HtmxHttpRequest, actor: Member, invite: InviteForm) -> HttpResponse:
     locked = selectors.locked_out_usernames()
     rows = [
         MemberRow(
@@ -275,7 +277,7 @@ def _members_page(request: HttpRequest, actor: Member, invite: InviteForm) -> Ht
 
 @login_required
 @require_http_methods(["GET", "HEAD"])
-def member_manage(request: HttpRequest) -> HttpResponse:
+def member_manage(request: SignedInRequest) -> HttpResponse:
     """Every member with their state (active, no password yet, deactivated, locked out)
     and the buttons for it, and the invitation form."""
     return _members_page(request, _organiser(request), InviteForm())
@@ -287,7 +289,7 @@ def _site(request: HttpRequest) -> services.Site:
 
 @login_required
 @require_POST
-def member_invite(request: HttpRequest) -> HttpResponse:
+def member_invite(request: SignedInRequest) -> HttpResponse:
     actor = _organiser(request)
     form = InviteForm(request.POST)
     if form.is_valid():
@@ -321,7 +323,7 @@ def _membership_refusal(actor: Member, member: Member) -> str:
     return _("Only an administrator can deactivate or reactivate an administrator.")
 
 
-def _set_active(request: HttpRequest, username: str, *, active: bool) -> HttpResponse:
+def _set_active(request: HtmxHttpRequest, username: str, *, active: bool) -> HttpResponse:
     actor = _organiser(request)
     member = _managed(username)
     if not permissions.can_change_membership(actor, member):
@@ -344,19 +346,19 @@ def _set_active(request: HttpRequest, username: str, *, active: bool) -> HttpRes
 
 @login_required
 @require_POST
-def member_deactivate(request: HttpRequest, username: str) -> HttpResponse:
+def member_deactivate(request: SignedInRequest, username: str) -> HttpResponse:
     return _set_active(request, username, active=False)
 
 
 @login_required
 @require_POST
-def member_reactivate(request: HttpRequest, username: str) -> HttpResponse:
+def member_reactivate(request: SignedInRequest, username: str) -> HttpResponse:
     return _set_active(request, username, active=True)
 
 
 @login_required
 @require_POST
-def member_unlock(request: HttpRequest, username: str) -> HttpResponse:
+def member_unlock(request: SignedInRequest, username: str) -> HttpResponse:
     """Clears the member's failed sign-ins, so a lockout ends now."""
     actor = _organiser(request)
     member = _managed(username)
@@ -370,7 +372,7 @@ def member_unlock(request: HttpRequest, username: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def member_send_link(request: HttpRequest, username: str) -> HttpResponse:
+def member_send_link(request: SignedInRequest, username: str) -> HttpResponse:
     """E-mails again the invitation's link to a member who has no password yet (the first
     link expired or went astray, or the member came from a backup). A member who has a
     password resets it himself."""

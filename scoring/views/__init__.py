@@ -1,10 +1,12 @@
 """HTTP only: each view gathers what its page needs and renders it."""
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 
+from clubsite.http import HtmxHttpRequest
 
-def home(request: HttpRequest) -> HttpResponse:
+
+def home(request: HtmxHttpRequest) -> HttpResponse:
     """The club's front page: tables in play, the latest finished tables and the top of
     the current season's boards (all time between seasons), in a constant number of
     queries: the two lists of tables, their seats, the season, and the boards."""

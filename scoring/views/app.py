@@ -17,7 +17,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -25,6 +25,7 @@ from django.utils import translation
 from django.views.decorators.http import require_GET
 
 from clubsite import viewer
+from clubsite.http import HtmxHttpRequest
 from scoring.models import Club
 
 THEME_COLOUR = "#1f5f8b"
@@ -58,7 +59,7 @@ ICONS = (
 
 
 @require_GET
-def manifest(request: HttpRequest) -> HttpResponse:
+def manifest(request: HtmxHttpRequest) -> HttpResponse:
     """The web app manifest, in the page's language (the link in base.html asks for it
     with the language's code, so a switch of language is a new manifest)."""
     languages = dict(settings.LANGUAGES)
@@ -102,7 +103,7 @@ def short_name(name: str) -> str:
 
 
 @require_GET
-def service_worker(request: HttpRequest) -> HttpResponse:
+def service_worker(request: HtmxHttpRequest) -> HttpResponse:
     """``/sw.js``: the worker, with what it keeps named for this deploy. ``no-cache``: the
     browser checks it on every visit, so a deploy reaches the phones at once."""
     config = {
@@ -151,7 +152,7 @@ def _digest() -> str:
 
 
 @require_GET
-def offline(request: HttpRequest, language: str) -> HttpResponse:
+def offline(request: HtmxHttpRequest, language: str) -> HttpResponse:
     """The page the service worker shows for a page it has not kept, with no connection.
     One per language, both kept at installation; it names nobody, so it suits any visitor."""
     if language not in dict(settings.LANGUAGES):

@@ -13,12 +13,14 @@ from functools import partial
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import retarget
 
+from clubsite.http import HtmxHttpRequest, page_or_partial, partial_or_redirect
 from scoring import selectors, services
 from scoring.engine.errors import RuleError
 from scoring.models import DealRecord, Table
@@ -61,7 +63,7 @@ from scoring.views.writes import (
 
 @table_write
 @require_POST
-def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
+def deal_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     table = table_for_page(pk, with_tariff=False)
     require_write(request, can_score(request.user, table))
     if not table.is_open:
@@ -85,7 +87,7 @@ def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _save_deal(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     table: Table,
     form: Any,
     state: selectors.TableState,
@@ -109,7 +111,7 @@ def _save_deal(
     return _after_save(request, table, saved.state)
 
 
-def _stale_deal(request: HttpRequest, table: Table, stale: services.StaleWrite) -> HttpResponse:
+def _stale_deal(request: HtmxHttpRequest, table: Table, stale: services.StaleWrite) -> HttpResponse:
     """A deal refused because the table changed since its form was drawn (409): the new
     sheet, and the form drawn for it with what was typed, the message and the new
     revision, so that the scorer checks and saves again (htmx: the sheet retargeted and
@@ -118,16 +120,17 @@ def _stale_deal(request: HttpRequest, table: Table, stale: services.StaleWrite) 
     table = table_for_page(table.pk, with_tariff=False)
     state = selectors.current(table, latest=LOG_SHOWN)
     form = deal_form(state, initial=request.POST.dict())
-    if not request.htmx:  # type: ignore[attr-defined]
-        table = table_for_page(table.pk)
-        page = table_context(request, table, form=form, stale=message)
-        return refusal(render(request, "scoring/table_detail.html", page), 409)
-    context = deal_form_context(request, table, state, form) | {
-        "sheet": sheet_html(request, table, state, editable=True),
-        "stale": message,
-    }
-    response = render(request, "scoring/table_detail.html#deal-saved", context)
-    return refusal(retarget(response, "#sheet"), 409)
+    response = page_or_partial(
+        request,
+        "scoring/table_detail.html#deal-saved",
+        lambda: (
+            deal_form_context(request, table, state, form)
+            | {"sheet": sheet_html(request, table, state, editable=True), "stale": message}
+        ),
+        page=lambda: table_context(request, table_for_page(table.pk), form=form, stale=message),
+        retarget_to="#sheet",
+    )
+    return refusal(response, 409)
 
 
 def _preview(table: Table, state: selectors.TableState, deal: dict[str, Any]) -> list[str]:
@@ -137,7 +140,7 @@ def _preview(table: Table, state: selectors.TableState, deal: dict[str, Any]) ->
 
 
 def _form_response(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     table: Table,
     form: Any,
     *,
@@ -147,15 +150,16 @@ def _form_response(
     """The form again, with its errors (or the preview), beside the sheet as it stands."""
     if state is None:
         table = table_for_page(table.pk)
-    if request.htmx:  # type: ignore[attr-defined]
-        context = deal_form_context(request, table, state, form) | extra
-        return render(request, "scoring/table_detail.html#deal-form", context)
-    context = table_context(request, table, state, form=form, **extra)
-    return render(request, "scoring/table_detail.html", context)
+    return page_or_partial(
+        request,
+        "scoring/table_detail.html#deal-form",
+        lambda: deal_form_context(request, table, state, form) | extra,
+        page=lambda: table_context(request, table, state, form=form, **extra),
+    )
 
 
 def _after_save(
-    request: HttpRequest, table: Table, state: selectors.TableState | None
+    request: HtmxHttpRequest, table: Table, state: selectors.TableState | None
 ) -> HttpResponse:
     """htmx: the new sheet in place of the old and, out of band, an empty form for the next
     deal and the table's buttons, drawn from ``state``, the table after the deal (``None``:
@@ -163,22 +167,23 @@ def _after_save(
     on, as viewers see it. Others: back to the table page."""
     if state is None:
         state = selectors.current(table_for_page(table.pk, with_tariff=False), latest=LOG_SHOWN)
-    revision = state.table.revision
-    if not request.htmx:  # type: ignore[attr-defined]
-        messages.success(request, _("Deal saved."))
-        return with_revision(redirect("scoring:table_detail", pk=table.pk), table.pk, revision)
-    table = state.table
-    context = deal_form_context(request, table, state) | {
-        "sheet": sheet_html(request, table, state, editable=True),
-        "saved_deal": _("Deal saved."),
-    }
-    response = render(request, "scoring/table_detail.html#deal-saved", context)
-    return with_revision(retarget(response, "#sheet"), table.pk, revision)
+
+    def saved() -> HttpResponse:
+        context = deal_form_context(request, state.table, state) | {
+            "sheet": sheet_html(request, state.table, state, editable=True),
+            "saved_deal": _("Deal saved."),
+        }
+        response = render(request, "scoring/table_detail.html#deal-saved", context)
+        return retarget(response, "#sheet")
+
+    url = reverse("scoring:table_detail", args=[table.pk])
+    response = partial_or_redirect(request, saved, url, message=_("Deal saved."))
+    return with_revision(response, table.pk, state.table.revision)
 
 
 @table_write
 @require_http_methods(["GET", "POST"])
-def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
+def deal_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Undo the last deal: a confirmation that names it in words (GET; htmx: the
     confirmation region of the table page), then the undo (POST), which carries the
     revision the confirmation was drawn at: if a deal was saved since, the undo is refused
@@ -199,7 +204,7 @@ def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _undo_page(
-    request: HttpRequest, table: Table, stale: str | None = None, *, seen: int | None = None
+    request: HtmxHttpRequest, table: Table, stale: str | None = None, *, seen: int | None = None
 ) -> HttpResponse:
     """«Undo deal N: …?» for the last deal as the table stands now (``stale``: why the
     undo just sent was refused; ``seen``: the revision of the page the scorer came from,
@@ -218,13 +223,11 @@ def _undo_page(
         "stale": stale,
         "new_key": uuid.uuid4,
     }
-    if request.htmx:  # type: ignore[attr-defined]
-        return render(request, "scoring/deal_undo.html#undo-confirm", context)
-    return render(request, "scoring/deal_undo.html", context)
+    return page_or_partial(request, "scoring/deal_undo.html#undo-confirm", context)
 
 
 @table_write
-def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
+def deal_edit(request: HtmxHttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     table = table_for_page(pk)
     require_write(request, can_write(request.user, table))
     record = get_object_or_404(DealRecord, pk=deal_pk, table=table, deleted=False)
@@ -256,7 +259,7 @@ def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
 
 
 def _edit_page(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     table: Table,
     record: DealRecord,
     form: Any,
@@ -279,7 +282,7 @@ def _edit_page(
 
 
 def _edit_page_again(
-    request: HttpRequest, table: Table, record: DealRecord, message: str
+    request: HtmxHttpRequest, table: Table, record: DealRecord, message: str
 ) -> HttpResponse:
     """The correction refused as stale: its page again for the table as it now stands,
     with what was typed and the message (the new revision, a new key)."""
@@ -290,7 +293,7 @@ def _edit_page_again(
     return _edit_page(request, table, record, form, reason, stale=message)
 
 
-def _edited(request: HttpRequest, table: Table, record: DealRecord) -> HttpResponse:
+def _edited(request: HtmxHttpRequest, table: Table, record: DealRecord) -> HttpResponse:
     n = list(selectors.live_deals(table)).index(record) + 1
     messages.success(request, _("Deal %(n)s corrected.") % {"n": n})
     return with_revision(redirect("scoring:table_detail", pk=table.pk), table.pk)
@@ -298,7 +301,7 @@ def _edited(request: HttpRequest, table: Table, record: DealRecord) -> HttpRespo
 
 @table_write
 @require_POST
-def deal_delete(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
+def deal_delete(request: HtmxHttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     table = table_for_page(pk)
     require_write(request, can_score(request.user, table))
     record = get_object_or_404(DealRecord, pk=deal_pk, table=table)

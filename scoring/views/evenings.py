@@ -13,13 +13,15 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.formats import sanitize_separators
 from django.utils.translation import get_language, get_language_info, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from clubsite.http import HtmxHttpRequest, page_or_partial
+from members.http import SignedInRequest
 from members.models import Member
 from scoring import spreadsheets, telegram
 from scoring.engine.errors import RuleError
@@ -34,13 +36,7 @@ from scoring.services import notifications
 from scoring.services.tables import Player
 
 
-def _member(request: HttpRequest) -> Member:
-    user = request.user
-    assert isinstance(user, Member)  # noqa: S101 - login_required
-    return user
-
-
-def evening_list(request: HttpRequest) -> HttpResponse:
+def evening_list(request: HtmxHttpRequest) -> HttpResponse:
     return render(
         request,
         "scoring/evening_list.html",
@@ -53,12 +49,12 @@ def evening_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def evening_create(request: HttpRequest) -> HttpResponse:
+def evening_create(request: SignedInRequest) -> HttpResponse:
     if not can_run_evening(request.user):
         raise PermissionDenied
     form = EveningForm(request.POST)
     if form.is_valid():
-        evening = services.evening_create(organiser=_member(request), **form.cleaned_data)
+        evening = services.evening_create(organiser=request.user, **form.cleaned_data)
         return redirect("scoring:evening_detail", pk=evening.pk)
     evenings = Evening.objects.select_related("organiser")[:100]
     return render(request, "scoring/evening_list.html", {"evenings": evenings, "form": form})
@@ -74,13 +70,24 @@ def _members_here(names: dict[str, str]) -> list[tuple[str, str]]:
     return sorted(((k, n) for k, n in names.items() if k.startswith("m")), key=lambda i: i[1])
 
 
-def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def evening_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The evening's page; for htmx, its tables region, which polls itself (and so reads
+    only the tables)."""
     evening = get_object_or_404(Evening.objects.select_related("organiser"), pk=pk)
-    here = selectors.attendances(evening)
     tables = selectors.evening_tables(evening)
     context: dict[str, Any] = {"evening": evening, "tables": tables}
-    if request.htmx:  # type: ignore[attr-defined]
-        return render(request, "scoring/evening_detail.html#evening-tables", context)
+    return page_or_partial(
+        request,
+        "scoring/evening_detail.html#evening-tables",
+        context,
+        page=lambda: context | _evening_page(request, evening),
+    )
+
+
+def _evening_page(request: HtmxHttpRequest, evening: Evening) -> dict[str, Any]:
+    """What the whole page shows besides the tables: who is here and who is not, the
+    check-in, the draw and its forms."""
+    here = selectors.attendances(evening)
     names = {a.party: a.player.name for a in here}
     here_ids = {a.member_id for a in here if a.member_id is not None}
     runs = can_run_evening(request.user)
@@ -90,7 +97,7 @@ def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
         else []
     )
     choices = sorted(names.items(), key=lambda item: item[1])
-    context |= {
+    return {
         "here": here,
         "absent": absent,
         "runs": runs,
@@ -114,19 +121,18 @@ def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
         # The swap form's fields are prefixed: both forms are on the page, ids unique.
         "swap_form": PairForm(choices=choices, prefix="swap"),
     }
-    return render(request, "scoring/evening_detail.html", context)
 
 
 def _back(evening: Evening) -> HttpResponse:
     return redirect("scoring:evening_detail", pk=evening.pk)
 
 
-def _refuse(request: HttpRequest, evening: Evening, error: RuleError) -> HttpResponse:
+def _refuse(request: HtmxHttpRequest, evening: Evening, error: RuleError) -> HttpResponse:
     messages.error(request, rule_error_text(error))
     return _back(evening)
 
 
-def _posted_member(request: HttpRequest) -> Player | None:
+def _posted_member(request: HtmxHttpRequest) -> Player | None:
     """The member (``member``: his id) or the guest (``guest``: his id) a POST is about."""
     model: type[Member] | type[Guest] = Guest if "guest" in request.POST else Member
     try:
@@ -138,14 +144,14 @@ def _posted_member(request: HttpRequest) -> Player | None:
 
 @login_required
 @require_POST
-def evening_check_in(request: HttpRequest, pk: int) -> HttpResponse:
+def evening_check_in(request: SignedInRequest, pk: int) -> HttpResponse:
     """An organiser checks anyone in; a member checks himself in."""
     evening = get_object_or_404(Evening, pk=pk)
     member = _posted_member(request)
     if not isinstance(member, Member) or not can_check_in(request.user, member):
         raise PermissionDenied  # a guest is checked in by name (evening_check_in_guest)
     try:
-        services.evening_check_in(evening=evening, member=member, by=_member(request))
+        services.evening_check_in(evening=evening, member=member, by=request.user)
     except RuleError as error:
         return _refuse(request, evening, error)
     return _back(evening)
@@ -153,19 +159,19 @@ def evening_check_in(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def evening_check_in_guest(request: HttpRequest, pk: int) -> HttpResponse:
+def evening_check_in_guest(request: SignedInRequest, pk: int) -> HttpResponse:
     """An organiser checks a guest in: a new one by name, or one who came before."""
     evening = _organisers_evening(request, pk)
     guest = _posted_member(request) if "guest" in request.POST else None
     form = GuestForm(request.POST)
     try:
         if isinstance(guest, Guest):
-            services.evening_check_in_guest(evening=evening, guest=guest, by=_member(request))
+            services.evening_check_in_guest(evening=evening, guest=guest, by=request.user)
         elif "guest" in request.POST or not form.is_valid():
             raise RuleError(_("type the guest's name"))
         else:
             name = form.cleaned_data["name"]
-            services.evening_check_in_guest(evening=evening, name=name, by=_member(request))
+            services.evening_check_in_guest(evening=evening, name=name, by=request.user)
     except RuleError as error:
         return _refuse(request, evening, error)
     return _back(evening)
@@ -173,7 +179,7 @@ def evening_check_in_guest(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def evening_check_out(request: HttpRequest, pk: int) -> HttpResponse:
+def evening_check_out(request: SignedInRequest, pk: int) -> HttpResponse:
     evening = get_object_or_404(Evening, pk=pk)
     member = _posted_member(request)
     if member is None or not can_check_in(request.user, member):
@@ -187,7 +193,7 @@ def evening_check_out(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def evening_sits_out(request: HttpRequest, pk: int) -> HttpResponse:
+def evening_sits_out(request: SignedInRequest, pk: int) -> HttpResponse:
     """An organiser, or the member himself, marks him as sitting out the next draw."""
     evening = get_object_or_404(Evening, pk=pk)
     member = _posted_member(request)
@@ -202,7 +208,7 @@ def evening_sits_out(request: HttpRequest, pk: int) -> HttpResponse:
     return _back(evening)
 
 
-def _organisers_evening(request: HttpRequest, pk: int) -> Evening:
+def _organisers_evening(request: HtmxHttpRequest, pk: int) -> Evening:
     evening = get_object_or_404(Evening, pk=pk)
     if not can_run_evening(request.user):
         raise PermissionDenied
@@ -210,7 +216,7 @@ def _organisers_evening(request: HttpRequest, pk: int) -> Evening:
 
 
 def _pair(
-    request: HttpRequest, evening: Evening, prefix: str | None = None, members: bool = False
+    request: HtmxHttpRequest, evening: Evening, prefix: str | None = None, members: bool = False
 ) -> tuple[str, str] | None:
     """Two party keys of players who are here (``members``: of members only)."""
     names = _names(evening)
@@ -223,7 +229,7 @@ def _pair(
 
 @login_required
 @require_POST
-def evening_apart(request: HttpRequest, pk: int) -> HttpResponse:
+def evening_apart(request: SignedInRequest, pk: int) -> HttpResponse:
     evening = _organisers_evening(request, pk)
     pair = _pair(request, evening, members=True)
     if pair is None:
@@ -239,7 +245,7 @@ def evening_apart(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def evening_draw(request: HttpRequest, pk: int) -> HttpResponse:
+def evening_draw(request: SignedInRequest, pk: int) -> HttpResponse:
     evening = _organisers_evening(request, pk)
     form = DrawForm(request.POST)
     if not form.is_valid():
@@ -257,7 +263,7 @@ def evening_draw(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def evening_swap(request: HttpRequest, pk: int) -> HttpResponse:
+def evening_swap(request: SignedInRequest, pk: int) -> HttpResponse:
     evening = _organisers_evening(request, pk)
     pair = _pair(request, evening, prefix="swap")
     try:
@@ -271,16 +277,16 @@ def evening_swap(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def evening_open(request: HttpRequest, pk: int) -> HttpResponse:
+def evening_open(request: SignedInRequest, pk: int) -> HttpResponse:
     evening = _organisers_evening(request, pk)
     try:
-        services.evening_open_tables(evening=evening, by=_member(request))
+        services.evening_open_tables(evening=evening, by=request.user)
     except RuleError as error:
         return _refuse(request, evening, error)
     return _back(evening)
 
 
-def _ledger_context(request: HttpRequest, evening: Evening) -> dict[str, Any]:
+def _ledger_context(request: HtmxHttpRequest, evening: Evening) -> dict[str, Any]:
     ledger = selectors.ledger(evening)
     return {
         "evening": evening,
@@ -290,7 +296,7 @@ def _ledger_context(request: HttpRequest, evening: Evening) -> dict[str, Any]:
     }
 
 
-def evening_ledger(request: HttpRequest, pk: int) -> HttpResponse:
+def evening_ledger(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Who pays whom tonight: one list for all the evening's finished tables, printable."""
     evening = get_object_or_404(Evening, pk=pk)
     context = _ledger_context(request, evening)
@@ -298,7 +304,7 @@ def evening_ledger(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "scoring/evening_ledger.html", context)
 
 
-def evening_ledger_csv(request: HttpRequest, pk: int) -> HttpResponse:
+def evening_ledger_csv(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     evening = get_object_or_404(Evening, pk=pk)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="evening-{evening.pk}-ledger.csv"'
@@ -311,7 +317,7 @@ def evening_ledger_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def settlement_mark(request: HttpRequest, pk: int) -> HttpResponse:
+def settlement_mark(request: SignedInRequest, pk: int) -> HttpResponse:
     """Mark a payment as paid: an organiser, or the member who received it."""
     evening = get_object_or_404(Evening, pk=pk)
     payer, payee = request.POST.get("payer", ""), request.POST.get("payee", "")
@@ -320,7 +326,7 @@ def settlement_mark(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         amount = _amount(request.POST.get("amount", ""))
         services.settlement_mark(
-            evening=evening, payer=payer, payee=payee, amount=amount, by=_member(request)
+            evening=evening, payer=payer, payee=payee, amount=amount, by=request.user
         )
     except RuleError as error:
         messages.error(request, rule_error_text(error))
@@ -341,13 +347,13 @@ def _amount(text: str) -> Decimal:
 
 
 @login_required
-def evening_close(request: HttpRequest, pk: int) -> HttpResponse:
+def evening_close(request: SignedInRequest, pk: int) -> HttpResponse:
     """Close the evening: a confirmation page showing the summary and who gets it; the
     POST sends it (``notifications.evening_close``). Organisers only."""
     evening = _organisers_evening(request, pk)
     if request.method == "POST":
         try:
-            sent = notifications.evening_close(evening=evening, by=_member(request))
+            sent = notifications.evening_close(evening=evening, by=request.user)
         except RuleError as error:
             return _refuse(request, evening, error)
         messages.success(

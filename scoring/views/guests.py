@@ -7,12 +7,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from members.models import Member
+from members.http import SignedInRequest
 from scoring.engine.errors import RuleError
 from scoring.models import Guest
 from scoring.pages.forms import GuestMergeForm
@@ -21,7 +21,7 @@ from scoring.services.guests import guest_merge as merge
 
 
 @login_required
-def guest_list(request: HttpRequest) -> HttpResponse:
+def guest_list(request: SignedInRequest) -> HttpResponse:
     if not can_merge_guest(request.user):
         raise PermissionDenied
     guests = Guest.objects.annotate(tables=Count("seats")).order_by("name", "pk")
@@ -32,7 +32,7 @@ def guest_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def guest_merge(request: HttpRequest, pk: int) -> HttpResponse:
+def guest_merge(request: SignedInRequest, pk: int) -> HttpResponse:
     if not can_merge_guest(request.user):
         raise PermissionDenied
     guest = get_object_or_404(Guest, pk=pk)
@@ -41,10 +41,8 @@ def guest_merge(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, _("choose the member the guest is"))
         return redirect("scoring:guest_list")
     member = form.cleaned_data["member"]
-    user = request.user
-    assert isinstance(user, Member)  # noqa: S101 - login_required
     try:
-        tables = merge(guest=guest, member=member, by=user)
+        tables = merge(guest=guest, member=member, by=request.user)
     except RuleError as error:
         messages.error(request, error.message)
     else:

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import F
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.http import content_disposition_header
@@ -25,6 +25,7 @@ from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
+from clubsite.http import HtmxHttpRequest
 from clubsite.pages import kept_for_visitors
 from scoring import games, selectors, spreadsheets
 from scoring.models import Season, Table
@@ -54,7 +55,7 @@ def standings_public(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
     else is sent to sign in and brought back."""
 
     @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapped(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not can_see_standings(request):
             return redirect_to_login(request.get_full_path())
         return view(request, *args, **kwargs)
@@ -65,7 +66,7 @@ def standings_public(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
 # -- the board ----------------------------------------------------------------------------
 
 
-def _sort_request(request: HttpRequest) -> tuple[str, bool]:
+def _sort_request(request: HtmxHttpRequest) -> tuple[str, bool]:
     sort = request.GET.get("sort", "rank")
     if sort not in SORT_KEYS:
         sort = "rank"
@@ -74,7 +75,7 @@ def _sort_request(request: HttpRequest) -> tuple[str, bool]:
     return sort, (direction if direction in ("asc", "desc") else default) == "desc"
 
 
-def _page(request: HttpRequest, game: str, season: Season | None) -> HttpResponse:
+def _page(request: HtmxHttpRequest, game: str, season: Season | None) -> HttpResponse:
     sort, descending = _sort_request(request)
     today = timezone.localdate()  # a season's state (begun, over) is today's
     scope = season.pk if season is not None else "all"
@@ -134,7 +135,7 @@ def _season(pk: int) -> Season:
 
 @require_safe
 @standings_public
-def season_list(request: HttpRequest) -> HttpResponse:
+def season_list(request: HtmxHttpRequest) -> HttpResponse:
     return render(
         request,
         "scoring/season_list.html",
@@ -146,7 +147,7 @@ def season_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _standings_version(request: HttpRequest, *args: Any, **kwargs: Any) -> str | None:
+def _standings_version(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> str | None:
     """What a standings page shows for a visitor: the standings as the stamp names them, as
     of today (a season's state, begun or over, is today's); None before the first stamp."""
     stamp = selectors.standings_stamp()
@@ -156,24 +157,24 @@ def _standings_version(request: HttpRequest, *args: Any, **kwargs: Any) -> str |
 @require_safe
 @standings_public
 @kept_for_visitors(_standings_version)
-def season_standings(request: HttpRequest, pk: int, game: str) -> HttpResponse:
+def season_standings(request: HtmxHttpRequest, pk: int, game: str) -> HttpResponse:
     return _page(request, game, _season(pk))
 
 
 @require_safe
 @standings_public
-def season_standings_csv(request: HttpRequest, pk: int, game: str) -> HttpResponse:
+def season_standings_csv(request: HtmxHttpRequest, pk: int, game: str) -> HttpResponse:
     return _csv(game, _season(pk))
 
 
 @require_safe
 @standings_public
 @kept_for_visitors(_standings_version)
-def standings(request: HttpRequest, game: str) -> HttpResponse:
+def standings(request: HtmxHttpRequest, game: str) -> HttpResponse:
     return _page(request, game, None)
 
 
 @require_safe
 @standings_public
-def standings_csv(request: HttpRequest, game: str) -> HttpResponse:
+def standings_csv(request: HtmxHttpRequest, game: str) -> HttpResponse:
     return _csv(game, None)

@@ -16,7 +16,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
@@ -25,8 +25,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_http_methods, require_POST
 
+from clubsite.http import HtmxHttpRequest
 from clubsite.pages import kept_for_visitors
-from members.models import Member
+from members.http import SignedInRequest
 from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
 from scoring.live.fragments import RevisionCache, cached
@@ -76,7 +77,7 @@ def _require(allowed: bool) -> None:
 # -- pages -----------------------------------------------------------------------------------
 
 
-def table_list(request: HttpRequest) -> HttpResponse:
+def table_list(request: HtmxHttpRequest) -> HttpResponse:
     tables = listed_tables().prefetch_related("seats")
     return render(
         request,
@@ -90,7 +91,7 @@ def table_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def table_open(request: HttpRequest, game: str) -> HttpResponse:
+def table_open(request: SignedInRequest, game: str) -> HttpResponse:
     if game not in games.GAMES:
         raise PermissionDenied
     kind = game_pages.of(game)
@@ -98,7 +99,6 @@ def table_open(request: HttpRequest, game: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         members = form.members()
         user = request.user
-        assert isinstance(user, Member)  # noqa: S101 - login_required
         if user not in members and not is_organiser(user):
             form.add_error(None, _("Open a table you play at: take one of the seats."))
         else:
@@ -121,7 +121,7 @@ def table_open(request: HttpRequest, game: str) -> HttpResponse:
     return render(request, "scoring/table_open.html", {"form": form, "game": kind})
 
 
-def _table_version(request: HttpRequest, pk: int) -> str | None:
+def _table_version(request: HtmxHttpRequest, pk: int) -> str | None:
     """The table's version (``selectors.table_version``), read once per request: the live
     sheet's ETag and the page kept for visitors (``clubsite.pages``) both name it."""
     if not hasattr(request, "_table_version"):
@@ -130,7 +130,7 @@ def _table_version(request: HttpRequest, pk: int) -> str | None:
 
 
 @kept_for_visitors(_table_version)
-def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def table_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The table page. A deal's values in the address (``?kind=game&declarer=…``: the way
     back after signing in again, ``clubsite.writes``) are drawn into the deal form."""
     table = table_for_page(pk)
@@ -140,7 +140,7 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "scoring/table_detail.html", table_context(request, table, form=form))
 
 
-def _etag(request: HttpRequest, pk: int) -> str | None:
+def _etag(request: HtmxHttpRequest, pk: int) -> str | None:
     """The live sheet's version: one indexed lookup, so an idle viewer costs a 304."""
     version = _table_version(request, pk)
     if version is None:
@@ -152,7 +152,7 @@ def _etag(request: HttpRequest, pk: int) -> str | None:
 @condition(etag_func=_etag)
 @cache_control(no_cache=True)
 @kept_for_visitors(_table_version)
-def table_live(request: HttpRequest, pk: int) -> HttpResponse:
+def table_live(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The sheet region, polled by viewers: 304 while nothing changed, and after a change
     the same answer for every viewer who is not signed in (kept whole)."""
     table = table_for_page(pk, with_tariff=False)
@@ -160,7 +160,7 @@ def table_live(request: HttpRequest, pk: int) -> HttpResponse:
     return HttpResponse(sheet_html(request, table, None, editable=editable))
 
 
-def _picture_etag(request: HttpRequest, pk: int) -> str | None:
+def _picture_etag(request: HtmxHttpRequest, pk: int) -> str | None:
     """The sheet picture's version: the table's revision, as the live sheet's, and the
     language (the words drawn on the sheet are in it)."""
     version = selectors.table_version(pk)
@@ -168,7 +168,7 @@ def _picture_etag(request: HttpRequest, pk: int) -> str | None:
 
 
 @condition(etag_func=_picture_etag)
-def table_sheet_png(request: HttpRequest, pk: int) -> HttpResponse:
+def table_sheet_png(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The drawn sheet as a PNG picture, for messengers (the page's preview image) and for
     forwarding; anyone may see it, as they may the table page.
 
@@ -196,7 +196,7 @@ def table_sheet_png(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-def table_print(request: HttpRequest, pk: int) -> HttpResponse:
+def table_print(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The whole sheet on paper: the drawing, the totals and every deal (titled as the
     log titles it)."""
     table = table_for_page(pk)
@@ -209,7 +209,7 @@ def table_print(request: HttpRequest, pk: int) -> HttpResponse:
 
 @table_write
 @require_http_methods(["GET", "POST"])
-def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
+def table_finish(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Seated members finish a complete pulka (or a Boston table, which has no end of its
     own) at once. Closing one that is not complete is an organiser's: a confirmation page
     (GET) and a required reason for the history (POST)."""
@@ -241,7 +241,7 @@ def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
     return _finish_page(request, table, complete, form, refused)
 
 
-def _finish(request: HttpRequest, table: Table, reason: str, complete: bool) -> HttpResponse:
+def _finish(request: HtmxHttpRequest, table: Table, reason: str, complete: bool) -> HttpResponse:
     def page_again(message: str) -> HttpResponse:
         form = (FinishForm if complete else ReasonForm)(initial={"reason": reason})
         return _finish_page(request, table_for_page(table.pk), complete, form, message)
@@ -258,7 +258,7 @@ def _finish(request: HttpRequest, table: Table, reason: str, complete: bool) -> 
 
 
 def _finish_page(
-    request: HttpRequest, table: Table, complete: bool, form: Any, refused: str | None
+    request: HtmxHttpRequest, table: Table, complete: bool, form: Any, refused: str | None
 ) -> HttpResponse:
     context = {
         "table": table,
@@ -275,7 +275,7 @@ def _finish_page(
 
 @table_write
 @require_http_methods(["GET", "POST"])
-def control_time_mark(request: HttpRequest, pk: int) -> HttpResponse:
+def control_time_mark(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """A scorer marks the control time: a confirmation page that says what follows (GET),
     then the mark (POST). The round is finished from the deals on the sheet now."""
     table = table_for_page(pk)
@@ -300,7 +300,7 @@ def control_time_mark(request: HttpRequest, pk: int) -> HttpResponse:
     return _mark_page(request, table)
 
 
-def _mark_page(request: HttpRequest, table: Table, stale: str | None = None) -> HttpResponse:
+def _mark_page(request: HtmxHttpRequest, table: Table, stale: str | None = None) -> HttpResponse:
     """What marking the control time now would leave to play, and the button."""
     kind = games.of_table(table)
     marked = selectors.current(table, latest=0).game.copy()
@@ -327,7 +327,7 @@ def _mark_refusal(table: Table, complete: bool) -> RuleError | None:
 
 @table_write
 @require_POST
-def control_time_clear(request: HttpRequest, pk: int) -> HttpResponse:
+def control_time_clear(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """An organiser clears a control-time mark made by mistake, saying why."""
     table = table_for_page(pk)
     require_write(request, can_clear_control_time(request.user, table))
@@ -349,7 +349,7 @@ def control_time_clear(request: HttpRequest, pk: int) -> HttpResponse:
 
 @table_write
 @require_POST
-def table_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+def table_reopen(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     table = table_for_page(pk)
     require_write(request, can_reopen(request.user, table))
     reason = ReasonForm(request.POST)
@@ -371,7 +371,7 @@ def table_reopen(request: HttpRequest, pk: int) -> HttpResponse:
 # -- export and import -------------------------------------------------------------------------
 
 
-def table_export(request: HttpRequest, pk: int) -> HttpResponse:
+def table_export(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     table = table_for_page(pk)
     response = JsonResponse(
         services.table_export(table), json_dumps_params={"ensure_ascii": False, "indent": 1}
@@ -381,7 +381,7 @@ def table_export(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def table_import(request: HttpRequest) -> HttpResponse:
+def table_import(request: SignedInRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -389,7 +389,7 @@ def table_import(request: HttpRequest) -> HttpResponse:
                 upload=form.cleaned_data["record"],
                 game=form.cleaned_data["game"],
                 played_on=form.cleaned_data.get("played_on"),
-                by=member_of(request),
+                by=request.user,
             )
         except services.AlreadyImported as error:
             form.add_error("record", _already_here(error.table))

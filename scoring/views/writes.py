@@ -16,12 +16,11 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.http import HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django_htmx.http import retarget
 
+from clubsite.http import HtmxHttpRequest, page_or_partial, partial_or_redirect
 from clubsite.writes import REFUSED_HEADER, came_from, write_refused
 from members.models import Member
 from scoring import selectors, services
@@ -37,7 +36,7 @@ class SignedOut(Exception):
     """A write sent by somebody who is not signed in (any more)."""
 
 
-def require_write(request: HttpRequest, allowed: bool) -> None:
+def require_write(request: HtmxHttpRequest, allowed: bool) -> None:
     """``PermissionDenied`` unless ``allowed``; a write from a visitor who is not signed in
     (his session expired) is told so instead, keeping what he typed."""
     if allowed:
@@ -52,7 +51,7 @@ def table_write(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
     the message, a way to sign in again and what he typed (``clubsite.writes``)."""
 
     @wraps(view)
-    def write(request: HttpRequest, pk: int, *args: Any, **kwargs: Any) -> HttpResponse:
+    def write(request: HtmxHttpRequest, pk: int, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
             return view(request, pk, *args, **kwargs)
         except SignedOut:
@@ -66,7 +65,7 @@ def table_write(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
     return write
 
 
-def revision_and_key(request: HttpRequest) -> services.Drawn:
+def revision_and_key(request: HtmxHttpRequest) -> services.Drawn:
     """The revision and key a write carries; ``RuleError`` when it has no revision (a page
     from before the site asked for one, a hand-made request) or a key that is no UUID."""
     revision = int_or_none(request.POST.get("revision"))
@@ -89,7 +88,7 @@ def revision_and_key(request: HttpRequest) -> services.Drawn:
     return services.Drawn(revision, key)
 
 
-def kept_write(request: HttpRequest, prefix: str) -> dict[str, Any]:
+def kept_write(request: HtmxHttpRequest, prefix: str) -> dict[str, Any]:
     """The revision and key a form was posted with, for the same form drawn again (a
     redraw, errors, a preview): it stays the write the scorer began on the page he saw."""
     return {
@@ -107,7 +106,7 @@ def refusal(response: HttpResponse, status: int) -> HttpResponse:
 
 
 def stale_answer(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     table: Table,
     stale: services.StaleWrite,
     page: Callable[[str], HttpResponse] | None = None,
@@ -115,16 +114,8 @@ def stale_answer(
     """A stale write refused (409): htmx gets the table afresh with the message; a plain
     POST its ``page`` again with the message (by default the table page)."""
     message = stale_message(table, stale.seen)
-    if request.htmx:  # type: ignore[attr-defined]
-        return refusal(table_body(request, table, refused=message), 409)
-    if page is None:
-        table = table_for_page(table.pk)
-        return refusal(
-            render(
-                request, "scoring/table_detail.html", table_context(request, table, refused=message)
-            ),
-            409,
-        )
+    if page is None or request.htmx:
+        return refusal(table_page(request, table, refused=message), 409)
     return refusal(page(message), 409)
 
 
@@ -137,23 +128,24 @@ def with_revision(response: HttpResponse, pk: int, revision: int | None = None) 
 
 
 def after_write(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     table: Table,
     message: str,
     state: selectors.TableState | None = None,
 ) -> HttpResponse:
     """htmx: the fresh sheet and an empty form (drawn from ``state`` when the write
     advanced it); others: back to the table page. Either way with the new revision."""
-    if request.htmx:  # type: ignore[attr-defined]
-        response = table_body(request, table, state, saved=message)
-    else:
-        messages.success(request, message)
-        response = redirect("scoring:table_detail", pk=table.pk)
+    response = partial_or_redirect(
+        request,
+        lambda: table_page(request, table, state, saved=message),
+        reverse("scoring:table_detail", args=[table.pk]),
+        message=message,
+    )
     return with_revision(response, table.pk)
 
 
 def write_answer(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     table: Table,
     done: str,
     write: Callable[[], object],
@@ -173,23 +165,25 @@ def write_answer(
     return after_write(request, table, done)
 
 
-def table_body(
-    request: HttpRequest,
+def table_page(
+    request: HtmxHttpRequest,
     table: Table,
     state: selectors.TableState | None = None,
     **extra: Any,
 ) -> HttpResponse:
-    """The whole table body again, for htmx (read afresh unless ``state`` is current)."""
-    table = table_for_page(table.pk) if state is None else state.table
-    response = render(
+    """The table page again (read afresh unless ``state`` is current); for htmx its whole
+    body, wherever the write's form aimed."""
+    return page_or_partial(
         request,
         "scoring/table_detail.html#table-body",
-        table_context(request, table, state, **extra),
+        lambda: table_context(
+            request, table_for_page(table.pk) if state is None else state.table, state, **extra
+        ),
+        retarget_to="#table-body",
     )
-    return retarget(response, "#table-body")
 
 
-def member_of(request: HttpRequest) -> Member:
+def member_of(request: HtmxHttpRequest) -> Member:
     user = request.user
     assert isinstance(user, Member)  # noqa: S101 - callers check can_score first
     return user
@@ -202,18 +196,18 @@ def int_or_none(value: Any) -> int | None:
         return None
 
 
-def refuse(request: HttpRequest, table: Table, error: RuleError) -> HttpResponse:
+def refuse(request: HtmxHttpRequest, table: Table, error: RuleError) -> HttpResponse:
     # A correction refused for a later deal names that deal (and its field).
     refused = rule_error_text(error, located=error.deal is not None)
     if error.field in ("revision", "write_key"):  # a request without its revision, say
-        if request.htmx:  # type: ignore[attr-defined]
-            return refusal(table_body(request, table, refused=refused), 400)
-        page = table_context(request, table_for_page(table.pk), refused=refused)
-        return refusal(render(request, "scoring/table_detail.html", page), 400)
-    if request.htmx:  # type: ignore[attr-defined]
-        return table_body(request, table, refused=refused)
-    messages.error(request, refused)
-    return redirect("scoring:table_detail", pk=table.pk)
+        return refusal(table_page(request, table, refused=refused), 400)
+    return partial_or_redirect(
+        request,
+        lambda: table_page(request, table, refused=refused),
+        reverse("scoring:table_detail", args=[table.pk]),
+        message=refused,
+        level=messages.ERROR,
+    )
 
 
 def finished_refusal() -> RuleError:
