@@ -98,8 +98,9 @@ def kept_write(request: HtmxHttpRequest, prefix: str) -> dict[str, Any]:
 
 
 def refusal(response: HttpResponse, status: int) -> HttpResponse:
-    """``response`` as the answer to a write that stored nothing: ``status``, and marked
-    so that htmx swaps it in (``static/js/writes.js``)."""
+    """``response`` as the answer to a write that stored nothing: ``status`` (htmx swaps it
+    by base.html's ``responseHandling``), and marked so that the middleware lets it be
+    swapped (``clubsite.middleware.HtmxErrorPageMiddleware``)."""
     response.status_code = status
     response[REFUSED_HEADER] = "1"
     return response
