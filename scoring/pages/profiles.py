@@ -32,6 +32,7 @@ from scoring.engine.boston.rules import BOSTON_ROWS, MISERE_ROWS, TRICK_ROWS
 from scoring.engine.preferans.rules import LEVELS
 from scoring.games import CENT
 from scoring.models import Season, StandingsTotal, Table
+from scoring.models.vocabulary import CARD_CONTRACT_NAMES
 from scoring.pages.charts import line_chart
 from scoring.selectors.profiles import (
     MemberSeat,
@@ -50,15 +51,7 @@ BOSTON_KINDS: dict[str, Any] = {
     "ask-unsupported": gettext_lazy("Ask, alone (5)"),
     "independence": gettext_lazy("Independence"),
     **{f"card-{row}": row for row in TRICK_ROWS},
-    "card-slam-by-two": gettext_lazy("Slam by two"),
-    "card-small-misere": gettext_lazy("Small misère"),
-    "card-piccolissimo": gettext_lazy("Piccolissimo"),
-    "card-grand-misere": gettext_lazy("Grand misère"),
-    "card-four-tour-misere": gettext_lazy("Four-tour misère"),
-    "card-small-open-misere": gettext_lazy("Small open misère"),
-    "card-grand-open-misere": gettext_lazy("Grand open misère"),
-    "card-boston": gettext_lazy("Boston"),
-    "card-open-boston": gettext_lazy("Open Boston"),
+    **{f"card-{row}": names.stats for row, names in CARD_CONTRACT_NAMES.items()},
 }
 """Boston contracts as ``Seat.stats`` names them, in the order the profile lists them."""
 assert all(f"card-{row}" in BOSTON_KINDS for row in (*MISERE_ROWS, *BOSTON_ROWS))  # noqa: S101
