@@ -227,6 +227,11 @@ class PreferansStats:
     help_received: int
 
     @property
+    def contracts(self) -> tuple[Tally, ...]:
+        """The rows of the statistics table: each level, then the misère."""
+        return (*self.levels, self.misere)
+
+    @property
     def passout_average(self) -> Decimal | None:
         """Tricks taken per pass-out deal played."""
         if not self.passouts:
@@ -250,7 +255,7 @@ def preferans_stats(totals: Mapping[str, StandingsTotal]) -> PreferansStats | No
         levels=tuple(
             Tally(str(level), c[f"declared_{level}"], c[f"made_{level}"]) for level in LEVELS
         ),
-        misere=Tally(_("misère"), c["misere_declared"], c["misere_made"]),
+        misere=Tally(_("Misère"), c["misere_declared"], c["misere_made"]),
         conceded=sum(c[f"conceded_{level}"] for level in LEVELS),
         passouts=c["passouts"],
         passout_tricks=c["passout_tricks"],
