@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from django.db import models
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from scoring.engine import boston, preferans
 from scoring.engine.boston import BostonRules, BostonSetup, BostonTable
@@ -164,6 +165,11 @@ class Game:
         """A stored result as the sheet writes it."""
         return str(value.quantize(CENT))
 
+    def amount_text(self, shown: str, count: int) -> str:
+        """``shown`` (a number as the page writes it) with the unit in the plural ``count``
+        takes: «139,33 виста», «12 chips»."""
+        raise NotImplementedError
+
 
 class Preferans(Game):
     code = Table.PREFERANS
@@ -235,6 +241,9 @@ class Preferans(Game):
         balances = [Decimal(two_decimals(b)) for b in result.balances]
         return balances, preferans_stats(engine.setup, deals, result.deals)  # type: ignore[arg-type]
 
+    def amount_text(self, shown: str, count: int) -> str:
+        return ngettext("%(amount)s whist", "%(amount)s whists", count) % {"amount": shown}
+
 
 class Boston(Game):
     code = Table.BOSTON
@@ -287,6 +296,9 @@ class Boston(Game):
             tariff.payment_rows.create(**row)
         for card_row in card:
             tariff.card_rows.create(**card_row)
+
+    def amount_text(self, shown: str, count: int) -> str:
+        return ngettext("%(amount)s chip", "%(amount)s chips", count) % {"amount": shown}
 
     def figure(self, value: Decimal) -> str:
         """Chips are whole (a stored result keeps two decimals)."""

@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.engine.boston import SUITS
 from scoring.engine.preferans.pulka import MAX_CONTROL_TIME_DEAL
 from scoring.models.tariffs import BostonTariffVersion, PreferansTariffVersion
+from scoring.models.vocabulary import SUIT_NAMES
 
 EARLIEST_PLAYED_ON = datetime.date(2000, 1, 1)
 """The earliest date a table may have been played on, when imported (a record, a backup)."""
@@ -50,14 +51,6 @@ def validate_played_on(value: datetime.date) -> None:
             params={"earliest": EARLIEST_PLAYED_ON.isoformat(), "latest": latest.isoformat()},
         )
 
-
-SUIT_NAMES = {
-    "spades": _("spades"),
-    "clubs": _("clubs"),
-    "diamonds": _("diamonds"),
-    "hearts": _("hearts"),
-}
-"""The Boston engine's suits in words (its value-card columns, lowest first)."""
 
 CLOCK_WINDOW = datetime.timedelta(hours=12)
 """How long after its control time a table's deals are still marked by the clock."""

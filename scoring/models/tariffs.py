@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.engine.boston.rules import ASK_CONTRACTS, CARD_ROWS, SUITS, TRICK_ROWS, BostonRules
 from scoring.engine.errors import RuleError
 from scoring.engine.preferans.rules import PreferansRules
+from scoring.models.vocabulary import CARD_CONTRACT_NAMES
 
 if TYPE_CHECKING:
     from django.db.models.fields.related_descriptors import RelatedManager
@@ -307,18 +308,10 @@ class BostonPaymentRow(models.Model):
 
 
 SPECIAL_ROW_LABELS = {
-    "slam-by-two": (_("Slam by two (13 together)"), "шлем вдвоём"),
-    "small-misere": (_("Small misère"), "маленький мизер"),
-    "piccolissimo": (_("Piccolissimo"), "пикколиссимо"),
-    "grand-misere": (_("Grand misère"), "большой мизер"),
-    "four-tour-misere": (_("Misère of four tours"), "мизер четырёх туров"),
-    "small-open-misere": (_("Small open misère"), "маленький открытый мизер"),
-    "grand-open-misere": (_("Grand open misère"), "большой открытый мизер"),
-    "boston": (_("Boston (13 alone)"), "бостон"),
-    "open-boston": (_("Open Boston"), "открытый бостон"),
+    row: (names.title, names.russian) for row, names in CARD_CONTRACT_NAMES.items()
 }
 """The value card's rows past the trick contracts: the label in the page's language and
-the Russian term (a hint on an English page)."""
+the Russian term (a hint on an English page), from ``vocabulary.CARD_CONTRACT_NAMES``."""
 
 
 class BostonCardRow(models.Model):

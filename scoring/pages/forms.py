@@ -23,10 +23,9 @@ from scoring.engine.preferans import Pulka
 from scoring.engine.preferans.rules import LEVELS
 from scoring.models import Evening, Guest, PreferansTariffVersion, Table
 from scoring.models.tables import validate_played_on
+from scoring.models.vocabulary import CARD_CONTRACT_WORDS, PREFERANS_SUITS, SUIT_SYMBOLS
 from scoring.pages.labels import ANSWERS as ANSWER_WORDS
 from scoring.pages.labels import (
-    BOSTON_SUITS,
-    CARD_CONTRACTS,
     DEAL_KINDS,
     SUIT_CLASSES,
     rule_error_text,
@@ -36,7 +35,7 @@ from scoring.pages.labels import (
 
 TRICKS = [(n, str(n)) for n in range(11)]
 BOSTON_TRICKS = [(n, str(n)) for n in range(14)]
-SUIT_CHOICES = (("S", "♠"), ("C", "♣"), ("D", "♦"), ("H", "♥"), ("N", _("NT")))
+SUIT_CHOICES = tuple(PREFERANS_SUITS.items())
 ANSWERS = tuple(ANSWER_WORDS.items())
 
 # Engine field names → the form field that shows the error.
@@ -420,7 +419,7 @@ class BostonDealForm(ErrorSummary, forms.Form):
     )
     contract = forms.ChoiceField(
         label=_("contract"),
-        choices=[(r, CARD_CONTRACTS.get(r, r)) for r in CARD_ROWS],
+        choices=[(r, CARD_CONTRACT_WORDS.get(r, r)) for r in CARD_ROWS],
         required=False,
         widget=Segmented,
     )
@@ -474,7 +473,7 @@ class BostonDealForm(ErrorSummary, forms.Form):
         if preference_suit is not None:
             self.fields["trump"] = forms.ChoiceField(
                 label=_("trump"),
-                choices=[("", "—"), *BOSTON_SUITS.items()],
+                choices=[("", "—"), *SUIT_SYMBOLS.items()],
                 required=False,
                 widget=Segmented,
             )
@@ -602,7 +601,7 @@ class TableOpenForm(forms.Form):
     preference_suit = forms.ChoiceField(
         label=_("preference suit"),
         # A callable, so that the suits' names are in the language of the request.
-        choices=lambda: [("", "—"), *((s, suit_label(s)) for s in BOSTON_SUITS)],
+        choices=lambda: [("", "—"), *((s, suit_label(s)) for s in SUIT_SYMBOLS)],
         help_text=_("The suit turned at the first deal: the major suit of the payment tariff."),
     )
 

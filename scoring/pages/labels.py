@@ -1,8 +1,9 @@
-"""Words for the engine's keys (deal kinds, suits, contracts, the rule behind each entry)
-and its messages, in the member's language, and every way the site writes a deal: its
-title in the log and on the printed sheet, the lines of what it wrote (log, preview
-and print). The engine speaks in stable English keys and templates (``RuleError``, ``Text``);
-the site translates them here and nowhere else."""
+"""Words for the engine's keys (deal kinds, the rule behind each entry) and its messages,
+in the member's language, and every way the site writes a deal: its title in the log and
+on the printed sheet, the lines of what it wrote (log, preview and print). The engine
+speaks in stable English keys and templates (``RuleError``, ``Text``); the site translates
+them here and nowhere else, but for the suits and the contracts' names, which model
+choices need too (``scoring.models.vocabulary``)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,12 @@ from django.utils.translation import gettext_lazy as _
 from scoring.engine.boston import trump_class
 from scoring.engine.errors import Grouped, RuleError
 from scoring.engine.text import Text
-from scoring.models.tables import SUIT_NAMES
+from scoring.models.vocabulary import (
+    CARD_CONTRACT_WORDS,
+    PREFERANS_SUITS,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+)
 
 DEAL_KINDS = {
     "game": _("game"),
@@ -39,24 +45,6 @@ ENTRY_KINDS = {
 }
 ANSWERS = {"pass": _("pass"), "whist": _("whist"), "half": _("half-whist")}
 """A Preferans defender's answers."""
-SUITS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥", "N": _("NT")}
-BOSTON_SUITS = {"spades": "♠", "clubs": "♣", "diamonds": "♦", "hearts": "♥"}
-"""The Boston engine's suits (its value-card columns, a trump, the preference suit) as
-the cards show them."""
-CARD_CONTRACTS = {
-    # The value card's rows as the club names them (boston.md §2; the seed's card).
-    "5": _("5 alone or 8 together"),
-    "slam-by-two": _("slam by two"),
-    "small-misere": _("small misère"),
-    "piccolissimo": _("piccolissimo"),
-    "grand-misere": _("grand misère"),
-    "four-tour-misere": _("misère of four tours"),
-    "small-open-misere": _("small open misère"),
-    "grand-open-misere": _("grand open misère"),
-    "boston": _("Boston"),
-    "open-boston": _("open Boston"),
-}
-"""The value card's contracts in words; the trick rows 6–12 are their numbers."""
 SUIT_CLASSES = {"minor": _("minor"), "major": _("major")}
 """The payment tariff's suit classes (младшая / старшая)."""
 RULES = {
@@ -176,8 +164,8 @@ def deal_title(deal: dict[str, Any], *, preference_suit: str | None = None) -> s
         parts[0] += f" {contract_text(deal['contract'])}"
     if played := boston_suit(deal, preference_suit):
         parts[0] += f" {played}"
-    if deal.get("column") in BOSTON_SUITS:  # a value-card contract's column
-        parts[0] += f" {BOSTON_SUITS[deal['column']]}"
+    if deal.get("column") in SUIT_SYMBOLS:  # a value-card contract's column
+        parts[0] += f" {SUIT_SYMBOLS[deal['column']]}"
     if deal.get("declarer"):
         parts.append(str(deal["declarer"]))
     return " · ".join(parts)
@@ -206,7 +194,7 @@ def deal_words(
 
 def suit_label(suit: str) -> Any:
     """A Boston suit with its symbol, e.g. «♥ червы» (lazy: it is a form's choice too)."""
-    return format_lazy("{} {}", BOSTON_SUITS[suit], SUIT_NAMES[suit])
+    return format_lazy("{} {}", SUIT_SYMBOLS[suit], SUIT_NAMES[suit])
 
 
 def boston_suit(deal: dict[str, Any], preference_suit: str | None) -> str:
@@ -214,8 +202,8 @@ def boston_suit(deal: dict[str, Any], preference_suit: str | None) -> str:
     class that trump gives at a table with ``preference_suit`` («♥ старшая»), or the class
     entered («старшая»); "" for other deals."""
     trump, suit = deal.get("trump"), deal.get("suit")
-    if trump in BOSTON_SUITS:
-        symbol = BOSTON_SUITS[trump]
+    if trump in SUIT_SYMBOLS:
+        symbol = SUIT_SYMBOLS[trump]
         if preference_suit is None:  # the engine refuses such a deal; nothing to derive
             return symbol
         return f"{symbol} {SUIT_CLASSES[trump_class(trump, preference_suit)]}"
@@ -243,10 +231,10 @@ def contract_text(contract: Any) -> str:
     if not isinstance(contract, str):
         return str(contract)
     row = contract.replace(" ", "-")
-    if row in CARD_CONTRACTS:
-        return str(CARD_CONTRACTS[row])
-    if contract[:-1].isdigit() and contract[-1] in SUITS:
-        return f"{contract[:-1]}{SUITS[contract[-1]]}"
+    if row in CARD_CONTRACT_WORDS:
+        return str(CARD_CONTRACT_WORDS[row])
+    if contract[:-1].isdigit() and contract[-1] in PREFERANS_SUITS:
+        return f"{contract[:-1]}{PREFERANS_SUITS[contract[-1]]}"
     return contract
 
 
@@ -282,7 +270,7 @@ def _param(name: str, value: Any) -> str:
     if isinstance(value, Text):
         return engine_text(value)
     if name in ("suit", "column", "trump") and isinstance(value, str):
-        return str(BOSTON_SUITS.get(value) or SUITS.get(value) or value)
+        return str(SUIT_SYMBOLS.get(value) or PREFERANS_SUITS.get(value) or value)
     if name == "contract":
         return contract_text(value)
     if name == "kind" and value in DEAL_KINDS:

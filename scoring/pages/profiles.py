@@ -32,6 +32,7 @@ from scoring.engine.boston.rules import BOSTON_ROWS, MISERE_ROWS, TRICK_ROWS
 from scoring.engine.preferans.rules import LEVELS
 from scoring.games import CENT
 from scoring.models import Season, StandingsTotal, Table
+from scoring.models.vocabulary import CARD_CONTRACT_NAMES
 from scoring.pages.charts import line_chart
 from scoring.selectors.profiles import (
     MemberSeat,
@@ -50,15 +51,7 @@ BOSTON_KINDS: dict[str, Any] = {
     "ask-unsupported": gettext_lazy("Ask, alone (5)"),
     "independence": gettext_lazy("Independence"),
     **{f"card-{row}": row for row in TRICK_ROWS},
-    "card-slam-by-two": gettext_lazy("Slam by two"),
-    "card-small-misere": gettext_lazy("Small misère"),
-    "card-piccolissimo": gettext_lazy("Piccolissimo"),
-    "card-grand-misere": gettext_lazy("Grand misère"),
-    "card-four-tour-misere": gettext_lazy("Four-tour misère"),
-    "card-small-open-misere": gettext_lazy("Small open misère"),
-    "card-grand-open-misere": gettext_lazy("Grand open misère"),
-    "card-boston": gettext_lazy("Boston"),
-    "card-open-boston": gettext_lazy("Open Boston"),
+    **{f"card-{row}": names.stats for row, names in CARD_CONTRACT_NAMES.items()},
 }
 """Boston contracts as ``Seat.stats`` names them, in the order the profile lists them."""
 assert all(f"card-{row}" in BOSTON_KINDS for row in (*MISERE_ROWS, *BOSTON_ROWS))  # noqa: S101
@@ -234,6 +227,11 @@ class PreferansStats:
     help_received: int
 
     @property
+    def contracts(self) -> tuple[Tally, ...]:
+        """The rows of the statistics table: each level, then the misère."""
+        return (*self.levels, self.misere)
+
+    @property
     def passout_average(self) -> Decimal | None:
         """Tricks taken per pass-out deal played."""
         if not self.passouts:
@@ -257,7 +255,7 @@ def preferans_stats(totals: Mapping[str, StandingsTotal]) -> PreferansStats | No
         levels=tuple(
             Tally(str(level), c[f"declared_{level}"], c[f"made_{level}"]) for level in LEVELS
         ),
-        misere=Tally(_("misère"), c["misere_declared"], c["misere_made"]),
+        misere=Tally(_("Misère"), c["misere_declared"], c["misere_made"]),
         conceded=sum(c[f"conceded_{level}"] for level in LEVELS),
         passouts=c["passouts"],
         passout_tricks=c["passout_tricks"],

@@ -23,6 +23,7 @@ from scoring.engine.preferans import settle
 from scoring.engine.preferans.rules import LEVELS, PreferansRules
 from scoring.models import BostonTariff, PreferansTariff
 from scoring.models.tariffs import SPECIAL_ROW_LABELS
+from scoring.models.vocabulary import SUIT_SYMBOLS
 from scoring.pages.labels import seat_letter
 from scoring.pages.tariffs import (
     CONTRACT_LABELS,
@@ -33,8 +34,6 @@ from scoring.pages.tariffs import (
     trick_row_labels,
 )
 from scoring.selectors.tariffs import house_tariffs
-
-SUIT_SYMBOLS = {"spades": "♠", "clubs": "♣", "diamonds": "♦", "hearts": "♥"}
 
 # The settlement example: three players whose pools are closed, with these mountains and
 # these whists written (writer, on whom, whists). Its balances come from the engine.

@@ -24,6 +24,7 @@ from scoring.models.tariff_settings import (
     page_rows,
 )
 from scoring.models.tariffs import SPECIAL_ROW_LABELS
+from scoring.models.vocabulary import SUIT_NAMES, SUIT_SYMBOLS
 
 SUIT_CLASSES = ("minor", "major")
 
@@ -32,12 +33,6 @@ CONTRACT_LABELS = {
     "supported": (_("Supported ask"), "прикуп купленный"),
     "unsupported": (_("Unsupported ask"), "прикуп не купленный"),
     "independence": (_("Independence"), "индепанданс"),
-}
-SUIT_LABELS = {
-    "spades": (_("spades"), "♠"),
-    "clubs": (_("clubs"), "♣"),
-    "diamonds": (_("diamonds"), "♦"),
-    "hearts": (_("hearts"), "♥"),
 }
 CARD_PARTS = (
     ("three_honours", _("three honours"), "три онёра"),
@@ -283,7 +278,7 @@ def value_card(rules: BostonRules) -> tuple[list[tuple[str, str, int]], list[Car
     suits = rules.suit_order
     multipliers = [rules.column_multiplier(suit) for suit in suits]
     columns = [
-        (str(SUIT_LABELS[suit][0]), SUIT_LABELS[suit][1], m)
+        (str(SUIT_NAMES[suit]), SUIT_SYMBOLS[suit], m)
         for suit, m in zip(suits, multipliers, strict=True)
     ]
 

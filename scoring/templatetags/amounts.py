@@ -13,7 +13,8 @@ from typing import Any
 
 from django import template
 from django.utils import formats
-from django.utils.translation import ngettext
+
+from scoring import games
 
 register = template.Library()
 
@@ -54,7 +55,4 @@ def amount(value: Any, game: str) -> str:
     if exact is None:
         return "" if value is None else str(value)
     count = plural_count(exact)
-    shown = number(exact)
-    if game == "boston":
-        return ngettext("%(amount)s chip", "%(amount)s chips", count) % {"amount": shown}
-    return ngettext("%(amount)s whist", "%(amount)s whists", count) % {"amount": shown}
+    return games.of(game).amount_text(number(exact), count)
