@@ -63,6 +63,7 @@ class Outcome:
     resends: int = 0  # requests sent again
     stored_first: int = 0  # saves stored though their answer was lost, then sent again
     problems: list[str] = field(default_factory=list)
+    posting: dict[str, float] = field(default_factory=dict)  # key: when its POST was sent
 
     def count(self, who: str, what: str) -> None:
         with self.lock:
@@ -106,16 +107,42 @@ def workers(masters: list[subprocess.Popen[bytes]], logs: list[Path]) -> list[in
     return found
 
 
+def cpu(pid: int) -> int:
+    """The process's CPU time so far, in clock ticks (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])  # utime, stime
+
+
 def killer(
-    masters: list[subprocess.Popen[bytes]], logs: list[Path], start: float, kills: list[int]
+    masters: list[subprocess.Popen[bytes]],
+    logs: list[Path],
+    start: float,
+    kills: list[int],
+    outcome: Outcome,
 ) -> None:
-    """One worker of the run's own killed with SIGKILL every ``KILL_EVERY`` seconds."""
+    """One worker of the run's own killed with SIGKILL every ``KILL_EVERY`` seconds: while
+    a save has been in flight for a random 20–300 ms (waiting up to a second for one),
+    the busiest worker, which is likely saving it or drawing its answer, so that some
+    deals are stored and their answers lost."""
     rng = random.Random(35)
     for n in range(KILLS):
         time.sleep(max(0.0, start + (n + 1) * KILL_EVERY - time.monotonic()))
+        give_up, into = time.monotonic() + 1.0, rng.uniform(0.02, 0.3)
+        while time.monotonic() < give_up:
+            with outcome.lock:
+                oldest = min(outcome.posting.values(), default=None)
+            if oldest is not None and time.monotonic() - oldest > into:
+                break
+            time.sleep(0.005)
         alive = workers(masters, logs)
         if alive:
-            pid = rng.choice(alive)
+            before = {pid: cpu(pid) for pid in alive}
+            time.sleep(0.02)
+            busiest = max(cpu(pid) - before[pid] for pid in alive)
+            pid = rng.choice([p for p in alive if cpu(p) - before[p] >= busiest])
             try:
                 os.kill(pid, signal.SIGKILL)
                 kills.append(pid)
@@ -206,13 +233,18 @@ def save_deals(client: Client, table: int, names: list[str], stop: float, outcom
         form = {"kind": "passout", "write_key": key, "revision": str(drawn), **tricks}
         form["csrfmiddlewaretoken"] = hidden(page, "csrfmiddlewaretoken")
         for attempt in range(RESENDS + 1):
+            with outcome.lock:
+                outcome.posting[key] = time.monotonic()
             try:
                 status, headers, _text = client.send("POST", f"{path}deals/", form)
-            except OSError as error:
+            except OSError:
                 status, headers = 0, {}
-                outcome.count("scorer", type(error).__name__)
+                outcome.count("scorer", "no answer")
             else:
                 outcome.count("scorer", f"HTTP {status}")
+            finally:
+                with outcome.lock:
+                    del outcome.posting[key]
             if status == 200 and "X-Table-Revision" in headers:
                 made = int(headers["X-Table-Revision"])
                 with outcome.lock:
@@ -324,7 +356,9 @@ def main(argv: list[str]) -> int:
         started = time.monotonic()
         stop = started + (KILLS + 1) * KILL_EVERY
         server_logs = [logs / f"gunicorn-{port}.log" for port in server_ports]
-        threads = [threading.Thread(target=killer, args=(masters, server_logs, started, kills))]
+        threads = [
+            threading.Thread(target=killer, args=(masters, server_logs, started, kills, outcome))
+        ]
         threads += [
             threading.Thread(
                 target=scorer,
