@@ -369,17 +369,26 @@ class WriteKey(models.Model):
     """A write at a table already stored, by the idempotency key its form carried: the
     same request sent again (a double tap, a retry, the phone's outbox) finds its key here
     and is answered as the success it was, storing nothing. Written in the transaction
-    of the write itself, so a key is here exactly when its write is."""
+    of the write itself, so a key is here exactly when its write is. What the write was
+    (``action``, as its audit entry says) and its deal let a resend be answered as the
+    first, and a key sent with another kind of write, deal or table be refused."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="write_keys")
     key = models.UUIDField()
     revision = models.PositiveIntegerField(help_text=_("The table's revision after the write."))
     at = models.DateTimeField(auto_now_add=True)
+    # Blank: a key kept before the kind was (it answers any write at its table, as then).
+    action = models.CharField(max_length=10, choices=AuditEntry.ACTIONS, blank=True, default="")
+    deal = models.ForeignKey(
+        DealRecord, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=("table", "key"), name="write_key_once"),
         ]
+        # A key is looked up whatever its table, to refuse one sent to another table.
+        indexes: ClassVar[list[models.Index]] = [models.Index(fields=["key"], name="write_key")]
 
     def __str__(self) -> str:
         return f"{self.table}: {self.key}"

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring import games, selectors
+from scoring.engine.errors import N_, RuleError
 from scoring.live.fragments import RevisionCache, cached
 from scoring.live.keys import deal_fields_key, history_key, qr_key, sheet_html_key, with_epoch
 from scoring.live.snapshots import LATEST_ROWS
@@ -311,5 +312,16 @@ def edit_forms(
     return deal_form(before, data, initial=initial), ReasonForm(data)
 
 
+class DealStruck(RuleError):
+    """The deal a page is drawn for is not on the sheet any more: a delete or an undo
+    struck it after the request found it."""
+
+    def __init__(self) -> None:
+        super().__init__(N_("this deal was deleted already"), field="deal")
+
+
 def _deal_position(state: selectors.TableState, record: DealRecord) -> int:
-    return next(i for i, r in enumerate(state.records) if r.pk == record.pk)
+    for position, live in enumerate(state.records):
+        if live.pk == record.pk:
+            return position
+    raise DealStruck

@@ -136,11 +136,27 @@ class StaleWrite(RuleError):
 
 class AlreadyStored(Exception):
     """The write with this idempotency key is stored already (the same request sent
-    again): nothing more is stored, and the caller answers as for the first one."""
+    again): nothing more is stored, and the caller answers as for the first one:
+    ``revision`` is the table's revision that write made, ``deal`` its deal's id."""
 
-    def __init__(self, revision: int) -> None:
+    def __init__(self, revision: int, deal: int | None = None) -> None:
         super().__init__(revision)
-        self.revision = revision
+        self.revision, self.deal = revision, deal
+
+
+class KeyReused(RuleError):
+    """A write carries the key of another write (another kind, another deal or another
+    table): answering it as that write's success would say it was done when it was not.
+    Nothing is stored."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            N_(
+                "this form's key belongs to another write, so nothing was saved; open the "
+                "table again and repeat"
+            ),
+            field="write_key",
+        )
 
 
 @dataclass(frozen=True)
@@ -158,29 +174,40 @@ ANY = Drawn()
 """A write that checks neither (the admin and the commands write what they are told)."""
 
 
-def _check_drawn(table: Table, drawn: Drawn) -> None:
-    """Under the row lock: ``AlreadyStored`` when this key's write is stored already, else
-    ``StaleWrite`` when the table moved on since the page was drawn.
+def _check_drawn(table: Table, drawn: Drawn, action: str, deal: DealRecord | None = None) -> None:
+    """Under the row lock: ``AlreadyStored`` when this key's ``action`` (on ``deal``, for
+    a write that names one) is stored already, whatever revision the resend carries;
+    ``KeyReused`` when the key was another write's; else ``StaleWrite`` when the table
+    moved on since the page was drawn.
 
-    A table still at the page's revision has stored no write made on that page: every
-    write that keeps a key also moves the revision on, and it never goes back. So the key
-    is looked up only when the revision moved (or the write names none), which spares the
-    usual write a statement."""
-    if drawn.revision is not None and drawn.revision == table.revision:
-        return
+    The key is looked up first, on every write: an outbox that sends a deal again after
+    its answer was lost may send it at the table's revision as it now stands (the deal's
+    own), and must be answered as the first was, not store it again."""
     if drawn.key is not None:
-        stored = WriteKey.objects.filter(table=table, key=drawn.key).first()
+        stored = WriteKey.objects.filter(key=drawn.key).first()
         if stored is not None:
-            raise AlreadyStored(stored.revision)
-    if drawn.revision is not None:
+            if stored.table_id != table.pk or (
+                stored.action
+                and (
+                    stored.action != action
+                    or (deal is not None and stored.deal_id not in (None, deal.pk))
+                )
+            ):
+                raise KeyReused
+            raise AlreadyStored(stored.revision, stored.deal_id)
+    if drawn.revision is not None and drawn.revision != table.revision:
         raise StaleWrite(drawn.revision, table.revision)
 
 
-def _keep_key(table: Table, drawn: Drawn, revision: int) -> None:
-    """Remember the write's key, in the write's own transaction (so a resent request finds
-    it exactly when the write is stored)."""
+def _keep_key(
+    table: Table, drawn: Drawn, revision: int, action: str, deal: DealRecord | None = None
+) -> None:
+    """Remember the write's key, what it did and to which deal, in the write's own
+    transaction (so a resent request finds it exactly when the write is stored)."""
     if drawn.key is not None:
-        WriteKey.objects.create(table=table, key=drawn.key, revision=revision)
+        WriteKey.objects.create(
+            table=table, key=drawn.key, revision=revision, action=action, deal=deal
+        )
 
 
 def _require_open(table: Table) -> None:
@@ -247,7 +274,7 @@ def deal_create(
     """
     with transaction.atomic():
         locked = _locked(table)
-        _check_drawn(locked, drawn)
+        _check_drawn(locked, drawn, AuditEntry.ADD)
         _require_open(locked)
         if seen is not None and seen.table.revision == locked.revision:
             base = seen
@@ -277,7 +304,7 @@ def deal_create(
                 revision=revision,
             )
         _touch(locked)
-        _keep_key(locked, drawn, revision)
+        _keep_key(locked, drawn, revision, AuditEntry.ADD, record)
         return _saved(base, game, record, mark)
 
 
@@ -342,7 +369,7 @@ def control_time_mark(table: Table, *, by: Member | None, drawn: Drawn = ANY) ->
     struck is entered first. The round is finished from here."""
     with transaction.atomic():
         locked = _locked(table)
-        _check_drawn(locked, drawn)
+        _check_drawn(locked, drawn, AuditEntry.MARK)
         _require_open(locked)
         kind = games.of_table(locked)
         if not kind.last_round:
@@ -362,7 +389,7 @@ def control_time_mark(table: Table, *, by: Member | None, drawn: Drawn = ANY) ->
             after={"control_time_deal": locked.control_time_deal},
             revision=locked.revision,
         )
-        _keep_key(locked, drawn, locked.revision)
+        _keep_key(locked, drawn, locked.revision, AuditEntry.MARK)
         return locked
 
 
@@ -376,7 +403,7 @@ def control_time_clear(
     _require_reason(reason)
     with transaction.atomic():
         locked = _locked(table)
-        _check_drawn(locked, drawn)
+        _check_drawn(locked, drawn, AuditEntry.UNMARK)
         _require_open(locked)
         if locked.control_time_deal is None:
             raise RuleError(N_("the control time is not marked"), field="table")
@@ -392,7 +419,7 @@ def control_time_clear(
             before=before,
             revision=locked.revision,
         )
-        _keep_key(locked, drawn, locked.revision)
+        _keep_key(locked, drawn, locked.revision, AuditEntry.UNMARK)
         return locked
 
 
@@ -411,7 +438,7 @@ def deal_edit(
     _require_reason(reason)
     with transaction.atomic():
         table = _locked(record.table)
-        _check_drawn(table, drawn)
+        _check_drawn(table, drawn, AuditEntry.EDIT, record)
         _require_open(table)
         records = selectors.live_deals(table)
         position = _position(records, record)
@@ -433,7 +460,7 @@ def deal_edit(
             revision=table.revision + 1,
         )
         _touch(table)
-        _keep_key(table, drawn, table.revision + 1)
+        _keep_key(table, drawn, table.revision + 1, AuditEntry.EDIT, record)
         return record
 
 
@@ -450,7 +477,7 @@ def deal_delete(
     _require_reason(reason)
     with transaction.atomic():
         table = _locked(record.table)
-        _check_drawn(table, drawn)
+        _check_drawn(table, drawn, action, record)
         _require_open(table)
         records = selectors.live_deals(table)
         _strike(table, records, record, by=by, reason=reason, action=action, drawn=drawn)
@@ -480,7 +507,7 @@ def _strike(
         revision=table.revision + 1,
     )
     _touch(table)
-    _keep_key(table, drawn, table.revision + 1)
+    _keep_key(table, drawn, table.revision + 1, action, record)
 
 
 def deal_undo(table: Table, *, by: Member | None, drawn: Drawn = ANY) -> DealRecord:
@@ -489,7 +516,7 @@ def deal_undo(table: Table, *, by: Member | None, drawn: Drawn = ANY) -> DealRec
     so an undo never strikes a deal another scorer has just saved."""
     with transaction.atomic():
         locked = _locked(table)
-        _check_drawn(locked, drawn)
+        _check_drawn(locked, drawn, AuditEntry.UNDO)
         _require_open(locked)
         records = selectors.live_deals(locked)
         if not records:
@@ -517,7 +544,7 @@ def table_finish(table: Table, *, by: Member | None, reason: str = "", drawn: Dr
     digest (so that an import of the same game is refused)."""
     with transaction.atomic():
         table = _locked(table)
-        _check_drawn(table, drawn)
+        _check_drawn(table, drawn, AuditEntry.CLOSE)
         _require_open(table)
         state = selectors.replay(table)
         table.status = Table.FINISHED
@@ -530,7 +557,7 @@ def table_finish(table: Table, *, by: Member | None, reason: str = "", drawn: Dr
         AuditEntry.objects.create(
             table=table, action=AuditEntry.CLOSE, actor=by, reason=reason, revision=table.revision
         )
-        _keep_key(table, drawn, table.revision)
+        _keep_key(table, drawn, table.revision, AuditEntry.CLOSE)
         standings_after_finish(table)
         ratings_after_finish(table)
         after_table_finish(table)  # e-mails and the club's chat, once this commits
@@ -542,7 +569,7 @@ def table_reopen(table: Table, *, by: Member | None, reason: str, drawn: Drawn =
     _require_reason(reason)
     with transaction.atomic():
         table = _locked(table)
-        _check_drawn(table, drawn)
+        _check_drawn(table, drawn, AuditEntry.REOPEN)
         if table.is_open:
             raise RuleError(N_("the table is in play already"), field="table")
         standings_before_reopen(table)  # while its seats still hold what they added
@@ -555,7 +582,7 @@ def table_reopen(table: Table, *, by: Member | None, reason: str, drawn: Drawn =
         AuditEntry.objects.create(
             table=table, action=AuditEntry.REOPEN, actor=by, reason=reason, revision=table.revision
         )
-        _keep_key(table, drawn, table.revision)
+        _keep_key(table, drawn, table.revision, AuditEntry.REOPEN)
         ratings_after_reopen(table)  # the table no longer counts until it finishes again
         return table
 

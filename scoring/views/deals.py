@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
-from django_htmx.http import retarget
+from django_htmx.http import HttpResponseClientRedirect, retarget
 
 from clubsite.http import HtmxHttpRequest, page_or_partial, partial_or_redirect
 from scoring import selectors, services
@@ -30,9 +30,10 @@ from scoring.pages.forms import (
     reason_refusal,
     rule_error_to_form,
 )
-from scoring.pages.labels import deal_words, rule_label
+from scoring.pages.labels import deal_words, rule_error_text, rule_label
 from scoring.pages.tables import (
     LOG_SHOWN,
+    DealStruck,
     deal_form,
     deal_form_context,
     edit_forms,
@@ -99,8 +100,8 @@ def _save_deal(
         saved = services.deal_create(
             table, form.deal(), by=member_of(request), drawn=drawn, seen=state
         )
-    except services.AlreadyStored:  # sent twice: the first one is the table now
-        return _after_save(request, table, None)
+    except services.AlreadyStored as stored:  # sent again: answered as the first was
+        return _after_save(request, table, None, stored.revision)
     except services.StaleWrite as stale:
         return _stale_deal(request, table, stale)
     except RuleError as error:
@@ -159,14 +160,20 @@ def _form_response(
 
 
 def _after_save(
-    request: HtmxHttpRequest, table: Table, state: selectors.TableState | None
+    request: HtmxHttpRequest,
+    table: Table,
+    state: selectors.TableState | None,
+    revision: int | None = None,
 ) -> HttpResponse:
     """htmx: the new sheet in place of the old and, out of band, an empty form for the next
     deal and the table's buttons, drawn from ``state``, the table after the deal (``None``:
     as it stands now). The history below them shows the new deal from the next page load
-    on, as viewers see it. Others: back to the table page."""
+    on, as viewers see it. Others: back to the table page. Either way with the revision
+    the deal made (``revision``: a deal sent again, stored the first time)."""
     if state is None:
         state = selectors.current(table_for_page(table.pk, with_tariff=False), latest=LOG_SHOWN)
+    if revision is None:
+        revision = state.table.revision
 
     def saved() -> HttpResponse:
         context = deal_form_context(request, state.table, state) | {
@@ -178,7 +185,7 @@ def _after_save(
 
     url = reverse("scoring:table_detail", args=[table.pk])
     response = partial_or_redirect(request, saved, url, message=_("Deal saved."))
-    return with_revision(response, table.pk, state.table.revision)
+    return with_revision(response, table.pk, revision)
 
 
 @table_write
@@ -231,6 +238,18 @@ def deal_edit(request: HtmxHttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     table = table_for_page(pk)
     require_write(request, can_write(request.user, table))
     record = get_object_or_404(DealRecord, pk=deal_pk, table=table, deleted=False)
+    try:
+        return _edit_answer(request, table, record)
+    except DealStruck as struck:  # by a delete or an undo that won the race: say so
+        messages.error(request, rule_error_text(struck))
+        if request.htmx:
+            return HttpResponseClientRedirect(reverse("scoring:table_detail", args=[table.pk]))
+        return redirect("scoring:table_detail", pk=table.pk)
+
+
+def _edit_answer(request: HtmxHttpRequest, table: Table, record: DealRecord) -> HttpResponse:
+    """The correction's page, or the correction stored and answered (``DealStruck`` when
+    the deal is struck from the sheet while this request reads it)."""
     kept = kept_write(request, "edit") if request.method == "POST" else {}
     form, reason = edit_forms(table, record, request.POST or None)
     if request.method == "POST" and "change" not in request.POST:
@@ -243,13 +262,15 @@ def deal_edit(request: HtmxHttpRequest, pk: int, deal_pk: int) -> HttpResponse:
                     reason=reason.cleaned_data["reason"],
                     drawn=revision_and_key(request),
                 )
-            except services.AlreadyStored:
-                return _edited(request, table, record)
+            except services.AlreadyStored as stored:
+                return _edited(request, table, record, stored.revision)
             except services.StaleWrite as stale:
                 page = partial(_edit_page_again, request, table, record)
                 return stale_answer(request, table, stale, page)
             except RuleError as error:
                 rule_error_to_form(form, error)
+                if error.field in ("revision", "write_key"):  # nothing to correct in the form
+                    return refusal(_edit_page(request, table, record, form, reason, **kept), 400)
             else:
                 return _edited(request, table, record)
     elif request.method == "POST":  # the kind or declarer changed: redraw the fields
@@ -266,7 +287,9 @@ def _edit_page(
     reason: ReasonForm,
     **extra: Any,
 ) -> HttpResponse:
-    n = list(selectors.live_deals(table)).index(record) + 1
+    n = _number(table, record)
+    if n is None:
+        raise DealStruck
     context = {
         "table": table,
         "form": form,
@@ -293,10 +316,21 @@ def _edit_page_again(
     return _edit_page(request, table, record, form, reason, stale=message)
 
 
-def _edited(request: HtmxHttpRequest, table: Table, record: DealRecord) -> HttpResponse:
-    n = list(selectors.live_deals(table)).index(record) + 1
-    messages.success(request, _("Deal %(n)s corrected.") % {"n": n})
-    return with_revision(redirect("scoring:table_detail", pk=table.pk), table.pk)
+def _edited(
+    request: HtmxHttpRequest, table: Table, record: DealRecord, revision: int | None = None
+) -> HttpResponse:
+    n = _number(table, record)
+    if n is None:  # struck since (a correction sent again after a delete)
+        messages.success(request, _("Deal corrected."))
+    else:
+        messages.success(request, _("Deal %(n)s corrected.") % {"n": n})
+    return with_revision(redirect("scoring:table_detail", pk=table.pk), table.pk, revision)
+
+
+def _number(table: Table, record: DealRecord) -> int | None:
+    """The deal's number on the sheet, or ``None`` once it is struck."""
+    live = [deal.pk for deal in selectors.live_deals(table)]
+    return live.index(record.pk) + 1 if record.pk in live else None
 
 
 @table_write

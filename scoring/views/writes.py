@@ -2,9 +2,11 @@
 and answering the write. Each write form at a table carries the table's revision as the
 page drew it and a fresh idempotency key (``scoring/_write_fields.html``). The service
 checks both under the table's row lock: a key stored already answers as the success it
-was (``AlreadyStored``), a revision that is not the table's any more is refused with what
-changed meanwhile (``StaleWrite``, HTTP 409). Every write that succeeds answers with the
-table's new revision in ``X-Table-Revision``. docs/architecture.md tells the whole flow.
+was, whatever revision it came with (``AlreadyStored``); a key of another kind of write,
+deal or table is refused (``KeyReused``, HTTP 400); a revision that is not the table's
+any more is refused with what changed meanwhile (``StaleWrite``, HTTP 409). Every write
+that succeeds answers with the table's new revision in ``X-Table-Revision`` (a write sent
+again: the revision it made the first time). docs/architecture.md tells the whole flow.
 """
 
 from __future__ import annotations
@@ -133,16 +135,18 @@ def after_write(
     table: Table,
     message: str,
     state: selectors.TableState | None = None,
+    revision: int | None = None,
 ) -> HttpResponse:
     """htmx: the fresh sheet and an empty form (drawn from ``state`` when the write
-    advanced it); others: back to the table page. Either way with the new revision."""
+    advanced it); others: back to the table page. Either way with the new revision (or
+    ``revision``, the one a write sent again made the first time)."""
     response = partial_or_redirect(
         request,
         lambda: table_page(request, table, state, saved=message),
         reverse("scoring:table_detail", args=[table.pk]),
         message=message,
     )
-    return with_revision(response, table.pk)
+    return with_revision(response, table.pk, revision)
 
 
 def write_answer(
@@ -157,8 +161,8 @@ def write_answer(
     for a plain POST) or by the rules."""
     try:
         write()
-    except services.AlreadyStored:
-        pass
+    except services.AlreadyStored as stored:
+        return after_write(request, table, done, revision=stored.revision)
     except services.StaleWrite as stale:
         return stale_answer(request, table, stale, stale_page)
     except RuleError as error:

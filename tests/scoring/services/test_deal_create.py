@@ -52,9 +52,10 @@ def test_a_deal_saved_from_the_page_is_stored_as_a_deal_replayed_afresh(
     replayed = factories.pulka([anna, boris, vera], deals=[GAME])
     state = seen(from_page)
 
-    # The transaction (a savepoint here), the row lock, the deal, its history entry, the
-    # revision, the key, the commit: the page's replay is advanced, nothing else is read.
-    with django_assert_num_queries(7):
+    # The transaction (a savepoint here), the row lock, the key looked up (a resend is
+    # answered as the first, whatever its revision), the deal, its history entry, the
+    # revision, the key kept, the commit: the page's replay is advanced, nothing else read.
+    with django_assert_num_queries(8):
         saved = services.deal_create(
             from_page,
             PASSOUT,
@@ -123,15 +124,15 @@ def test_a_deal_the_rules_refuse_is_not_stored():
     assert rows(table) == before
 
 
-def test_a_save_through_the_site_costs_eleven_statements(client, django_assert_num_queries):
+def test_a_save_through_the_site_costs_twelve_statements(client, django_assert_num_queries):
     table = factories.pulka(deals=[GAME])
     client.force_login(table.seats.get(position=0).member)
     client.get(reverse("scoring:table_detail", args=[table.pk]))  # the revision's snapshot
     url = reverse("scoring:deal_create", args=[table.pk])
     form = {**factories.PASSOUT, **factories.drawn(table), "write_key": str(uuid.uuid4())}
     # The table and its seats, the session, the member (with whether he organises: the
-    # buttons under the form), and the write's seven (as above).
-    with django_assert_num_queries(11):
+    # buttons under the form), and the write's eight (as above).
+    with django_assert_num_queries(12):
         response = client.post(url, form, **factories.HTMX)
     assert response.status_code == 200
     assert DealRecord.objects.filter(table=table).count() == 2
