@@ -321,6 +321,9 @@ WHITENOISE_AUTOREFRESH = DEBUG
 # The fonts the sheet's PNG picture is drawn with (scoring/share.py): Debian's
 # fonts-dejavu-core puts them here; `manage.py check` warns when they are missing.
 SHEET_FONT_DIR = Path(os.environ.get("DJANGO_SHEET_FONT_DIR") or "/usr/share/fonts/truetype/dejavu")
+# How many sheet pictures are drawn at once, by all the app servers sharing the cache (each
+# process alone without REDIS_URL); the others wait a second, then get a 503 (docs/deploy.md).
+CLUB_PICTURE_RENDERS = env_int("CLUB_PICTURE_RENDERS", default=1)
 
 # Content Security Policy (Django 6 built-in). Strict from day one: no inline script or
 # style, no eval. Scripts come only from this site's own files ('self'); no nonce: the site
