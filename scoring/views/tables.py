@@ -104,6 +104,7 @@ def table_open(request: HttpRequest, game: str) -> HttpResponse:
             form.add_error(None, _("Open a table you play at: take one of the seats."))
         else:
             try:
+                services.tables_per_hour_check(by=user)
                 table = services.table_open(
                     game=game,
                     version=form.cleaned_data["version"],
