@@ -19,13 +19,14 @@ import math
 import re
 from pathlib import Path
 
-import resvg_py
 import segno
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core import checks
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
+
+from scoring.pages import raster
 
 PNG_WIDTH = 1200
 """The picture's width in pixels (twice the sheet's 600 user units): sharp on a phone and
@@ -97,14 +98,11 @@ def sheet_png(svg: str, page: int = 1) -> bytes:
         raise ValueError(f"the sheet's picture has {pages} pages, not a page {page}")
     if pages > 1:
         svg = _page_of(svg, page, pages)
-    return resvg_py.svg_to_bytes(
-        svg_string=svg,
+    return raster.svg_to_png(
+        svg,
         width=PNG_WIDTH,
         style_sheet=_sheet_css(),
         font_files=[str(path) for path in font_paths()],
-        # Only the fonts named: the picture is the same on every server, and resvg does
-        # not scan the system's fonts for every picture.
-        skip_system_fonts=True,
     )
 
 
