@@ -25,8 +25,10 @@ WAIT_STEP_SECONDS = 0.005
 """How often a thread waiting for another's fragment looks for it (rendering a sheet
 takes a few milliseconds)."""
 
-SLOT_STEP_SECONDS = 0.02
-"""How often a maker waiting for a render slot tries the slots again."""
+SLOT_STEP_SECONDS = 0.05
+"""How often a thread waiting for a costly fragment (one made in a render slot) looks for
+it, or for a free slot: it takes a second or so, and a burst of waiters polling the cache
+every few milliseconds would take the CPU from the render and from ``/healthz``."""
 
 logger = logging.getLogger(__name__)
 """Logs each fragment made (DEBUG): the load run counts them per revision."""
@@ -61,10 +63,11 @@ def cached[Made: (str, bytes)](
         return made  # type: ignore[no-any-return]
     deadline = None if wait is None else time.monotonic() + wait
     claim = claim_key(key)
+    step = WAIT_STEP_SECONDS if slots is None else SLOT_STEP_SECONDS
     while not cache.add(claim, 1, MAKING_SECONDS):
         if deadline is not None and time.monotonic() > deadline:
             raise Busy(key)
-        time.sleep(WAIT_STEP_SECONDS)
+        time.sleep(step)
         made = cache.get(key)
         if made is not None:
             return made  # type: ignore[no-any-return]

@@ -162,7 +162,7 @@ def table_live(request: HttpRequest, pk: int) -> HttpResponse:
     return HttpResponse(sheet_html(request, table, None, editable=editable))
 
 
-PICTURE_WAIT_SECONDS = 0.5
+PICTURE_WAIT_SECONDS = 0.25
 """How long a request for a picture not drawn yet waits for a render slot, or for another
 request's render of it, before it is answered 503: a worker thread is held no longer, so a
 burst of them leaves threads for ``/healthz`` and the pages."""
