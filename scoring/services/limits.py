@@ -44,7 +44,7 @@ def tables_per_hour_check(*, by: Member) -> None:
     if opened >= limit:
         raise RuleError(
             _(
-                "you have opened %(limit)s tables in the last hour, the most a member may: "
+                "you have opened as many tables this hour as a member may (%(limit)s): "
                 "try again later, or ask an organiser"
             )
             % {"limit": limit}
@@ -63,7 +63,7 @@ def imports_per_hour_check(*, by: Member) -> None:
     if imported >= limit:
         raise RuleError(
             _(
-                "you have imported %(limit)s games in the last hour, the most a member may: "
+                "you have imported as many games this hour as a member may (%(limit)s): "
                 "try again later, or ask an organiser"
             )
             % {"limit": limit}
