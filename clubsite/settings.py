@@ -321,6 +321,13 @@ WHITENOISE_AUTOREFRESH = DEBUG
 # The fonts the sheet's PNG picture is drawn with (scoring/share.py): Debian's
 # fonts-dejavu-core puts them here; `manage.py check` warns when they are missing.
 SHEET_FONT_DIR = Path(os.environ.get("DJANGO_SHEET_FONT_DIR") or "/usr/share/fonts/truetype/dejavu")
+# How many sheet pictures are drawn at once, by all the app servers sharing the cache (each
+# process alone without REDIS_URL); the others wait 0.25 s, then get a 503 (docs/deploy.md).
+CLUB_PICTURE_RENDERS = env_int("CLUB_PICTURE_RENDERS", default=1)
+# How many tables a member (not an organiser) may open, and game records import, in an
+# hour; 0: no limit (scoring/services/limits.py, docs/deploy.md).
+CLUB_TABLES_PER_HOUR = env_int("CLUB_TABLES_PER_HOUR", default=20)
+CLUB_IMPORTS_PER_HOUR = env_int("CLUB_IMPORTS_PER_HOUR", default=10)
 
 # Content Security Policy (Django 6 built-in). Strict from day one: no inline script or
 # style, no eval. Scripts come only from this site's own files ('self'); no nonce: the site

@@ -127,10 +127,11 @@ def revision_key(table: Table, kind: str) -> str:
     return f"{table_key(table, kind)}:{table.revision}"
 
 
-def sheet_picture_key(table: Table) -> str:
-    """The key of this revision's sheet picture (PNG) in the active language: the words
-    drawn on the sheet are in it (``scoring.pages.sheet``), so each language has its own."""
-    return revision_key(table, f"sheet-png:{get_language()}")
+def sheet_picture_key(table: Table, page: int = 1) -> str:
+    """The key of ``page`` of this revision's sheet picture (PNG) in the active language:
+    the words drawn on the sheet are in it (``scoring.pages.sheet``), so each language has
+    its own."""
+    return revision_key(table, f"sheet-png:{get_language()}:{page}")
 
 
 def tariff_key(table: Table, kind: str) -> str:
@@ -172,3 +173,9 @@ def standings_key(stamp: str, page: str, *made_from: object) -> str:
 def claim_key(key: str) -> str:
     """The key of the claim to make what is kept under ``key`` (``fragments.cached``)."""
     return f"making:{key}"
+
+
+def render_slot_key(slot: int) -> str:
+    """The key of render slot ``slot`` (``fragments.cached``'s ``slots``): whichever table,
+    revision or epoch, so the slots bound every render the cache's sharers make."""
+    return f"render-slot:{slot}"

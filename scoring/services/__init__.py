@@ -3,6 +3,7 @@ member's edit as the standings see it, each in one transaction. Call sites use
 ``services.<name>``; the topic modules hold the code."""
 
 from scoring.services.imports import record_import
+from scoring.services.limits import imports_per_hour_check, tables_per_hour_check
 from scoring.services.members import member_save
 from scoring.services.ratings import (
     RATING_MODEL,
@@ -77,6 +78,7 @@ __all__ = [
     "deal_edit",
     "deal_preview",
     "deal_undo",
+    "imports_per_hour_check",
     "member_save",
     "ratings_after_finish",
     "ratings_after_reopen",
@@ -102,6 +104,7 @@ __all__ = [
     "table_open",
     "table_reopen",
     "tables_in_play",
+    "tables_per_hour_check",
     "tariff_change_preview",
     "tariff_copy",
     "tariff_delete",

@@ -16,13 +16,16 @@ from scoring.engine.record import MAX_RECORD_BYTES, load
 from scoring.models import Guest, Table
 from scoring.permissions import is_organiser
 from scoring.selectors.tariffs import version_with_rules
+from scoring.services.limits import imports_per_hour_check
 from scoring.services.tables import MEMBERS_FIELD, Player, table_import
 
 
 def record_import(*, upload: Any, game: str, played_on: Any, by: Member) -> Table:
     """Import an uploaded game record (``upload``, a file of the ``game`` named) as a
     finished table played by the club's members it names; ``RuleError`` when the file,
-    its players or its rules do not fit, ``AlreadyImported`` for a game the club has."""
+    its players or its rules do not fit or ``by`` has imported the most games an hour
+    allows (``limits``), ``AlreadyImported`` for a game the club has."""
+    imports_per_hour_check(by=by)
     if upload.size > MAX_RECORD_BYTES:  # refused before a byte of it is read
         raise RuleError(
             _("the file is larger than %(limit)s MB, the limit for a game record")

@@ -129,9 +129,10 @@ def _table_context(table: Table) -> dict[str, Any]:
 
 
 def sheet_picture(table: Table) -> bytes | None:
-    """The table's drawn sheet as a PNG (``share.sheet_png``), kept under its revision as
-    the page's picture is (``/tables/<id>/sheet.png``); ``None`` for a game without a
-    drawing (Boston)."""
+    """The table's drawn sheet as a PNG (``share.sheet_png``; its first page, for a sheet
+    taller than a picture's), kept under its revision as the page's picture is
+    (``/tables/<id>/sheet.png``) and drawn in one of the same render slots; ``None`` for a
+    game without a drawing (Boston)."""
     game = game_pages.of_table(table)
     if not game.draws_sheet:
         return None
@@ -140,7 +141,7 @@ def sheet_picture(table: Table) -> bytes | None:
         engine = selectors.current(table, latest=0).game
         return share.sheet_png(game.sheet_svg(table, engine, RevisionCache(table)))
 
-    return cached(sheet_picture_key(table), draw)
+    return cached(sheet_picture_key(table), draw, slots=settings.CLUB_PICTURE_RENDERS)
 
 
 def site_url(path: str) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -30,7 +31,7 @@ from clubsite.pages import kept_for_visitors
 from members.http import SignedInRequest
 from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
-from scoring.live.fragments import RevisionCache, cached
+from scoring.live.fragments import Busy, RevisionCache, cached
 from scoring.live.keys import sheet_picture_key
 from scoring.models import Table
 from scoring.pages import games as game_pages
@@ -103,6 +104,7 @@ def table_open(request: SignedInRequest, game: str) -> HttpResponse:
             form.add_error(None, _("Open a table you play at: take one of the seats."))
         else:
             try:
+                services.tables_per_hour_check(by=user)
                 table = services.table_open(
                     game=game,
                     version=form.cleaned_data["version"],
@@ -160,11 +162,26 @@ def table_live(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return HttpResponse(sheet_html(request, table, None, editable=editable))
 
 
+PICTURE_WAIT_SECONDS = 0.25
+"""How long a request for a picture not drawn yet waits for a render slot, or for another
+request's render of it, before it is answered 503: a worker thread is held no longer, so a
+burst of them leaves threads for ``/healthz`` and the pages."""
+
+
+def _picture_page(request: HtmxHttpRequest) -> int | None:
+    """The picture's ``?page=`` (1, the top, unless asked), or None for one it cannot be."""
+    asked = request.GET.get("page", "1")
+    return int(asked) if asked.isdigit() and 0 < int(asked) < 10_000 else None
+
+
 def _picture_etag(request: HtmxHttpRequest, pk: int) -> str | None:
-    """The sheet picture's version: the table's revision, as the live sheet's, and the
-    language (the words drawn on the sheet are in it)."""
+    """The sheet picture's version: the table's revision, as the live sheet's, the
+    language (the words drawn on the sheet are in it) and the page."""
     version = selectors.table_version(pk)
-    return None if version is None else f'"{pk}-{version}-{get_language()}-png"'
+    page = _picture_page(request)
+    if version is None or page is None:
+        return None
+    return f'"{pk}-{version}-{get_language()}-png{"" if page == 1 else f"-{page}"}"'
 
 
 @condition(etag_func=_picture_etag)
@@ -177,8 +194,16 @@ def table_sheet_png(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     sends the ETag back gets a 304 for one query. ``no-cache``: whoever keeps it asks again
     before showing it, so nobody is shown a sheet that has moved on.
 
+    A sheet taller than ``share.PNG_MAX_HEIGHT`` pixels comes in pages (``?page=2``…), each
+    one labelled. Pictures are drawn in the site's few render slots
+    (``CLUB_PICTURE_RENDERS``): a request that finds none free within
+    ``PICTURE_WAIT_SECONDS`` is answered 503 with ``Retry-After``.
+
     A game without a drawn sheet (Boston: its sheet is the result table and the deal log)
     has no picture: 404, with a page that says so."""
+    page = _picture_page(request)
+    if page is None:
+        raise Http404
     table = table_for_page(pk, with_tariff=False)
     game = game_pages.of_table(table)
     if not game.draws_sheet:
@@ -188,9 +213,24 @@ def table_sheet_png(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
     def draw() -> bytes:
         engine = selectors.current(table, latest=0).game
-        return share.sheet_png(game.sheet_svg(table, engine, RevisionCache(table)))
+        svg = game.sheet_svg(table, engine, RevisionCache(table))
+        if page > share.picture_pages(svg):
+            raise Http404
+        return share.sheet_png(svg, page)
 
-    response = HttpResponse(cached(sheet_picture_key(table), draw), "image/png")
+    try:
+        png = cached(
+            sheet_picture_key(table, page),
+            draw,
+            slots=settings.CLUB_PICTURE_RENDERS,
+            wait=PICTURE_WAIT_SECONDS,
+        )
+    except Busy:
+        busy = HttpResponse(_("The sheet's picture is being drawn: ask again shortly."), status=503)
+        busy["Retry-After"] = "2"
+        busy["Cache-Control"] = "no-store"
+        return busy
+    response = HttpResponse(png, "image/png")
     response["Cache-Control"] = "public, no-cache"
     response["Content-Disposition"] = f'inline; filename="table-{table.pk}.png"'
     return response
