@@ -436,18 +436,36 @@ def _markup(words: Text, params: Mapping[str, str] | None = None) -> str:
 
 
 def page_rows(
-    rules: Any, settings: Sequence[Setting], sections: Sequence[Section], written_out: Iterable[str]
+    rules: Any,
+    settings: Sequence[Setting],
+    sections: Sequence[Section],
+    written_out: Iterable[str],
+    *,
+    words: bool = False,
 ) -> dict[str, list[PageRow]]:
     """Per section (the head one as ``"head"``), a term and a value for every setting the
     page template does not write out in its own words (``written_out``): a new setting is
-    on the page at once. Every section's key is present, so that a template's
+    on the page at once. With ``words``, a setting says itself as its :class:`Reading`
+    tells (a setting said in another's row, or in a table, has no row of its own); without,
+    every setting is "label: value". Every section's key is present, so that a template's
     ``more.values`` never falls back to the dict's ``values`` method."""
     skip = set(written_out)
+    values = {setting.name: setting.text(rules) for setting in settings}
+    by_name = {setting.name: setting for setting in settings}
     rows: dict[str, list[PageRow]] = {section.key or "head": [] for section in sections}
     for setting in settings:
-        if setting.name not in skip:
-            row = PageRow(setting.name, setting.term, setting.text(rules))
-            rows[setting.section or "head"].append(row)
+        if setting.name in skip:
+            continue
+        if words and setting.reading is not None:
+            reading = setting.reading
+            if reading.table or reading.shown_with:
+                continue
+            if reading.only_if and not by_name[reading.only_if].value(rules):
+                continue
+            said = _page_rows(setting, reading, rules, values, by_name)
+        else:
+            said = [PageRow(setting.name, setting.term, setting.text(rules))]
+        rows[setting.section or "head"].extend(said)
     return rows
 
 
@@ -1270,18 +1288,25 @@ BOSTON_SETTINGS: tuple[Setting, ...] = (
         "payment_tariff",
         _("A slam (13 tricks) multiplies all by this."),
         label=_("Slam multiplier"),
+        reading=Reading(term=_('A slam <span lang="ru">(шлем)</span>'), text=_("×%(value)s")),
     ),
     _whole(
         "major_multiplier",
         "payment_tariff",
         _("The major suit pays this × the minor."),
         label=_("Major suit multiplier"),
+        reading=Reading(
+            term=_('The major suit <span lang="ru">(старшая масть)</span>'), text=_("×%(value)s")
+        ),
     ),
     _whole(
         "double_tour_multiplier",
         "payment_tariff",
         _("A double tour pays this × a simple tour."),
         label=_("Double tour multiplier"),
+        reading=Reading(
+            term=_('A double tour <span lang="ru">(тур двойной)</span>'), text=_("×%(value)s")
+        ),
     ),
     _choice(
         "supported_payers",
@@ -1290,6 +1315,13 @@ BOSTON_SETTINGS: tuple[Setting, ...] = (
         (("pairs", _("in pairs")), ("each", _("each pays each"))),
         length=10,
         label=_("Who pays in 2 vs 2"),
+        reading=Reading(
+            term=_("In a 2 vs 2 contract"),
+            texts=(
+                ("each", _("each loser pays each winner")),
+                ("pairs", _("each winner is paid by one opponent")),
+            ),
+        ),
     ),
     # Value card (its rows are BostonCardRow).
     *(
@@ -1313,24 +1345,40 @@ BOSTON_SETTINGS: tuple[Setting, ...] = (
         maximum=1,
         small=True,
         label=_("Piccolissimo tricks"),
+        reading=Reading(
+            term=_('A piccolissimo must take <span lang="ru">(пиколиссимо)</span>'),
+            texts=((0, _("0 tricks")), (1, _("1 trick"))),
+        ),
     ),
     _flag(
         "card_pays_honours",
         "value_card",
         _("Value card: honours are paid on a made trick contract."),
         label=_("Honours paid"),
+        reading=Reading(
+            term=_('Honours <span lang="ru">(онёры)</span>'),
+            texts=((True, _("paid on a made trick contract")), (False, _("not paid"))),
+        ),
     ),
     _flag(
         "card_pays_overtricks",
         "value_card",
         _("Value card: each overtrick is paid at the row's rate."),
         label=_("Overtricks paid"),
+        reading=Reading(
+            term=_("Overtricks"),
+            texts=((True, _("each is paid at the row's rate")), (False, _("not paid"))),
+        ),
     ),
     _flag(
         "card_pays_undertricks",
         "value_card",
         _("Value card: each undertrick is paid at the row's rate."),
         label=_("Undertricks paid"),
+        reading=Reading(
+            term=_("Undertricks"),
+            texts=((True, _("each is paid at the row's rate")), (False, _("not paid"))),
+        ),
     ),
 )
 

@@ -53,10 +53,12 @@ CARD_PARTS = (
 # (``tariff_settings.Reading``).
 BOSTON_WRITTEN_OUT = frozenset(
     (
-        *("system", "slam_multiplier", "major_multiplier", "double_tour_multiplier"),
-        *("supported_payers", "together_required", "piccolissimo_tricks"),
+        # The system orders the page (its tables first) and the page's lead says it; the
+        # suit columns' multipliers head the value card's columns, and the tricks two
+        # partners need name its first row.
+        "system",
         *(f"{suit}_multiplier" for suit in ("spades", "clubs", "diamonds", "hearts")),
-        *("card_pays_honours", "card_pays_overtricks", "card_pays_undertricks"),
+        "together_required",
     )
 )
 
@@ -343,5 +345,5 @@ def boston_tariff_context(tariff: BostonTariff) -> dict[str, Any]:
         "card_rows": card,
         # The system the tariff's tables score by comes first; the other follows.
         "card_first": rules.system == "value-card",
-        "more": page_rows(rules, BOSTON_SETTINGS, BOSTON_SECTIONS, BOSTON_WRITTEN_OUT),
+        "more": page_rows(rules, BOSTON_SETTINGS, BOSTON_SECTIONS, BOSTON_WRITTEN_OUT, words=True),
     }
