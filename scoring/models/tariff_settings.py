@@ -3,15 +3,17 @@
 A :class:`Setting` names the engine rule it feeds, its kind, its admin section, label and
 help text. From the declarations come the tariff models' columns (:func:`add_columns`),
 ``to_rules()`` (:func:`rules_values`) and ``fields_from_rules()`` (:func:`model_values`),
-the admin's fieldsets and labels, the plain rows of the tariff pages and the settings
-table in docs/rules.md (:func:`docs_table`).
+the admin's fieldsets and labels, the tariff pages (:func:`page_sections`,
+:func:`page_rows`: a setting's :class:`Reading` holds the page's words for it), the table
+of every setting on the members' rules page and the settings table in docs/rules.md
+(:func:`docs_table`).
 
 Defaults are not declared: a column's default is the engine's default (Sochi's, the
 payment tariff's), so the engine stays the one place that knows the presets.
 
 Changing a declaration's column (its help text, limits, choices) changes the schema, and
-``makemigrations`` will ask for a migration: that is intended. A label only reaches the
-admin form and the page, never the schema.
+``makemigrations`` will ask for a migration: that is intended. A label or a reading only
+reaches the admin form and the pages, never the schema.
 """
 
 from __future__ import annotations
