@@ -316,6 +316,25 @@ def test_the_readings_name_declared_settings():
 
 
 @pytest.mark.django_db
+def test_a_new_boston_setting_is_listed_under_its_section(client: Client, monkeypatch):
+    throwaway = dataclasses.replace(
+        THROWAWAY,
+        name="throwaway_honours",
+        section="value_card",
+        label="A throwaway Boston rule",
+        rule="card_pays_honours",
+    )
+    monkeypatch.setattr(views, "BOSTON_SETTINGS", (*BOSTON_SETTINGS, throwaway))
+    tariff = imported("boston", BostonRules(), "base")
+
+    html = page(client, "boston", tariff)
+
+    card = html[html.index('id="value-card"') : html.index('id="value-card-table"')]
+    expected = "yes" if BostonRules().card_pays_honours else "no"
+    assert f"<dt>A throwaway Boston rule</dt><dd>{expected}</dd>" in card
+
+
+@pytest.mark.django_db
 def test_every_boston_setting_the_template_writes_out_is_declared(client: Client):
     assert {s.name for s in BOSTON_SETTINGS} >= views.BOSTON_WRITTEN_OUT
 
