@@ -3,15 +3,17 @@
 A :class:`Setting` names the engine rule it feeds, its kind, its admin section, label and
 help text. From the declarations come the tariff models' columns (:func:`add_columns`),
 ``to_rules()`` (:func:`rules_values`) and ``fields_from_rules()`` (:func:`model_values`),
-the admin's fieldsets and labels, the plain rows of the tariff pages and the settings
-table in docs/rules.md (:func:`docs_table`).
+the admin's fieldsets and labels, the tariff pages (:func:`page_sections`,
+:func:`page_rows`: a setting's :class:`Reading` holds the page's words for it), the table
+of every setting on the members' rules page and the settings table in docs/rules.md
+(:func:`docs_table`).
 
 Defaults are not declared: a column's default is the engine's default (Sochi's, the
 payment tariff's), so the engine stays the one place that knows the presets.
 
 Changing a declaration's column (its help text, limits, choices) changes the schema, and
-``makemigrations`` will ask for a migration: that is intended. A label only reaches the
-admin form and the page, never the schema.
+``makemigrations`` will ask for a migration: that is intended. A label or a reading only
+reaches the admin form and the pages, never the schema.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from django.db import models
 from django.template.defaultfilters import yesno
 from django.utils import formats, translation
 from django.utils.functional import Promise
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -70,6 +74,45 @@ class Section:
     """Names the page's section too; ``""`` is the head fieldset (name, description …)."""
     title: Text | None = None
     description: Text | None = None
+    heading: Text | None = None
+    """The tariff page's heading (it may carry a Russian hint as markup); unset: ``title``."""
+    intro: Text | None = None
+    """A sentence the tariff page puts under the heading."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reading:
+    """How the tariff page reads a setting when its label and value are not enough.
+
+    A setting without one is a row "label: value" (yes/no, a number, the choice's label).
+    The words here may carry markup (a Russian hint ``<span lang="ru">``) and
+    ``%(name)s`` placeholders: ``%(value)s`` is the setting's own value, any other name
+    one of :attr:`params`. Only the site's own messages are marked safe; the values put
+    into them are escaped.
+    """
+
+    term: Text | None = None
+    """The page's term; unset: the setting's label."""
+    text: Text | None = None
+    """The value in words, one sentence for every value."""
+    texts: tuple[tuple[Any, Text], ...] = ()
+    """The value in words per value (a choice's, or a list's such as ``()``); a value not
+    listed reads as usual. With :attr:`depends` a key may be ``(value, its value)``."""
+    yesno: Text | None = None
+    """A yes/no's words as the ``yesno`` filter takes them (``"yes,no — never"``)."""
+    depends: str = ""
+    """A setting whose value also chooses the words (keys ``(value, its value)``)."""
+    params: tuple[tuple[str, str], ...] = ()
+    """Placeholder → the setting (or page value) it prints."""
+    also: tuple[tuple[Text, Text], ...] = ()
+    """Rows after this one that no single setting owns (a value derived from several)."""
+    table: str = ""
+    """The page's table (a partial of the page's tables template) that shows this
+    setting; the table stands where the first setting naming it is."""
+    shown_with: str = ""
+    """The setting whose row or table says this one: it has no row of its own."""
+    only_if: str = ""
+    """A yes/no setting: this row is shown only when it is on."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -102,6 +145,8 @@ class Setting:
     legacy: tuple[tuple[bool, str], ...] = ()
     """``choice``: the choice an older yes/no of this setting means, as (yes/no, choice)
     pairs (a backup made before it became a choice stores true/false)."""
+    reading: Reading | None = None
+    """How the tariff page says it; unset: "label: value" under its section."""
 
     @property
     def engine_name(self) -> str:
@@ -168,12 +213,19 @@ class Setting:
 
     # -- for people
 
+    def value(self, rules: Any) -> Any:
+        """This setting's value in ``rules``, as the engine holds it."""
+        value = getattr(rules, self.engine_name)
+        return value if self.index is None else value[self.index]
+
     def text(self, rules: Any) -> str:
         """The value as the tariff page and the docs print it."""
-        value = getattr(rules, self.engine_name)
-        if self.index is not None:
-            value = value[self.index]
-        return value_text(value, self.choices)
+        return value_text(self.value(rules), self.choices)
+
+    @property
+    def term(self) -> str:
+        """The setting's name for people: its label, or Django's from the name."""
+        return str(self.label or self.name.replace("_", " ").capitalize())
 
 
 def value_text(value: Any, choices: Sequence[tuple[str, Text]] = ()) -> str:
@@ -279,20 +331,143 @@ class PageRow:
     value: str
 
 
+@dataclass(frozen=True, slots=True)
+class PageBlock:
+    """A run of a section: one of the page's tables, or rows of "term: value"."""
+
+    table: str = ""
+    rows: tuple[PageRow, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PageSection:
+    key: str
+    id: str
+    """The heading's HTML id (``half-whist``)."""
+    heading: str
+    intro: str
+    blocks: tuple[PageBlock, ...]
+
+
+def page_sections(
+    rules: Any,
+    settings: Sequence[Setting],
+    sections: Sequence[Section],
+    extra: Mapping[str, str] | None = None,
+) -> list[PageSection]:
+    """The tariff page, section by section, from the declarations: each setting says
+    itself as its :class:`Reading` tells (a row, or a place in a table), and a setting
+    without one is a row "label: value" — so a new setting is on the page at once.
+    ``extra``: page values no single setting holds, for the readings' placeholders."""
+    values: dict[str, str] = {**(extra or {})}
+    for setting in settings:
+        values.setdefault(setting.engine_name, setting.text(rules))
+        values[setting.name] = setting.text(rules)
+    by_name = {setting.name: setting for setting in settings}
+    out = []
+    for section in sections:
+        blocks: list[PageBlock] = []
+        rows: list[PageRow] = []
+        tables: set[str] = set()
+        for setting in (s for s in settings if s.section == section.key):
+            reading = setting.reading or Reading()
+            if reading.only_if and not by_name[reading.only_if].value(rules):
+                continue
+            if reading.table:
+                if reading.table not in tables:
+                    tables.add(reading.table)
+                    if rows:
+                        blocks.append(PageBlock(rows=tuple(rows)))
+                        rows = []
+                    blocks.append(PageBlock(table=reading.table))
+                continue
+            if reading.shown_with:
+                continue
+            rows.extend(_page_rows(setting, reading, rules, values, by_name))
+        if rows:
+            blocks.append(PageBlock(rows=tuple(rows)))
+        out.append(
+            PageSection(
+                key=section.key or "head",
+                id=section.key.replace("_", "-") or "head",
+                heading=_markup(section.heading or section.title or ""),
+                intro=_markup(section.intro or ""),
+                blocks=tuple(blocks),
+            )
+        )
+    return out
+
+
+def _page_rows(
+    setting: Setting,
+    reading: Reading,
+    rules: Any,
+    values: Mapping[str, str],
+    by_name: Mapping[str, Setting],
+) -> list[PageRow]:
+    value = setting.value(rules)
+    params = {"value": values[setting.name]}
+    params |= {key: values[name] for key, name in reading.params}
+    texts = dict(reading.texts)
+    words: Text | None = reading.text
+    if reading.depends and (value, by_name[reading.depends].value(rules)) in texts:
+        words = texts[(value, by_name[reading.depends].value(rules))]
+    elif value in texts:
+        words = texts[value]
+    if reading.yesno is not None:
+        text = str(yesno(value, str(reading.yesno)))
+    elif words is not None:
+        text = _markup(words, params)
+    else:
+        text = values[setting.name]
+    term = _markup(reading.term) if reading.term is not None else setting.term
+    rows = [PageRow(setting.name, term, text)]
+    rows += [
+        PageRow(setting.name, _markup(also_term, params), _markup(also_text, params))
+        for also_term, also_text in reading.also
+    ]
+    return rows
+
+
+def _markup(words: Text, params: Mapping[str, str] | None = None) -> str:
+    """The site's own message, marked safe, with ``params`` escaped into it."""
+    text = str(words)
+    if params and "%(" in text:
+        text = text % {key: conditional_escape(value) for key, value in params.items()}
+    return mark_safe(text)  # noqa: S308 - our own messages; the params are escaped
+
+
 def page_rows(
-    rules: Any, settings: Sequence[Setting], sections: Sequence[Section], written_out: Iterable[str]
+    rules: Any,
+    settings: Sequence[Setting],
+    sections: Sequence[Section],
+    written_out: Iterable[str],
+    *,
+    words: bool = False,
 ) -> dict[str, list[PageRow]]:
     """Per section (the head one as ``"head"``), a term and a value for every setting the
     page template does not write out in its own words (``written_out``): a new setting is
-    on the page at once. Every section's key is present, so that a template's
+    on the page at once. With ``words``, a setting says itself as its :class:`Reading`
+    tells (a setting said in another's row, or in a table, has no row of its own); without,
+    every setting is "label: value". Every section's key is present, so that a template's
     ``more.values`` never falls back to the dict's ``values`` method."""
     skip = set(written_out)
+    values = {setting.name: setting.text(rules) for setting in settings}
+    by_name = {setting.name: setting for setting in settings}
     rows: dict[str, list[PageRow]] = {section.key or "head": [] for section in sections}
     for setting in settings:
-        if setting.name not in skip:
-            term = str(setting.label or setting.name.replace("_", " ").capitalize())
-            row = PageRow(setting.name, term, setting.text(rules))
-            rows[setting.section or "head"].append(row)
+        if setting.name in skip:
+            continue
+        if words and setting.reading is not None:
+            reading = setting.reading
+            if reading.table or reading.shown_with:
+                continue
+            if reading.only_if and not by_name[reading.only_if].value(rules):
+                continue
+            said = _page_rows(setting, reading, rules, values, by_name)
+        else:
+            said = [PageRow(setting.name, setting.term, setting.text(rules))]
+        rows[setting.section or "head"].extend(said)
     return rows
 
 
@@ -420,21 +595,28 @@ PREFERANS_SECTIONS = (
             "The pool points V written for a made contract, and the tricks O the defence "
             "must take (0–4)."
         ),
+        heading=_(
+            'Values and obligations <span lang="ru">(стоимость игр, обязанность вистовать)</span>'
+        ),
     ),
     Section(
         "rates",
         _("Whists and remises"),
         _("Each rate is a multiple of V per trick (1, 2, 1.5 …)."),
+        heading=_('Whists and remises <span lang="ru">(висты и ремизы)</span>'),
+        intro=_("Per trick at each level: the rate × the contract's value V."),
     ),
     Section(
         "duty",
         _("Whister duty"),
         _("What a whister short of the obligation writes."),
+        heading=_('Whister duty <span lang="ru">(ответственность вистующих)</span>'),
     ),
     Section(
         "half_whist",
         _("Half-whist and tens"),
         _("When the second defender may half-whist, and whether a 10 is whisted."),
+        heading=_('Half-whist and tens <span lang="ru">(полвиста и десятерная)</span>'),
     ),
     Section(
         "concede",
@@ -443,28 +625,40 @@ PREFERANS_SECTIONS = (
             "The declarer gives his contract up without playing it and writes the "
             "undertricks as a remise."
         ),
+        heading=_('Conceding a contract <span lang="ru">(уход без двух, без трёх)</span>'),
     ),
     Section(
         "passouts",
         _("Pass-outs"),
         _("Ladders list the 1st, 2nd, 3rd … pass-out in a row; the last step repeats."),
+        heading=_('Pass-outs <span lang="ru">(распасы)</span>'),
     ),
     Section(
         "dark",
         _("Dark games and bombs"),
         _("Contracts played without looking at the widow, and the bombs of the Classic."),
+        heading=_('Dark games and bombs <span lang="ru">(игры втёмную и бомбы)</span>'),
     ),
     Section(
         "settlement",
         _("Closing and settlement"),
         _("Help past the pool target, and how the pulka is settled in whists."),
+        heading=_('Closing and settlement <span lang="ru">(закрытие пули и расчёт)</span>'),
     ),
 )
 
 PREFERANS_SETTINGS: tuple[Setting, ...] = (
     # Values and obligations.
     *(
-        _whole(name, "values", help_text, label=label, rule="contract_values", index=i)
+        _whole(
+            name,
+            "values",
+            help_text,
+            label=label,
+            rule="contract_values",
+            index=i,
+            reading=Reading(table="values-table"),
+        )
         for i, (name, label, help_text) in enumerate(_VALUES)
     ),
     *(
@@ -478,6 +672,7 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
             minimum=0,
             maximum=4,
             small=True,
+            reading=Reading(table="values-table"),
         )
         for i, (name, label, help_text) in enumerate(_OBLIGATIONS)
     ),
@@ -487,12 +682,14 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         "rates",
         _("Whists a defender writes per defence trick, × V."),
         label=_("Whist rate"),
+        reading=Reading(table="rates-table"),
     ),
     _rate(
         "remise_rate",
         "rates",
         _("Mountain per undertrick for the declarer, × V."),
         label=_("Remise rate"),
+        reading=Reading(table="rates-table"),
     ),
     _rate(
         "consolation_rate",
@@ -500,12 +697,18 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         _("Whists each consoling player writes per undertrick, × V (0: no consolation)."),
         minimum=Decimal(0),
         label=_("Consolation rate"),
+        reading=Reading(table="rates-table"),
     ),
     _whole(
         "misere_penalty",
         "rates",
         _("Mountain per trick on a failed misère."),
         label=_("Failed misère, per trick"),
+        reading=Reading(
+            term=_('Failed misère <span lang="ru">(несыгранный мизер)</span>'),
+            text=_('<span id="misere-penalty">%(penalty)s</span> mountain per trick taken'),
+            params=(("penalty", "misere_penalty"),),
+        ),
     ),
     _choice(
         "lone_whist",
@@ -517,12 +720,32 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         (("greedy", _("greedy")), ("gentleman", _("gentleman"))),
         length=10,
         label=_("One whister on a remise"),
+        reading=Reading(
+            term=_('One whister on a remise <span lang="ru">(вист при ремизе)</span>'),
+            texts=(
+                (
+                    "gentleman",
+                    _(
+                        'gentleman\'s whist <span lang="ru">(джентльменский вист)</span>: '
+                        "the whister and the passer share everything equally"
+                    ),
+                ),
+                (
+                    "greedy",
+                    _(
+                        'greedy whist <span lang="ru">(жлобский вист)</span>: the whister is '
+                        "paid for every defence trick"
+                    ),
+                ),
+            ),
+        ),
     ),
     _flag(
         "consolation_by_dealer",
         "rates",
         _("With 4 players the dealer consoles on a remise too."),
         label=_("The 4-player dealer consoles"),
+        reading=Reading(term=_("The 4-player dealer consoles on a remise")),
     ),
     # Whister duty.
     _choice(
@@ -532,6 +755,20 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         (("responsible", _("responsible")), ("none", _("none"))),
         length=12,
         label=_("Whister duty"),
+        reading=Reading(
+            term=_("A whister short of the obligation"),
+            texts=(
+                (
+                    "responsible",
+                    _(
+                        "writes the shortfall × %(rate)s V into his mountain "
+                        '<span lang="ru">(ответственный вист)</span>'
+                    ),
+                ),
+                ("none", _('writes nothing <span lang="ru">(без ответственности)</span>')),
+            ),
+            params=(("rate", "whister_penalty_rate"),),
+        ),
     ),
     _choice(
         "two_whister_duty",
@@ -550,6 +787,26 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         ),
         length=24,
         label=_("Two whisters"),
+        reading=Reading(
+            texts=(
+                ("personal", _("each owes a personal quota (half the obligation)")),
+                ("pair", _("owe the obligation as a pair; the one with fewer tricks pays")),
+                (
+                    "personal_if_pair_short",
+                    _(
+                        "each owes a personal quota (half the obligation), charged only when "
+                        "the pair together is short"
+                    ),
+                ),
+                (
+                    "proportional",
+                    _(
+                        "owe the obligation as a pair; the shortfall is shared in proportion "
+                        "to how far each is short of his half"
+                    ),
+                ),
+            ),
+        ),
     ),
     _choice(
         "duty_at_one",
@@ -583,6 +840,7 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         "duty",
         _("Mountain per trick a whister is short of his duty, × V."),
         label=_("Whister's penalty rate"),
+        reading=Reading(shown_with="whister_duty"),
     ),
     # Half-whist and tens.
     _numbers(
@@ -592,12 +850,17 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         length=20,
         may_be_empty=True,
         label=_("Half-whist levels"),
+        reading=Reading(
+            term=_('Half-whist allowed on <span lang="ru">(полвиста)</span>'),
+            texts=(((), _("never")),),
+        ),
     ),
     _flag(
         "ten_is_whisted",
         "half_whist",
         _("Whether a 10 may be whisted (otherwise it is always passed)."),
         label=_("A 10 may be whisted"),
+        reading=Reading(yesno=_("yes,no — it is always passed")),
     ),
     _flag(
         "stalingrad",
@@ -617,6 +880,20 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
             "undertricks go into his mountain as a remise."
         ),
         label=_("Conceding allowed"),
+        reading=Reading(
+            term=_("The declarer may give his contract up unplayed"),
+            texts=(
+                (
+                    True,
+                    _(
+                        "yes: he writes the undertricks × %(rate)s V into his mountain "
+                        "(usually %(undertricks)s undertricks)"
+                    ),
+                ),
+                (False, _("no")),
+            ),
+            params=(("rate", "remise_rate"), ("undertricks", "concede_undertricks")),
+        ),
     ),
     _whole(
         "concede_undertricks",
@@ -625,6 +902,7 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         maximum=10,
         small=True,
         label=_("Usual undertricks of a concession"),
+        reading=Reading(shown_with="concede"),
     ),
     _flag(
         "concede_consolation",
@@ -634,6 +912,15 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
             "also write consolation on a conceded contract. Needs conceding allowed."
         ),
         label=_("Consolation on a concession"),
+        reading=Reading(
+            term=_("Consolation on a conceded contract"),
+            texts=(
+                (True, _("yes: each consoling player writes the undertricks × %(rate)s V on him")),
+                (False, _("no")),
+            ),
+            params=(("rate", "consolation_rate"),),
+            only_if="concede",
+        ),
     ),
     # Pass-outs.
     _choice(
@@ -646,12 +933,31 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         (("mountain", _("mountain")), ("whists", _("whists"))),
         length=10,
         label=_("Pass-out tricks go"),
+        reading=Reading(
+            term=_("Tricks are paid"),
+            texts=(
+                (
+                    "whists",
+                    _(
+                        "in whists: the fewest-tricks player writes %(whists)s × the price "
+                        "whists on every other player per trick "
+                        '<span lang="ru">(ростовские распасы)</span>'
+                    ),
+                ),
+                (
+                    "mountain",
+                    _('into the mountain: tricks × the price <span lang="ru">(в гору)</span>'),
+                ),
+            ),
+            params=(("whists", "passout_whists"),),
+        ),
     ),
     _whole(
         "passout_whists",
         "passouts",
         _("Whist mode: whists per trick at the first price (Rostov 5)."),
         label=_("Pass-out whists per trick"),
+        reading=Reading(shown_with="passout_mode"),
     ),
     _numbers(
         "passout_ladder",
@@ -659,6 +965,7 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         _("Price per trick of the 1st, 2nd, 3rd … pass-out in a row; the last repeats."),
         length=60,
         label=_("Pass-out prices"),
+        reading=Reading(table="passout-table"),
     ),
     _numbers(
         "passout_exit",
@@ -666,12 +973,19 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         _("Lowest contract after the 1st, 2nd, 3rd … pass-out in a row, e.g. 6, 7, 8."),
         length=30,
         label=_("Exit from pass-outs"),
+        reading=Reading(table="exit-table"),
     ),
     _flag(
         "passout_amnesty",
         "passouts",
         _("Take the smallest trick count off everyone's pass-out tricks."),
         label=_("Pass-out amnesty"),
+        reading=Reading(
+            term=_(
+                "Amnesty: the smallest trick count is taken off everyone's "
+                '<span lang="ru">(амнистия)</span>'
+            )
+        ),
     ),
     _choice(
         "passout_zero_bonus",
@@ -689,6 +1003,17 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         ),
         length=10,
         label=_("No trick on a pass-out"),
+        reading=Reading(
+            term=_("A player who took no trick"),
+            depends="passout_mode",
+            texts=(
+                (("price", "whists"), _("writes 1 point into his pool")),
+                ("price", _("writes the price into his pool")),
+                ("one", _("writes 1 point into his pool")),
+                ("mountain", _("takes twice the price off his mountain")),
+                ("none", _("writes nothing")),
+            ),
+        ),
         legacy=tuple(LEGACY_BOOLEANS["passout_zero_bonus"].items()),
     ),
     _flag(
@@ -696,6 +1021,7 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         "passouts",
         _("A misère ends a series of pass-outs like any game."),
         label=_("A misère ends pass-outs"),
+        reading=Reading(term=_("A misère ends a series of pass-outs")),
     ),
     _choice(
         "passout_series_ends_on",
@@ -712,6 +1038,27 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         ),
         length=24,
         label=_("A series of pass-outs ends with"),
+        reading=Reading(
+            texts=(
+                ("any_deal", _("any game")),
+                ("played_game", _("any game but one both defenders passed")),
+                (
+                    "whisted_made_game",
+                    _(
+                        "only a game made against a whister, with the defence's obligation "
+                        "taken (never a misère)"
+                    ),
+                ),
+                (
+                    "made_game_from_level",
+                    _(
+                        "only a made game of %(level)s or more (a game both defenders passed "
+                        "counts as made); a misère only when made"
+                    ),
+                ),
+            ),
+            params=(("level", "passout_series_end_level"),),
+        ),
     ),
     _whole(
         "passout_series_end_level",
@@ -724,18 +1071,24 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         maximum=10,
         small=True,
         label=_("Lowest game that ends a series"),
+        reading=Reading(shown_with="passout_series_ends_on"),
     ),
     _flag(
         "dealer_takes_widow_tricks",
         "passouts",
         _("With 4 players the dealer plays the widow on pass-outs (0–2)."),
         label=_("The 4-player dealer plays the widow"),
+        reading=Reading(
+            term=_('With 4 players the dealer plays the widow <span lang="ru">(прикуп)</span>'),
+            yesno=_("yes (0–2 tricks),no"),
+        ),
     ),
     _flag(
         "passout_same_dealer",
         "passouts",
         _("After a pass-out the same player deals again, up to 3 times."),
         label=_("Same dealer after a pass-out"),
+        reading=Reading(term=_("After a pass-out the same player deals again (up to 3 times)")),
     ),
     # Dark games and bombs.
     _flag(
@@ -743,18 +1096,40 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         "dark",
         _("Dark contracts and dark pass-outs are played."),
         label=_("Dark games"),
+        reading=Reading(
+            term=_('Dark contracts and dark pass-outs <span lang="ru">(втёмную)</span>'),
+            texts=(
+                (True, _("played; every amount of a dark contract × %(multiplier)s")),
+                (False, _("not played")),
+            ),
+            params=(("multiplier", "dark_multiplier"),),
+        ),
     ),
     _whole(
         "dark_multiplier",
         "dark",
         _("Every amount of a dark contract × this."),
         label=_("Dark multiplier"),
+        reading=Reading(shown_with="dark_games"),
     ),
     _flag(
         "bombs",
         "dark",
         _("Dark pass-outs draw bombs that multiply a later game."),
         label=_("Bombs"),
+        reading=Reading(
+            term=_('Bombs <span lang="ru">(бомбы)</span>'),
+            texts=(
+                (
+                    True,
+                    _(
+                        "a dark pass-out draws a bomb: ×2, then ×4, then ×8 "
+                        '<span lang="ru">(ёлка)</span> on a later game'
+                    ),
+                ),
+                (False, _("not played")),
+            ),
+        ),
     ),
     # Closing and settlement.
     _choice(
@@ -778,6 +1153,19 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         "settlement",
         _("Whists the helper writes per pool point given as help."),
         label=_("Whists per point of help"),
+        reading=Reading(
+            term=_(
+                "Help: whists per pool point given to another player "
+                '<span lang="ru">(помощь)</span>'
+            ),
+            also=(
+                (
+                    _("With every pool closed, a pool point is taken off the mountain as"),
+                    _("%(points)s mountain points"),
+                ),
+            ),
+            params=(("points", "help_mountain"),),
+        ),
     ),
     _choice(
         "overflow_floor",
@@ -795,12 +1183,18 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         "settlement",
         _("Whists per pool point at settlement."),
         label=_("Pool weight"),
+        reading=Reading(
+            term=_('Whists per pool point at settlement <span lang="ru">(пуля)</span>')
+        ),
     ),
     _whole(
         "mountain_weight",
         "settlement",
         _("Whists per mountain point at settlement."),
         label=_("Mountain weight"),
+        reading=Reading(
+            term=_('Whists per mountain point at settlement <span lang="ru">(гора)</span>')
+        ),
     ),
     _choice(
         "settlement_divisor",
@@ -809,6 +1203,16 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         (("players", _("players (n)")), ("players_minus_one", _("players − 1"))),
         length=20,
         label=_("Mountain divided among"),
+        reading=Reading(
+            term=_("The mountain is divided among"),
+            texts=(
+                (
+                    "players",
+                    _('n players (all who play) <span lang="ru">(средняя гора)</span>'),
+                ),
+                ("players_minus_one", _("n − 1 players")),
+            ),
+        ),
     ),
     _choice(
         "settlement_pools",
@@ -886,18 +1290,25 @@ BOSTON_SETTINGS: tuple[Setting, ...] = (
         "payment_tariff",
         _("A slam (13 tricks) multiplies all by this."),
         label=_("Slam multiplier"),
+        reading=Reading(term=_('A slam <span lang="ru">(шлем)</span>'), text=_("×%(value)s")),
     ),
     _whole(
         "major_multiplier",
         "payment_tariff",
         _("The major suit pays this × the minor."),
         label=_("Major suit multiplier"),
+        reading=Reading(
+            term=_('The major suit <span lang="ru">(старшая масть)</span>'), text=_("×%(value)s")
+        ),
     ),
     _whole(
         "double_tour_multiplier",
         "payment_tariff",
         _("A double tour pays this × a simple tour."),
         label=_("Double tour multiplier"),
+        reading=Reading(
+            term=_('A double tour <span lang="ru">(тур двойной)</span>'), text=_("×%(value)s")
+        ),
     ),
     _choice(
         "supported_payers",
@@ -906,6 +1317,13 @@ BOSTON_SETTINGS: tuple[Setting, ...] = (
         (("pairs", _("in pairs")), ("each", _("each pays each"))),
         length=10,
         label=_("Who pays in 2 vs 2"),
+        reading=Reading(
+            term=_("In a 2 vs 2 contract"),
+            texts=(
+                ("each", _("each loser pays each winner")),
+                ("pairs", _("each winner is paid by one opponent")),
+            ),
+        ),
     ),
     # Value card (its rows are BostonCardRow).
     *(
@@ -929,24 +1347,40 @@ BOSTON_SETTINGS: tuple[Setting, ...] = (
         maximum=1,
         small=True,
         label=_("Piccolissimo tricks"),
+        reading=Reading(
+            term=_('A piccolissimo must take <span lang="ru">(пиколиссимо)</span>'),
+            texts=((0, _("0 tricks")), (1, _("1 trick"))),
+        ),
     ),
     _flag(
         "card_pays_honours",
         "value_card",
         _("Value card: honours are paid on a made trick contract."),
         label=_("Honours paid"),
+        reading=Reading(
+            term=_('Honours <span lang="ru">(онёры)</span>'),
+            texts=((True, _("paid on a made trick contract")), (False, _("not paid"))),
+        ),
     ),
     _flag(
         "card_pays_overtricks",
         "value_card",
         _("Value card: each overtrick is paid at the row's rate."),
         label=_("Overtricks paid"),
+        reading=Reading(
+            term=_("Overtricks"),
+            texts=((True, _("each is paid at the row's rate")), (False, _("not paid"))),
+        ),
     ),
     _flag(
         "card_pays_undertricks",
         "value_card",
         _("Value card: each undertrick is paid at the row's rate."),
         label=_("Undertricks paid"),
+        reading=Reading(
+            term=_("Undertricks"),
+            texts=((True, _("each is paid at the row's rate")), (False, _("not paid"))),
+        ),
     ),
 )
 

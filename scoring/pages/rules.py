@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from django.urls import reverse
 from django.utils import timezone
@@ -22,6 +23,14 @@ from scoring.engine.boston.rules import ASK_CONTRACTS, CARD_ROWS, TRICK_ROWS, Bo
 from scoring.engine.preferans import settle
 from scoring.engine.preferans.rules import LEVELS, PreferansRules
 from scoring.models import BostonTariff, PreferansTariff
+from scoring.models.tariff_settings import (
+    BOSTON_SECTIONS,
+    BOSTON_SETTINGS,
+    PREFERANS_SECTIONS,
+    PREFERANS_SETTINGS,
+    PageRow,
+    page_rows,
+)
 from scoring.models.tariffs import SPECIAL_ROW_LABELS
 from scoring.models.vocabulary import SUIT_SYMBOLS
 from scoring.pages.labels import seat_letter
@@ -52,7 +61,57 @@ def rules_context(language: str | None) -> dict[str, object]:
         "preferans": preferans_numbers(house.preferans) if house.preferans else None,
         "payment_tariff": payment_numbers(payment, english=english) if payment else None,
         "value_card": card_numbers(card, english=english) if card else None,
+        "settings_tables": settings_tables(house.preferans, payment, card),
     }
+
+
+# -- every setting, from its declaration ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SettingsTable:
+    """All the declared settings of one house tariff, by section, each as "label: value"
+    (``tariff_settings.page_rows``): what the prose above explains, listed in full, so a
+    new setting is on the page without a word of its templates changed."""
+
+    key: str
+    tariff: Any
+    url: str
+    sections: list[tuple[str, list[PageRow]]]
+    """(the section's title, or ``""`` for the head section; its rows)."""
+
+
+def settings_tables(
+    preferans: PreferansTariff | None, payment: BostonTariff | None, card: BostonTariff | None
+) -> list[SettingsTable]:
+    tables = []
+    if preferans:
+        tables.append(
+            _settings_table("preferans", preferans, PREFERANS_SETTINGS, PREFERANS_SECTIONS)
+        )
+    for tariff in (payment, card):
+        if tariff:
+            # A Boston tariff's settings of the other system do not score its tables.
+            own = ("", tariff.system.replace("-", "_"))
+            sections = tuple(s for s in BOSTON_SECTIONS if s.key in own)
+            settings = tuple(s for s in BOSTON_SETTINGS if s.section in own)
+            tables.append(_settings_table(tariff.system, tariff, settings, sections))
+    return tables
+
+
+def _settings_table(key: str, tariff: Any, settings: Any, sections: Any) -> SettingsTable:
+    game = "preferans" if key == "preferans" else "boston"
+    rows = page_rows(tariff.to_rules(), settings, sections, ())
+    return SettingsTable(
+        key=key,
+        tariff=tariff,
+        url=reverse(f"scoring:{game}_tariff_detail", args=[tariff.pk]),
+        sections=[
+            (str(section.title or ""), rows[section.key or "head"])
+            for section in sections
+            if rows[section.key or "head"]
+        ],
+    )
 
 
 # -- Preferans ----------------------------------------------------------------------------

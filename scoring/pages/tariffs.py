@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.boston import Ask, BostonRules, Independence, tariff_amount
 from scoring.engine.boston.rules import ASK_CONTRACTS, CARD_ROWS, TRICK_ROWS
-from scoring.engine.preferans.rules import LEVELS, RATES, PreferansRules
+from scoring.engine.preferans.rules import LEVELS, PreferansRules
 from scoring.models import BostonTariff, PreferansTariff
 from scoring.models.tariff_settings import (
     BOSTON_SECTIONS,
@@ -22,6 +22,7 @@ from scoring.models.tariff_settings import (
     PREFERANS_SECTIONS,
     PREFERANS_SETTINGS,
     page_rows,
+    page_sections,
 )
 from scoring.models.tariffs import SPECIAL_ROW_LABELS
 from scoring.models.vocabulary import SUIT_NAMES, SUIT_SYMBOLS
@@ -41,31 +42,18 @@ CARD_PARTS = (
 )
 
 
-# The settings each page's template writes out in its own words (tables, sentences). Every
-# other declared setting is listed under its section as "label: value" by itself, so a new
-# setting is on the page without touching the template.
-PREFERANS_WRITTEN_OUT = frozenset(
-    (
-        *(f"value_{level}" for level in (*LEVELS, "misere")),
-        *(f"obligation_{level}" for level in LEVELS),
-        *RATES,
-        *("misere_penalty", "lone_whist", "consolation_by_dealer"),
-        *("whister_duty", "two_whister_duty", "half_whist_levels", "ten_is_whisted"),
-        *("passout_mode", "passout_whists", "passout_ladder", "passout_exit"),
-        *("passout_amnesty", "passout_zero_bonus", "misere_ends_passouts"),
-        *("passout_series_ends_on", "passout_series_end_level"),
-        *("concede", "concede_undertricks", "concede_consolation"),
-        *("dealer_takes_widow_tricks", "passout_same_dealer"),
-        *("dark_games", "dark_multiplier", "bombs"),
-        *("help_whists_per_point", "pool_weight", "mountain_weight", "settlement_divisor"),
-    )
-)
+# The settings the Boston page's template writes out in its own words (tables, sentences).
+# Every other declared setting is listed under its section as "label: value" by itself.
+# The Preferans page has no such list: it is drawn from the declarations
+# (``tariff_settings.Reading``).
 BOSTON_WRITTEN_OUT = frozenset(
     (
-        *("system", "slam_multiplier", "major_multiplier", "double_tour_multiplier"),
-        *("supported_payers", "together_required", "piccolissimo_tricks"),
+        # The system orders the page (its tables first) and the page's lead says it; the
+        # suit columns' multipliers head the value card's columns, and the tricks two
+        # partners need name its first row.
+        "system",
         *(f"{suit}_multiplier" for suit in ("spades", "clubs", "diamonds", "hearts")),
-        *("card_pays_honours", "card_pays_overtricks", "card_pays_undertricks"),
+        "together_required",
     )
 )
 
@@ -330,9 +318,12 @@ def preferans_tariff_context(tariff: PreferansTariff) -> dict[str, Any]:
         },
         "passout_ladder": list(rules.passout_ladder),
         "passout_exit": list(rules.passout_exit),
-        "half_whist_levels": list(rules.half_whist_levels),
-        "help_mountain": number(Fraction(rules.pool_weight, rules.mountain_weight)),
-        "more": page_rows(rules, PREFERANS_SETTINGS, PREFERANS_SECTIONS, PREFERANS_WRITTEN_OUT),
+        "sections": page_sections(
+            rules,
+            PREFERANS_SETTINGS,
+            PREFERANS_SECTIONS,
+            {"help_mountain": number(Fraction(rules.pool_weight, rules.mountain_weight))},
+        ),
     }
 
 
@@ -349,5 +340,5 @@ def boston_tariff_context(tariff: BostonTariff) -> dict[str, Any]:
         "card_rows": card,
         # The system the tariff's tables score by comes first; the other follows.
         "card_first": rules.system == "value-card",
-        "more": page_rows(rules, BOSTON_SETTINGS, BOSTON_SECTIONS, BOSTON_WRITTEN_OUT),
+        "more": page_rows(rules, BOSTON_SETTINGS, BOSTON_SECTIONS, BOSTON_WRITTEN_OUT, words=True),
     }

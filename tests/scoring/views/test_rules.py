@@ -23,6 +23,8 @@ from scoring.models import (
     PreferansTariffVersion,
     Season,
 )
+from scoring.models.tariff_settings import BOSTON_SETTINGS, PREFERANS_SETTINGS, Setting
+from scoring.pages import rules as rules_page
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -42,6 +44,7 @@ SECTIONS = [
     "#boston",
     "#boston-payment",
     "#boston-card",
+    "#settings",
 ]
 
 
@@ -311,7 +314,7 @@ def test_without_a_preferans_tariff_the_page_keeps_boston() -> None:
 
     html = read(page("ru"))
 
-    assert html.toc == ["#boston", "#boston-payment", "#boston-card"]
+    assert html.toc == ["#boston", "#boston-payment", "#boston-card", "#settings"]
     assert "levels-value" not in html.rows
     assert re.search(
         r"Числа на этой странице — из тарифов, по которым клуб играет сейчас: бостон", html.text
@@ -332,3 +335,46 @@ def test_the_pages_queries_do_not_grow_with_the_tables(
     # club's name (1).
     with django_assert_num_queries(8):
         assert client.get(reverse("scoring:rules")).status_code == 200
+
+
+# -- every setting, from its declaration ----------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_every_setting_of_each_preset_is_in_the_settings_table(language: str) -> None:
+    today = timezone.localdate()
+    season = Season.objects.create(
+        name="Сейчас", starts_on=today - datetime.timedelta(days=10), ends_on=today
+    )
+    for tariff in PreferansTariff.objects.all():
+        season.preferans_tariff = tariff
+        season.save()
+
+        html = read(page(language))
+
+        for setting in PREFERANS_SETTINGS:
+            assert html.rows[f"setting-preferans-{setting.name}"] == [
+                setting.text(tariff.to_rules())
+            ], (tariff.name, setting.name)
+    for setting in BOSTON_SETTINGS:
+        system = "payment-tariff" if setting.section != "value_card" else "value-card"
+        assert f"setting-{system}-{setting.name}" in html.rows, setting.name
+
+
+def test_a_new_setting_is_in_the_settings_table_without_a_template_change(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    throwaway = Setting(
+        name="throwaway_bombs",
+        kind="flag",
+        section="dark",
+        help_text="A house rule declared only in this test.",
+        label="A throwaway house rule",
+        rule="bombs",
+    )
+    monkeypatch.setattr(rules_page, "PREFERANS_SETTINGS", (*PREFERANS_SETTINGS, throwaway))
+
+    html = read(page("en"))
+
+    assert html.rows["setting-preferans-throwaway_bombs"] == ["no"]
+    assert "A throwaway house rule" in html.text
