@@ -320,6 +320,31 @@ def wait(seconds: float) -> None:
     time.sleep(max(0.0, seconds))
 
 
+def own_database_and_cache(
+    stack: ExitStack, pg_port: int, redis_port: int, database: str, env: dict[str, str]
+) -> tuple[Cluster, Redis]:
+    """A run's own PostgreSQL cluster (with ``database`` in it) and Redis, both taken down
+    with ``stack``, and Django set up on them in this process: migrated, static files
+    collected. The fault run and the kill run start from this."""
+    cluster = Cluster(pg_port)
+    stack.callback(cluster.remove)
+    cluster.start()
+    createdb = ["createdb", "-h", "127.0.0.1", "-p", str(pg_port), "-U", "postgres"]
+    subprocess.run([*createdb, database], check=True)
+    redis = Redis(redis_port)
+    redis.start()
+    stack.callback(redis.kill)
+
+    os.environ.update(env)
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+    return cluster, redis
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.fault_run")
     parser.add_argument("--outage", type=float, default=30.0, help="seconds each is down")
@@ -342,33 +367,7 @@ def main(argv: list[str]) -> int:
     }
     answers = Answers()
     with ExitStack() as stack:
-        cluster = Cluster(pg_port)
-        stack.callback(cluster.remove)
-        cluster.start()
-        subprocess.run(
-            [
-                "createdb",
-                "-h",
-                "127.0.0.1",
-                "-p",
-                str(pg_port),
-                "-U",
-                "postgres",
-                "clubsite_faults",
-            ],
-            check=True,
-        )
-        redis = Redis(redis_port)
-        redis.start()
-        stack.callback(redis.kill)
-
-        os.environ.update(env)
-        import django
-        from django.core.management import call_command
-
-        django.setup()
-        call_command("migrate", verbosity=0)
-        call_command("collectstatic", interactive=False, verbosity=0)
+        cluster, redis = own_database_and_cache(stack, pg_port, redis_port, "clubsite_faults", env)
         from bench import data
 
         built = data.build(members=12, tables=30, live_deals=20, log=lambda m: None)

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import load
-from bench.fault_run import PG_BIN, Cluster, Redis, warm_up
+from bench.fault_run import PG_BIN, own_database_and_cache, warm_up
 from bench.live_load import KeepAlive, Tally, nginx
 
 KILLS, KILL_EVERY = 10, 4.5
@@ -306,22 +306,7 @@ def main(argv: list[str]) -> int:
     outcome = Outcome()
     kills: list[int] = []
     with ExitStack() as stack:
-        cluster = Cluster(pg_port)
-        stack.callback(cluster.remove)
-        cluster.start()
-        createdb = ["createdb", "-h", "127.0.0.1", "-p", str(pg_port), "-U", "postgres"]
-        subprocess.run([*createdb, "clubsite_kills"], check=True)
-        redis = Redis(redis_port)
-        redis.start()
-        stack.callback(redis.kill)
-
-        os.environ.update(env)
-        import django
-        from django.core.management import call_command
-
-        django.setup()
-        call_command("migrate", verbosity=0)
-        call_command("collectstatic", interactive=False, verbosity=0)
+        own_database_and_cache(stack, pg_port, redis_port, "clubsite_kills", env)
         from bench import data
         from scoring import services
         from scoring.models import DealRecord, Table, WriteKey
