@@ -50,11 +50,20 @@ worker_processes 1;
 daemon off;
 pid {folder}/nginx.pid;
 error_log {folder}/error.log warn;
+# Connections and open files as docs/deploy.md: two descriptors a proxied connection.
+worker_rlimit_nofile 40000;
 events {{
-    worker_connections 1024;
+    worker_connections 16384;
 }}
 http {{
     access_log off;
+    # The sign-in limit of docs/deploy.md: 10 posts a minute per address after 20.
+    map $request_method $clubsite_post_address {{
+        POST    $binary_remote_addr;
+        default "";
+    }}
+    limit_req_zone $clubsite_post_address zone=clubsite_sign_in:10m rate=10r/m;
+    limit_req_status 429;
     client_body_temp_path {folder}/client_body;
     proxy_temp_path {folder}/proxy;
     fastcgi_temp_path {folder}/fastcgi;
@@ -62,6 +71,9 @@ http {{
     scgi_temp_path {folder}/scgi;
 
     upstream clubsite {{
+        # max_fails=0: a server is never rested. By default one failed request (a worker
+        # killed under it) rests a server for 10 s, and with both rested every request got
+        # 502 "no live upstreams"; a request that fails is still tried on the other server.
 {servers}
         # Keep-alive connections to the app servers, closed before gunicorn's own
         # keepalive (5 s) would close them under a request.
@@ -80,6 +92,16 @@ http {{
             proxy_set_header X-Forwarded-Proto $scheme;
             proxy_set_header X-Request-ID $request_id;
             # Which app server answered (the run counts the sheets each one served).
+            add_header X-Upstream $upstream_addr always;
+        }}
+        location ~ ^/(members/sign-in|members/password-reset|admin/login)/$ {{
+            limit_req zone=clubsite_sign_in burst=20 nodelay;
+            proxy_pass http://clubsite;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto $scheme;
             add_header X-Upstream $upstream_addr always;
         }}
     }}
@@ -290,7 +312,7 @@ def nginx(port: int, upstreams: list[int]) -> Iterator[str]:
     for buffers in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
         (folder / buffers).mkdir(mode=0o777)
         (folder / buffers).chmod(0o777)
-    servers = "\n".join(f"        server 127.0.0.1:{p};" for p in upstreams)
+    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in upstreams)
     user = "user nobody nogroup;" if os.geteuid() == 0 else ""
     config = folder / "nginx.conf"
     config.write_text(NGINX_CONF.format(user=user, folder=folder, servers=servers, port=port))
