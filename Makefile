@@ -26,7 +26,7 @@ NPM ?= npm
 NODE_STAMP := node_modules/.installed
 BIOME := node_modules/.bin/biome
 
-.PHONY: venv uv lock node run serve-prod test test-fast lint fmt messages bench load faults kills tools clean
+.PHONY: venv uv lock node run serve-prod test test-fast lint fmt messages bench load faults kills crowd pictures tools clean
 
 venv: $(STAMP)
 
@@ -207,6 +207,20 @@ faults: venv
 kills: venv
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { echo "error: make kills needs nginx (apt-get install nginx)" >&2; exit 1; }
 	$(BIN)/python -m bench.kill_run $(ARGS)
+
+# Sixteen clients flooding the sign-in (at one gunicorn, then through nginx) while a visitor
+# watches a pulka's page, then 2,000 connections at once, against nginx with docs/deploy.md's
+# settings (bench/crowd_run.py). Fails if a flood more than doubles the page's median, or
+# on a dropped connection.
+crowd: venv tools
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { echo "error: make crowd needs nginx (apt-get install nginx)" >&2; exit 1; }
+	$(BIN)/python -m bench.crowd_run $(ARGS)
+
+# The biggest sheet's picture asked by 20 anonymous clients at once while /healthz is
+# probed (bench/picture_burst.py). Fails if /healthz takes a second or a worker dies.
+pictures: venv
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { echo "error: make pictures needs nginx (apt-get install nginx)" >&2; exit 1; }
+	$(BIN)/python -m bench.picture_burst $(ARGS)
 
 # The load tool the benchmarks drive gunicorn with.
 tools:

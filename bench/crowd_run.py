@@ -1,0 +1,217 @@
+"""``make crowd``: a sign-in flood and a crowd of connections against the documented nginx.
+
+The layout of ``make faults`` (nginx with docs/deploy.md's settings in front of two
+gunicorn instances, on a PostgreSQL cluster and a Redis of the run's own). A watcher asks
+a pulka's page as a visitor, one request after another, throughout:
+
+1. **Quiet**: the watcher alone, for the page's median.
+2. **Sign-in flood at the site**: ``--loops`` anonymous clients post the sign-in form with
+   a made-up username each time, straight to one gunicorn (nginx bypassed), so only the
+   site's own limit for unknown usernames stands (``members.backends``).
+3. **Sign-in flood through nginx**: the same, through nginx's ``limit_req`` (the site's
+   count emptied first, so nginx's limit is what is measured).
+4. **A crowd**: wrk holds ``--connections`` connections to nginx asking the pulka's page.
+
+Each flood fails the run if the watcher's median went above ``SLOWDOWN_TARGET`` times the
+quiet one; the crowd fails it on any socket error or any answer other than 200.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.cookiejar
+import multiprocessing
+import os
+import re
+import resource
+import statistics
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from collections import Counter
+from contextlib import ExitStack
+from multiprocessing.queues import Queue
+from pathlib import Path
+
+from bench import load
+from bench.fault_run import gunicorn, own_database_and_cache, warm_up
+from bench.live_load import nginx
+
+SLOWDOWN_TARGET = 2.0
+"""The promise: a flood leaves the page's median within this many times the quiet one."""
+SIGN_IN = "/members/sign-in/"
+
+
+def watch(url: str, seconds: float) -> list[float]:
+    """``url`` asked one request after another for ``seconds``: each answer's seconds."""
+    took = []
+    stop = time.monotonic() + seconds
+    while time.monotonic() < stop:
+        sent = time.perf_counter()
+        with urllib.request.urlopen(url, timeout=60) as answer:
+            answer.read()
+        took.append(time.perf_counter() - sent)
+    return took
+
+
+def flood(base: str, stop: float, answers: Queue[Counter[int]]) -> None:
+    """One anonymous client, in a process of its own (the watcher's timings are the
+    server's, not a shared interpreter's): the sign-in page once (its CSRF cookie and
+    token), then the form posted with a new made-up username until ``stop``; the answers by
+    status put on ``answers``. At the lowest priority: a client answered 429 at once
+    loops as fast as Python goes, and on a club's server the flood comes from elsewhere,
+    not from the server's own cores."""
+    os.nice(19)
+    opener = urllib.request.build_opener(
+        urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+    )
+    with opener.open(base + SIGN_IN, timeout=60) as page:
+        token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page.read())
+    if token is None:
+        raise RuntimeError("the sign-in page has no CSRF token")
+    got: Counter[int] = Counter()
+    while time.time() < stop:
+        form = {
+            "csrfmiddlewaretoken": token.group(1).decode(),
+            "username": f"guess-{uuid.uuid4().hex[:10]}",
+            "password": "not-the-password",
+        }
+        request = urllib.request.Request(
+            base + SIGN_IN, data=urllib.parse.urlencode(form).encode(), method="POST"
+        )
+        try:
+            with opener.open(request, timeout=60) as answer:
+                answer.read()
+                got[answer.status] += 1
+        except urllib.error.HTTPError as error:
+            got[error.code] += 1
+    answers.put(got)
+
+
+def under_flood(
+    base: str, page: str, loops: int, seconds: float
+) -> tuple[list[float], Counter[int]]:
+    """The page watched for ``seconds`` while ``loops`` clients flood ``base``'s sign-in."""
+    forks = multiprocessing.get_context("fork")
+    answers: Queue[Counter[int]] = forks.Queue()
+    stop = time.time() + seconds
+    clients = [forks.Process(target=flood, args=(base, stop, answers)) for _ in range(loops)]
+    for client in clients:
+        client.start()
+    took = watch(page, seconds)
+    total: Counter[int] = sum((answers.get(timeout=120) for _ in clients), Counter())
+    for client in clients:
+        client.join()
+    return took, total
+
+
+def crowd(url: str, connections: int, seconds: int) -> tuple[str, int]:
+    """wrk holding ``connections`` connections to ``url``: its summary line and the count of
+    socket errors and answers other than 2xx/3xx."""
+    limit = connections + 1024
+
+    def more_files() -> None:  # wrk needs a descriptor a connection, above the usual 1,024
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+
+    command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "60s", "--latency"]
+    output = subprocess.run(
+        [*command, url], capture_output=True, text=True, check=True, preexec_fn=more_files
+    ).stdout
+    errors = 0
+    if match := re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output):
+        errors += int(match.group(1))
+    if match := re.search(
+        r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output
+    ):
+        errors += sum(int(n) for n in match.groups())
+    requests = re.search(r"(\d+) requests in", output)
+    p99 = re.search(r"99%\s+(\S+)", output)
+    summary = (
+        f"{requests.group(1) if requests else '?'} requests, p99 {p99.group(1) if p99 else '?'}"
+    )
+    return summary, errors
+
+
+def median_ms(took: list[float]) -> float:
+    return statistics.median(took) * 1000
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.crowd_run")
+    parser.add_argument("--loops", type=int, default=16, help="sign-in flooding clients")
+    parser.add_argument(
+        "--seconds", type=int, default=20, help="the quiet's and the crowd's length"
+    )
+    parser.add_argument(
+        "--flood-seconds",
+        type=int,
+        default=60,
+        help="each flood's length: the limits let 20 sign-ins an address through, hashed, "
+        "at its start, and refuse the rest; a flood is measured beyond that first burst",
+    )
+    parser.add_argument("--connections", type=int, default=2000, help="the crowd's size")
+    args = parser.parse_args(argv)
+
+    pg_port, redis_port = load.free_port(), load.free_port()
+    nginx_port, server_ports = load.free_port(), [load.free_port(), load.free_port()]
+    logs = Path(tempfile.mkdtemp(prefix="clubsite-crowd-"))
+    env = load.environment(f"postgres://postgres@127.0.0.1:{pg_port}/clubsite_crowd") | {
+        "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
+        "DJANGO_TRUSTED_PROXY_COUNT": "1",
+        "GUNICORN_MAX_REQUESTS": "0",
+        # The real password hasher: each sign-in costs what it costs on a club's server.
+        "DJANGO_SETTINGS_MODULE": "bench.settings",
+    }
+    print(f"Logs: {logs}; load average {os.getloadavg()[0]:.1f}")
+    failed = False
+    with ExitStack() as stack:
+        own_database_and_cache(stack, pg_port, redis_port, "clubsite_crowd", env)
+        from bench import data
+        from bench.site import release_connections
+
+        live = data.build(members=12, tables=30, live_deals=60, log=lambda m: None)["live"]
+        release_connections()
+        for port in server_ports:
+            stack.enter_context(gunicorn(env, port, logs / f"gunicorn-{port}.log"))
+        stack.enter_context(nginx(nginx_port, server_ports))
+        path = f"/tables/{live.pk}/"
+        warm_up(nginx_port, [path, SIGN_IN])
+        page = f"http://127.0.0.1:{nginx_port}{path}"
+
+        quiet = median_ms(watch(page, args.seconds))
+        print(f"the pulka's page as a visitor, quiet: median {quiet:.1f} ms")
+        floods = {
+            "at the site (one gunicorn, no nginx)": f"http://127.0.0.1:{server_ports[0]}",
+            "through nginx": f"http://127.0.0.1:{nginx_port}",
+        }
+        for name, base in floods.items():
+            subprocess.run(["redis-cli", "-p", str(redis_port), "flushall"], check=True)
+            took, answers = under_flood(base, page, args.loops, args.flood_seconds)
+            ratio = median_ms(took) / quiet
+            said = ", ".join(f"{status}: {n}" for status, n in sorted(answers.items()))
+            verdict = "met" if ratio <= SLOWDOWN_TARGET else "NOT MET"
+            print(
+                f"{args.loops} sign-in loops {name}: sign-ins answered {said}; the page's "
+                f"median {median_ms(took):.1f} ms = {ratio:.2f}× quiet "
+                f"(target ≤ {SLOWDOWN_TARGET}×: {verdict}); max {max(took) * 1000:.0f} ms"
+            )
+            failed |= ratio > SLOWDOWN_TARGET
+
+        summary, errors = crowd(page, args.connections, args.seconds)
+        print(
+            f"{args.connections} connections through nginx for {args.seconds} s: "
+            f"{summary}; {errors} socket errors or failed answers (target 0)"
+        )
+        failed |= errors > 0
+    print("FAILED" if failed else "ok")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    raise SystemExit(main(sys.argv[1:]))
