@@ -26,7 +26,6 @@ import re
 import resource
 import statistics
 import subprocess
-import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -35,10 +34,8 @@ import uuid
 from collections import Counter
 from contextlib import ExitStack
 from multiprocessing.queues import Queue
-from pathlib import Path
 
-from bench import load
-from bench.fault_run import gunicorn, own_database_and_cache, warm_up
+from bench.fault_run import Layout, gunicorn, own_database_and_cache, warm_up
 from bench.live_load import nginx
 
 SLOWDOWN_TARGET = 2.0
@@ -156,40 +153,32 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--connections", type=int, default=2000, help="the crowd's size")
     args = parser.parse_args(argv)
 
-    pg_port, redis_port = load.free_port(), load.free_port()
-    nginx_port, server_ports = load.free_port(), [load.free_port(), load.free_port()]
-    logs = Path(tempfile.mkdtemp(prefix="clubsite-crowd-"))
-    env = load.environment(f"postgres://postgres@127.0.0.1:{pg_port}/clubsite_crowd") | {
-        "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
-        "DJANGO_TRUSTED_PROXY_COUNT": "1",
-        "GUNICORN_MAX_REQUESTS": "0",
-        # The real password hasher: each sign-in costs what it costs on a club's server.
-        "DJANGO_SETTINGS_MODULE": "bench.settings",
-    }
-    print(f"Logs: {logs}; load average {os.getloadavg()[0]:.1f}")
+    layout = Layout("crowd")
+    # bench.settings keeps the site's real password hasher: a sign-in costs what it costs.
+    env = layout.environment()
     failed = False
     with ExitStack() as stack:
-        own_database_and_cache(stack, pg_port, redis_port, "clubsite_crowd", env)
+        own_database_and_cache(stack, layout, env)
         from bench import data
         from bench.site import release_connections
 
         live = data.build(members=12, tables=30, live_deals=60, log=lambda m: None)["live"]
         release_connections()
-        for port in server_ports:
-            stack.enter_context(gunicorn(env, port, logs / f"gunicorn-{port}.log"))
-        stack.enter_context(nginx(nginx_port, server_ports))
+        for port in layout.server_ports:
+            stack.enter_context(gunicorn(env, port, layout.logs / f"gunicorn-{port}.log"))
+        stack.enter_context(nginx(layout.nginx_port, list(layout.server_ports)))
         path = f"/tables/{live.pk}/"
-        warm_up(nginx_port, [path, SIGN_IN])
-        page = f"http://127.0.0.1:{nginx_port}{path}"
+        warm_up(layout.nginx_port, [path, SIGN_IN])
+        page = f"http://127.0.0.1:{layout.nginx_port}{path}"
 
         quiet = median_ms(watch(page, args.seconds))
         print(f"the pulka's page as a visitor, quiet: median {quiet:.1f} ms")
         floods = {
-            "at the site (one gunicorn, no nginx)": f"http://127.0.0.1:{server_ports[0]}",
-            "through nginx": f"http://127.0.0.1:{nginx_port}",
+            "at the site (one gunicorn, no nginx)": f"http://127.0.0.1:{layout.server_ports[0]}",
+            "through nginx": f"http://127.0.0.1:{layout.nginx_port}",
         }
         for name, base in floods.items():
-            subprocess.run(["redis-cli", "-p", str(redis_port), "flushall"], check=True)
+            subprocess.run(["redis-cli", "-p", str(layout.redis_port), "flushall"], check=True)
             took, answers = under_flood(base, page, args.loops, args.flood_seconds)
             ratio = median_ms(took) / quiet
             said = ", ".join(f"{status}: {n}" for status, n in sorted(answers.items()))

@@ -320,20 +320,53 @@ def wait(seconds: float) -> None:
     time.sleep(max(0.0, seconds))
 
 
+free = load.free_port
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A run on servers of its own, each on a free loopback port: nginx in front of two
+    gunicorn instances, a PostgreSQL cluster (database ``clubsite_<name>``) and a Redis;
+    its logs in a temporary folder, and the servers' environment."""
+
+    name: str
+    pg_port: int = field(default_factory=free)
+    redis_port: int = field(default_factory=free)
+    nginx_port: int = field(default_factory=free)
+    server_ports: tuple[int, int] = field(
+        default_factory=lambda: (load.free_port(), load.free_port())
+    )
+    logs: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="clubsite-run-")))
+
+    @property
+    def database(self) -> str:
+        return f"clubsite_{self.name}"
+
+    def environment(self, **more: str) -> dict[str, str]:
+        url = f"postgres://postgres@127.0.0.1:{self.pg_port}/{self.database}"
+        return load.environment(url) | {
+            "REDIS_URL": f"redis://127.0.0.1:{self.redis_port}/0",
+            "DJANGO_TRUSTED_PROXY_COUNT": "1",
+            "GUNICORN_MAX_REQUESTS": "0",
+            **more,
+        }
+
+
 def own_database_and_cache(
-    stack: ExitStack, pg_port: int, redis_port: int, database: str, env: dict[str, str]
+    stack: ExitStack, layout: Layout, env: dict[str, str]
 ) -> tuple[Cluster, Redis]:
-    """A run's own PostgreSQL cluster (with ``database`` in it) and Redis, both taken down
-    with ``stack``, and Django set up on them in this process: migrated, static files
-    collected. The fault run and the kill run start from this."""
-    cluster = Cluster(pg_port)
+    """The ``layout``'s own PostgreSQL cluster (with its database) and Redis, both taken
+    down with ``stack``, and Django set up on them in this process (``env``): migrated,
+    static files collected. The fault, kill and crowd runs start from this."""
+    cluster = Cluster(layout.pg_port)
     stack.callback(cluster.remove)
     cluster.start()
-    createdb = ["createdb", "-h", "127.0.0.1", "-p", str(pg_port), "-U", "postgres"]
-    subprocess.run([*createdb, database], check=True)
-    redis = Redis(redis_port)
+    createdb = ["createdb", "-h", "127.0.0.1", "-p", str(layout.pg_port), "-U", "postgres"]
+    subprocess.run([*createdb, layout.database], check=True)
+    redis = Redis(layout.redis_port)
     redis.start()
     stack.callback(redis.kill)
+    print(f"Logs: {layout.logs}; load average {os.getloadavg()[0]:.1f}")
 
     os.environ.update(env)
     import django
@@ -354,20 +387,13 @@ def main(argv: list[str]) -> int:
     if not (PG_BIN / "initdb").exists() or shutil.which("redis-server") is None:
         print("make faults needs PostgreSQL 15's programs (FAULTS_PG_BIN) and redis-server")
         return 1
-    pg_port, redis_port = load.free_port(), load.free_port()
-    nginx_port, server_ports = load.free_port(), [load.free_port(), load.free_port()]
-    database_url = f"postgres://postgres@127.0.0.1:{pg_port}/clubsite_faults"
-    logs = Path(tempfile.mkdtemp(prefix="clubsite-faults-"))
-    print(f"Logs: {logs}")
-    env = load.environment(database_url) | {
-        "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
-        "DJANGO_TASKS": "database",
-        "DJANGO_TRUSTED_PROXY_COUNT": "1",
-        "GUNICORN_MAX_REQUESTS": "0",
-    }
+    layout = Layout("faults")
+    pg_port, nginx_port = layout.pg_port, layout.nginx_port
+    server_ports, logs = layout.server_ports, layout.logs
+    env = layout.environment(DJANGO_TASKS="database")
     answers = Answers()
     with ExitStack() as stack:
-        cluster, redis = own_database_and_cache(stack, pg_port, redis_port, "clubsite_faults", env)
+        cluster, redis = own_database_and_cache(stack, layout, env)
         from bench import data
 
         built = data.build(members=12, tables=30, live_deals=20, log=lambda m: None)

@@ -30,7 +30,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.parse
@@ -42,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import load
-from bench.fault_run import PG_BIN, own_database_and_cache, warm_up
+from bench.fault_run import PG_BIN, Layout, own_database_and_cache, warm_up
 from bench.live_load import KeepAlive, Tally, nginx
 
 KILLS, KILL_EVERY = 10, 4.5
@@ -293,20 +292,13 @@ def main(argv: list[str]) -> int:
     if not (PG_BIN / "initdb").exists() or shutil.which("redis-server") is None:
         print("make kills needs PostgreSQL 15's programs (FAULTS_PG_BIN) and redis-server")
         return 1
-    pg_port, redis_port = load.free_port(), load.free_port()
-    nginx_port, server_ports = load.free_port(), [load.free_port(), load.free_port()]
-    database_url = f"postgres://postgres@127.0.0.1:{pg_port}/clubsite_kills"
-    logs = Path(tempfile.mkdtemp(prefix="clubsite-kills-"))
-    print(f"Logs: {logs}")
-    env = load.environment(database_url) | {
-        "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
-        "DJANGO_TRUSTED_PROXY_COUNT": "1",
-        "GUNICORN_MAX_REQUESTS": "0",
-    }
+    layout = Layout("kills")
+    nginx_port, server_ports, logs = layout.nginx_port, layout.server_ports, layout.logs
+    env = layout.environment()
     outcome = Outcome()
     kills: list[int] = []
     with ExitStack() as stack:
-        own_database_and_cache(stack, pg_port, redis_port, "clubsite_kills", env)
+        own_database_and_cache(stack, layout, env)
         from bench import data
         from scoring import services
         from scoring.models import DealRecord, Table, WriteKey
