@@ -126,7 +126,7 @@ WSGI_APPLICATION = "clubsite.wsgi.application"
 ASGI_APPLICATION = "clubsite.asgi.application"
 
 # Widgets are drawn with the project's templates as well as Django's, so a widget can have
-# its own (scoring.forms.Segmented: templates/scoring/widgets/segmented.html).
+# its own (scoring.pages.forms.Segmented: templates/scoring/widgets/segmented.html).
 FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 TEMPLATES = [
