@@ -139,6 +139,10 @@ class Table(models.Model):
     result = models.JSONField(
         null=True, blank=True, editable=False, help_text=_("Final result document.")
     )
+    # The revision whose finish was announced (e-mails and the chat's post queued), set in
+    # the transaction that queues them: a task run again after its worker died finds its
+    # finish announced and sends nothing twice (scoring.services.notifications).
+    announced_revision = models.PositiveIntegerField(null=True, blank=True, editable=False)
     # The game's identity (SHA-256 of its canonical record, docs/deploy.md "Duplicates"),
     # set when the table finishes: an import of a game that is here already is refused.
     # Indexed, not unique: two tables finished on the site may be the same game. None, not

@@ -96,6 +96,15 @@ def table_finished_task(*, table_id: int, revision: int, attempt: int = 1) -> st
         )
 
 
+def _mark_announced(table_id: int, revision: int) -> bool:
+    """Whether this finish was not announced yet (and is now, once the caller commits); the
+    row is locked by the update until then, so two tries cannot both announce it."""
+    unannounced = Table.objects.filter(pk=table_id, revision=revision).exclude(
+        announced_revision=revision
+    )
+    return unannounced.update(announced_revision=revision) == 1
+
+
 def _announce_table(table_id: int, revision: int) -> str:
     table = Table.objects.filter(pk=table_id, revision=revision, status=Table.FINISHED).first()
     if table is None:
@@ -111,9 +120,13 @@ def _announce_table(table_id: int, revision: int) -> str:
         body = render_to_string("scoring/email/table_finished.txt", context)
         caption = render_to_string("scoring/telegram/table_finished.txt", context).strip()
         to = [seat.member for seat in context["seats"] if seat.member_id is not None]
-        # Under the database backend the messages' tasks commit together or not at all,
-        # so a try that fails half-way leaves nothing to send twice when it is tried again.
+        # Under the database backend the messages' tasks commit together or not at all, with
+        # the finish marked announced: a try that fails half-way leaves nothing to send
+        # twice when it is tried again, and a try run again after its worker died once
+        # they were queued (manage.py task_worker) finds them queued and queues nothing.
         with transaction.atomic():
+            if not _mark_announced(table_id, revision):
+                return "announced already"
             sent = _email(to, "email_table_finished", subject, body, files)
             posted = _post([caption[: telegram.CAPTION_LIMIT]], picture)
     return f"{sent} e-mail(s), {posted} post(s)"

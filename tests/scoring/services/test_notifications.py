@@ -177,6 +177,37 @@ def test_a_table_reopened_before_the_task_ran_is_not_announced(
     assert (mail.outbox, bot_api.calls) == ([], [])
 
 
+def test_a_finish_announced_is_not_announced_again(
+    bot_api: FakeBotApi, players: list[Member]
+) -> None:
+    """The worker died after the notices were queued and before it marked its task done;
+    come back, it runs the task again (manage.py task_worker): nothing more is sent."""
+    table = factories.finished_pulka(players, players[0], DAY)  # no commit: nothing queued
+
+    first = notifications.table_finished_task.call(table_id=table.pk, revision=table.revision)
+    again = notifications.table_finished_task.call(table_id=table.pk, revision=table.revision)
+
+    assert (first, again) == ("1 e-mail(s), 1 post(s)", "announced already")
+    assert ([m.to for m in mail.outbox], len(bot_api.calls)) == ([["anna@club.example"]], 1)
+
+
+def test_a_finish_reopened_and_finished_again_is_announced_again(
+    bot_api: FakeBotApi, players: list[Member]
+) -> None:
+    table = factories.finished_pulka(players, players[0], DAY)
+    notifications.table_finished_task.call(table_id=table.pk, revision=table.revision)
+    services.table_reopen(table, by=players[0], reason="a wrong deal")
+    table.refresh_from_db()
+    services.table_finish(table, by=players[0])  # no commit: the test runs the task
+    table.refresh_from_db()
+    assert table.status == Table.FINISHED
+
+    again = notifications.table_finished_task.call(table_id=table.pk, revision=table.revision)
+
+    assert again == "1 e-mail(s), 1 post(s)"
+    assert (len(mail.outbox), len(bot_api.calls)) == (2, 2)
+
+
 def test_an_imported_game_is_not_announced(bot_api: FakeBotApi, players: list[Member]) -> None:
     table = factories.finished_pulka(players, players[0], DAY)
     record, version = services.table_export(table), table.version
