@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scoring', '0023_write_key_action'),
+        ("scoring", "0023_write_key_action"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='table',
-            name='announced_revision',
+            model_name="table",
+            name="announced_revision",
             field=models.PositiveIntegerField(blank=True, editable=False, null=True),
         ),
     ]
