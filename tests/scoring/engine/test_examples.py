@@ -1,7 +1,8 @@
 """The spec's example records (shared/spec/examples) give exactly their expected results.
 
-The records are copied into the repository so the suite runs in any clone; a test keeps the
-copy identical to the spec whenever the spec folder sits beside the repository.
+The records, and the Boston tariff's data (shared/spec/data), are copied into the repository
+so the suite runs in any clone; a test keeps each copy identical to the spec whenever the
+spec folder sits beside the repository.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from scoring.engine.errors import RuleError
 from scoring.engine.record import load, score_record
 
 EXAMPLES = Path(__file__).parent / "examples"
-SPEC_EXAMPLES = Path(__file__).resolve().parents[4] / "shared" / "spec" / "examples"
+DATA = Path(__file__).parent / "data"
+SPEC = Path(__file__).resolve().parents[4] / "shared" / "spec"
 RECORDS = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".expected.json"))
 
 
@@ -38,8 +40,9 @@ def test_every_example_has_an_expected_result():
     assert all(r.with_suffix(".expected.json").exists() for r in RECORDS)
 
 
-@pytest.mark.skipif(not SPEC_EXAMPLES.is_dir(), reason=f"spec folder {SPEC_EXAMPLES} absent")
-def test_copied_examples_match_the_spec():
-    spec = {p.name: p.read_bytes() for p in SPEC_EXAMPLES.glob("*.json")}
-    ours = {p.name: p.read_bytes() for p in EXAMPLES.glob("*.json")}
+@pytest.mark.skipif(not SPEC.is_dir(), reason=f"the spec folder {SPEC} is absent: no original")
+@pytest.mark.parametrize(("copy", "original"), [(EXAMPLES, "examples"), (DATA, "data")])
+def test_the_copies_match_the_spec(copy, original):
+    spec = {p.name: p.read_bytes() for p in (SPEC / original).glob("*.json")}
+    ours = {p.name: p.read_bytes() for p in copy.glob("*.json")}
     assert ours == spec
