@@ -68,10 +68,11 @@ $(NODE_STAMP): package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
 	touch $(NODE_STAMP)
 
+# On port 8000, or another: make run PORT=8001.
 run: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(BIN)/python manage.py runserver 127.0.0.1:$${PORT:-8000}
 
 # The production setup on this machine, over plain http: DEBUG off, static files collected
 # for WhiteNoise, gunicorn with clubsite/gunicorn.conf.py and one task worker beside it
