@@ -48,6 +48,15 @@ class TableCard:
 
 
 @dataclass(frozen=True)
+class OwnResult:
+    """One of a member's last finished tables: his seat, and the table's name as every
+    list of tables writes it («Преферанс #12»)."""
+
+    seat: profile_reads.MemberSeat
+    title: str
+
+
+@dataclass(frozen=True)
 class Tonight:
     """Tonight's evening: who is here (in order of arrival) and its tables in play."""
 
@@ -144,5 +153,9 @@ def home_context(request: HttpRequest) -> dict[str, Any]:
         season = Season.of_date(timezone.localdate())
         context["leaders_section"] = standings.leaders_section(season, top=LEADERS)
     if user.is_authenticated:
-        context["own_results"] = profile_reads.last_results(user, latest=OWN_RESULTS)
+        games = dict(Table.GAMES)
+        context["own_results"] = [
+            OwnResult(seat, f"{games[seat.game]} #{seat.table_id}")
+            for seat in profile_reads.last_results(user, latest=OWN_RESULTS)
+        ]
     return context

@@ -221,7 +221,7 @@ def test_a_member_sees_his_own_results_and_checks_himself_in(client: Client, clu
     own = section(html, "own-results")
     # Gleb won his one finished table (finished_pulka: the winner +66.67 whists).
     seat = Seat.objects.get(member=club["Gleb"], table__status=Table.FINISHED)
-    assert f'href="/tables/{seat.table_id}/"' in own
+    assert f'<a href="/tables/{seat.table_id}/">Preferans #{seat.table_id}</a>' in own
     assert "badge--done" in own
     assert f"{seat.result:.2f} whists" in own
     assert f'href="{reverse("members:detail", args=["gleb"])}"' in own
