@@ -126,6 +126,21 @@ def _tonight(request: HttpRequest, cards: list[TableCard]) -> Tonight | None:
     )
 
 
+def _cards(request: HttpRequest, tables: list[Table]) -> list[TableCard]:
+    return [
+        TableCard(table, getattr(_link(table), "round", None), mini_sheet(request, table))
+        for table in tables
+    ]
+
+
+def in_play_context(request: HttpRequest) -> dict[str, Any]:
+    """The region of the tables in play alone, as its poll redraws it: two queries, and a
+    replay for each table a deal changed since."""
+    in_play = list(tables_in_play())
+    _with_seats(*in_play)
+    return {"cards": _cards(request, in_play), "in_play": in_play}
+
+
 def home_context(request: HttpRequest) -> dict[str, Any]:
     """Everything the home page shows ``request``'s user: the club's parts for everyone,
     the standings if he may see them, his own results and the actions his role has."""
@@ -133,10 +148,7 @@ def home_context(request: HttpRequest) -> dict[str, Any]:
     in_play = list(tables_in_play())
     latest = list(listed_tables().filter(status=Table.FINISHED)[:LATEST_FINISHED])
     _with_seats(*in_play, *latest)
-    cards = [
-        TableCard(table, getattr(_link(table), "round", None), mini_sheet(request, table))
-        for table in in_play
-    ]
+    cards = _cards(request, in_play)
     tonight = _tonight(request, cards)
     context: dict[str, Any] = {
         "cards": cards,

@@ -312,3 +312,25 @@ def test_a_signed_in_dashboard_costs_a_constant_number_of_queries(
     # season (1) and the standings stamp (1); his own last results (1).
     with django_assert_num_queries(11):
         client.get(HOME)
+
+
+def test_the_tables_in_play_redraw_themselves(
+    client: Client, tonight, django_assert_num_queries: Any
+):
+    """The region polls the home page with htmx and gets itself alone: the tables in play
+    and their seats, the mini sheets from the cache."""
+    page = client.get(HOME).content.decode()
+    assert 'hx-get="/" hx-trigger="every 10s" hx-swap="outerHTML"' in section(page, "in-play")
+    table = tonight["at_evening"]
+    factories.played(table, [VERA_MADE_SIX], by=table.seats.get(position=0).member)
+
+    with django_assert_num_queries(3):  # the tables, their seats, the new revision's deals
+        response = client.get(HOME, headers={"HX-Request": "true"})
+    with django_assert_num_queries(2):
+        client.get(HOME, headers={"HX-Request": "true"})
+
+    html = response.content.decode()
+    assert html.lstrip().startswith('<section id="in-play"')
+    assert 'id="tonight"' not in html
+    assert "<html" not in html
+    assert "2 deals" in html
