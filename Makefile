@@ -26,7 +26,7 @@ NPM ?= npm
 NODE_STAMP := node_modules/.installed
 BIOME := node_modules/.bin/biome
 
-.PHONY: venv uv lock node run serve-prod test test-fast lint fmt messages bench load faults kills crowd pictures tools clean
+.PHONY: venv uv lock node run serve-prod test test-fast screens lint fmt messages bench load faults kills crowd pictures tools clean
 
 venv: $(STAMP)
 
@@ -151,6 +151,18 @@ test: venv
 
 test-fast: venv
 	$(call run_tests,-m "not slow")
+
+# The visual regression references (tests/browser/test_screens.py): every main page on a
+# phone and a desktop pictured again into tests/browser/screens/ (that run fails by design:
+# each picture written is reported), then compared once more, which must pass: a page that
+# does not look the same twice is not deterministic. Look at the pictures, then commit them.
+SCREENS_TESTS := tests/browser/test_screens.py -k look_as_their_references -p no:cacheprovider -n 0
+screens: venv
+	@set -e; unset PYTHONDONTWRITEBYTECODE; \
+	export PYTHONPYCACHEPREFIX="$${PYTHONPYCACHEPREFIX:-$(CURDIR)/.pytest_cache/bytecode}"; \
+	UPDATE_SCREENS=1 $(BIN)/pytest $(SCREENS_TESTS) -q $(ARGS) 2>&1 | grep -E "^E +[^ ]+\.png: written|rror" || true; \
+	$(BIN)/pytest $(SCREENS_TESTS) -q $(ARGS); \
+	git status --short tests/browser/screens/
 
 # Biome lints static/js/ and checks its format (biome.json; `biome ci` writes nothing);
 # djLint lints the templates (pyproject.toml's [tool.djlint]) and does not format them.

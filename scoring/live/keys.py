@@ -152,6 +152,12 @@ def history_key(table: Table, language: str) -> str:
     return revision_key(table, f"history-html:{language}")
 
 
+def mini_sheet_key(table: Table, language: str) -> str:
+    """The key of this revision's mini sheet (the home page's card: each player's totals
+    and the deal count) in ``language``."""
+    return revision_key(table, f"mini-sheet:{language}")
+
+
 def deal_fields_key(table: Table, language: str, shape: Iterable[object]) -> str:
     """The key of the empty deal form's fields of ``shape`` (who deals, the lowest
     contract: ``Game.empty_form_shape``) in ``language``."""

@@ -242,16 +242,16 @@ class Board(NamedTuple):
         return str(games.of(self.game).unit)
 
 
-def leaders_section(season: Season | None) -> str:
-    """The home page's section of the leaders of each game, kept in the cache until the
-    standings change: the stamp's query when nothing did."""
-    made_from = (season.pk if season is not None else "all", get_language())
+def leaders_section(season: Season | None, *, top: int = 3) -> str:
+    """The home page's section of the ``top`` leaders of each game, kept in the cache until
+    the standings change: the stamp's query when nothing did."""
+    made_from = (season.pk if season is not None else "all", get_language(), top)
     return selectors.standings_cached(
         selectors.standings_stamp(),
         "leaders",
         made_from,
         lambda: render_to_string(
-            "scoring/home.html#leaders", {"season": season, "leaders": leaders(season)}
+            "scoring/home.html#leaders", {"season": season, "leaders": leaders(season, top=top)}
         ),
     )
 

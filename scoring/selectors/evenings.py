@@ -6,6 +6,7 @@ The ledger is read from the money each seat was left when its table finished
 
 from __future__ import annotations
 
+import datetime
 from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal
@@ -153,3 +154,20 @@ def club_balance(member: Any) -> Decimal:
             if line.settled is None:
                 balance += line.amount * ((line.payee == me) - (line.payer == me))
     return balance
+
+
+def evening_on(day: datetime.date) -> Evening | None:
+    """The evening held on ``day`` (the latest created, should there be two), with its
+    organiser's name at hand: one query."""
+    return (
+        Evening.objects.filter(played_on=day)
+        .select_related("organiser")
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+
+
+def next_evening(after: datetime.date) -> Evening | None:
+    """The first evening announced after ``after`` (an organiser creates one for any date):
+    one query."""
+    return Evening.objects.filter(played_on__gt=after).order_by("played_on", "pk").first()

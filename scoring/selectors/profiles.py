@@ -151,3 +151,10 @@ def charted_seats(member: Any, season: Season | None) -> list[MemberSeat]:
     if season is not None:
         seats = seats.filter(table__played_on__range=(season.starts_on, season.ends_on))
     return member_seats(member, seats=seats)
+
+
+def last_results(member: Any, *, latest: int) -> list[MemberSeat]:
+    """The member's ``latest`` finished tables with a stored result, newest first (one
+    query)."""
+    seats = Seat.objects.filter(table__status=Table.FINISHED, result__isnull=False)
+    return member_seats(member, latest=latest, seats=seats)

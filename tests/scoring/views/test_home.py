@@ -1,4 +1,6 @@
-"""The home page: tables in play, the latest finished tables, the leaders of the season."""
+"""The home page, the club's dashboard: tonight's evening, the tables in play with their
+mini sheets, the leaders of the season, the next evening, the latest finished tables and a
+member's own last results; what a visitor, a member and an organiser each see."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.models import Season, Table
+from scoring.models import Attendance, Evening, EveningTable, Guest, Season, Seat, Table
 from tests import factories
 from tests.factories import finished_pulka
 
@@ -65,7 +67,7 @@ def test_tables_in_play_and_the_latest_finished(client: Client, club):
     assert f'href="{reverse("scoring:table_list")}"' in html
 
 
-def test_the_current_seasons_top_three(client: Client, club):
+def test_the_current_seasons_top_five(client: Client, club):
     anna, boris, vera, gleb, dina = club.values()
     Season.objects.create(name="Now", starts_on=days_ago(30), ends_on=days_ago(-30), min_games=1)
     finished_pulka([anna, boris, vera], anna, days_ago(40))  # before the season
@@ -80,7 +82,7 @@ def test_the_current_seasons_top_three(client: Client, club):
     board = leaders(response)
     # Boris +133.34; Vera 66.67 − 33.33; then Anna, Gleb and Dina lower.
     assert board[Table.PREFERANS][:2] == [(1, "Boris"), (2, "Vera")]
-    assert len(board[Table.PREFERANS]) == 3
+    assert [rank for rank, _name in board[Table.PREFERANS]] == [1, 2, 3, 4, 5]
     assert board[Table.BOSTON] == []
     assert "Nobody is ranked yet." in html
     season = Season.objects.get()
@@ -114,6 +116,163 @@ def test_private_standings_stay_off_the_home_page(client: Client, club, settings
     assert 'id="leaders"' in member.content.decode()
 
 
+# Tonight: Anna and Boris here (Boris sits out) and a guest; Vera, Gleb and Dina are not.
+VERA_MADE_SIX = {
+    "kind": "game",
+    "declarer": "Vera",
+    "contract": "6H",
+    "answers": {"Anna": "pass", "Dina": "pass"},
+}
+
+
+@pytest.fixture
+def tonight(club) -> dict[str, Any]:
+    """Tonight's evening with three checked in, one of its tables in play (one deal: Vera's
+    six of hearts, both defenders passing), another table in play outside it, an evening
+    announced for next week, and a finished table of Gleb's."""
+    anna, boris, vera, gleb, dina = club.values()
+    organiser = factories.member("Olga", username="olga", organiser=True)
+    evening = Evening.objects.create(
+        organiser=organiser, played_on=timezone.localdate(), place="Room 5"
+    )
+    Attendance.objects.create(evening=evening, member=anna)
+    Attendance.objects.create(evening=evening, member=boris, sits_out=True)
+    Attendance.objects.create(evening=evening, guest=Guest.objects.create(name="Pavel"))
+    at_evening = factories.pulka([anna, vera, dina], deals=[VERA_MADE_SIX])
+    EveningTable.objects.create(evening=evening, table=at_evening, round=1)
+    elsewhere = factories.boston_table([boris, gleb, dina, anna])
+    finished_pulka([gleb, boris, dina], gleb, days_ago(3))
+    announced = Evening.objects.create(
+        organiser=organiser, played_on=days_ago(-7), place="The river house"
+    )
+    Evening.objects.create(organiser=organiser, played_on=days_ago(-14), place="Later")
+    return {
+        "evening": evening,
+        "at_evening": at_evening,
+        "elsewhere": elsewhere,
+        "announced": announced,
+        "organiser": organiser,
+    }
+
+
+def section(html: str, id_: str) -> str:
+    """The HTML of ``<section id="id_">`` (empty if the page has none)."""
+    start = html.find(f'<section id="{id_}"')
+    if start < 0:
+        return ""
+    return html[start : html.index("</section>", start)]
+
+
+def test_a_tables_card_shows_its_mini_sheet(client: Client, tonight):
+    """Vera's six made with both defenders passing: 2 in her pool (Sochi: a six is worth
+    2), nothing on any mountain, no whists written. The balance, as if settled now: her
+    pool's 2 points are 20 whists (10 each), the mean is 20 / 3 = 6.67, so Vera +13.33 and
+    Anna and Dina −6.67 each; one deal."""
+    html = client.get(HOME).content.decode()
+
+    cards = section(html, "in-play")
+    card = cards[cards.index(f'id="table-{tonight["at_evening"].pk}-title"') :]
+    card = card[: card.index("</article>")]
+    assert '<span class="badge badge--live">in play</span>' in card
+    assert "round 1" in card
+    assert "1 deal" in card
+    rows = re.findall(r'<tr><th scope="row">(\w+)</th>(.*?)</tr>', card)
+    cells = {name: re.findall(r'<td class="num">([^<]*)</td>', row) for name, row in rows}
+    assert cells == {
+        "Anna": ["0", "0", "-6.67"],
+        "Vera": ["2", "0", "13.33"],
+        "Dina": ["0", "0", "-6.67"],
+    }
+    assert f'href="/tables/{tonight["elsewhere"].pk}/"' in cards  # outside the evening too
+
+
+def test_a_visitor_sees_the_club_without_the_private_parts(client: Client, tonight):
+    html = client.get(HOME).content.decode()
+
+    here = section(html, "tonight")
+    assert "Room 5" in here
+    assert "Anna" in here
+    assert 'Boris <span class="badge badge--muted">sits out</span>' in here
+    assert 'Pavel <span class="badge badge--guest">guest</span>' in here
+    assert "Vera" not in here
+    assert re.search(r'stat__value">3<.*?checked in', here)
+    assert re.search(r'stat__value">1<.*?tables in play', here)  # the Boston table is not its
+    nxt = section(html, "next-evening")
+    assert f'href="{reverse("scoring:evening_detail", args=[tonight["announced"].pk])}"' in nxt
+    assert "The river house" in nxt
+    assert "Later" not in nxt
+    assert 'id="own-results"' not in html
+    assert "I am here" not in html
+    assert "Run the evening" not in html
+    assert "Announce an evening" not in html
+    assert "style=" not in html
+
+
+def test_a_member_sees_his_own_results_and_checks_himself_in(client: Client, club, tonight):
+    client.force_login(club["Gleb"])
+
+    html = client.get(HOME).content.decode()
+
+    here = section(html, "tonight")
+    check_in = reverse("scoring:evening_check_in", args=[tonight["evening"].pk])
+    assert f'action="{check_in}"' in here
+    assert f'name="member" value="{club["Gleb"].pk}"' in here
+    assert "Run the evening" not in html
+    own = section(html, "own-results")
+    # Gleb won his one finished table (finished_pulka: the winner +66.67 whists).
+    seat = Seat.objects.get(member=club["Gleb"], table__status=Table.FINISHED)
+    assert f'<a href="/tables/{seat.table_id}/">Preferans #{seat.table_id}</a>' in own
+    assert "badge--done" in own
+    assert f"{seat.result:.2f} whists" in own
+    assert f'href="{reverse("members:detail", args=["gleb"])}"' in own
+    assert f'href="/tables/{tonight["elsewhere"].pk}/"' not in own  # in play: no result yet
+
+
+def test_a_member_who_is_here_is_not_asked_again(client: Client, club, tonight):
+    client.force_login(club["Anna"])
+
+    here = section(client.get(HOME).content.decode(), "tonight")
+
+    assert "You are checked in" in here
+    assert "I am here" not in here
+
+
+def test_an_organiser_runs_the_evening_from_the_home_page(client: Client, tonight):
+    client.force_login(tonight["organiser"])
+
+    here = section(client.get(HOME).content.decode(), "tonight")
+
+    url = reverse("scoring:evening_detail", args=[tonight["evening"].pk])
+    assert f'<a class="button" href="{url}">Run the evening</a>' in here
+    assert "I am here" in here  # he is not checked in himself
+
+
+def test_without_an_evening_tonight_an_organiser_may_announce_one(client: Client, club):
+    organiser = factories.member("Olga", username="olga", organiser=True)
+    visitor = client.get(HOME).content.decode()
+    client.force_login(organiser)
+    html = client.get(HOME).content.decode()
+
+    assert "No club evening tonight." in section(visitor, "tonight")
+    assert "Announce an evening" not in visitor
+    assert "No evening is announced yet." in section(visitor, "next-evening")
+    assert "No table is in play." in section(visitor, "in-play")
+    link = f'<a class="button" href="{reverse("scoring:evening_list")}">Announce an evening</a>'
+    assert link in section(html, "tonight")
+
+
+def test_a_new_deal_shows_on_the_card(client: Client, tonight):
+    """The mini sheet is kept per revision: the next deal makes a new one."""
+    table = tonight["at_evening"]
+    client.get(HOME)
+    factories.played(table, [VERA_MADE_SIX], by=table.seats.get(position=0).member)
+
+    card = section(client.get(HOME).content.decode(), "in-play")
+
+    assert "2 deals" in card
+    assert re.search(r'<th scope="row">Vera</th><td class="num">4</td>', card)
+
+
 @pytest.mark.parametrize("tables", [1, 8])
 def test_the_home_page_costs_the_same_queries_whatever_the_tables(
     client: Client, club, django_assert_num_queries: Any, tables: int
@@ -125,14 +284,53 @@ def test_the_home_page_costs_the_same_queries_whatever_the_tables(
         finished_pulka(seated, seated[0], days_ago(i % 20))
         factories.pulka(seated)  # in play
 
-    # Tables in play (1), the latest finished (1), their seats (1), the season (1), the
-    # standings stamp (1), two boards of two queries each (4), the leaders' usernames (1),
-    # the club's name (1).
-    with django_assert_num_queries(11):
+    # Tables in play (1), the latest finished (1), the seats of both (1), each new
+    # revision's mini sheet (its deals, 1 a table), tonight's evening (1), the next (1),
+    # the season (1), the standings stamp (1), two boards of two queries each (4), the
+    # leaders' usernames (1), the club's name (1).
+    with django_assert_num_queries(13 + tables):
         response = client.get(HOME)
-    # Again, nothing changed: the leaders and the club's name come from the cache.
-    with django_assert_num_queries(5):
+    # Again, nothing changed: the mini sheets, the leaders and the club's name come from
+    # the cache.
+    with django_assert_num_queries(7):
         client.get(HOME)
 
     assert len(response.context["in_play"]) == tables
     assert len(response.context["latest"]) == min(tables, 5)
+
+
+@pytest.mark.parametrize("role", ["member", "organiser"])
+def test_a_signed_in_dashboard_costs_a_constant_number_of_queries(
+    client: Client, club, tonight, django_assert_num_queries: Any, role: str
+):
+    user = tonight["organiser"] if role == "organiser" else club["Gleb"]
+    client.force_login(user)
+    client.get(HOME)
+
+    # The session (1) and its member (1); tables in play, the latest finished and their
+    # seats (3); tonight's evening (1) and who is here (1); the next evening (1); the
+    # season (1) and the standings stamp (1); his own last results (1).
+    with django_assert_num_queries(11):
+        client.get(HOME)
+
+
+def test_the_tables_in_play_redraw_themselves(
+    client: Client, tonight, django_assert_num_queries: Any
+):
+    """The region polls the home page with htmx and gets itself alone: the tables in play
+    and their seats, the mini sheets from the cache."""
+    page = client.get(HOME).content.decode()
+    assert 'hx-get="/" hx-trigger="every 10s" hx-swap="outerHTML"' in section(page, "in-play")
+    table = tonight["at_evening"]
+    factories.played(table, [VERA_MADE_SIX], by=table.seats.get(position=0).member)
+
+    with django_assert_num_queries(3):  # the tables, their seats, the new revision's deals
+        response = client.get(HOME, headers={"HX-Request": "true"})
+    with django_assert_num_queries(2):
+        client.get(HOME, headers={"HX-Request": "true"})
+
+    html = response.content.decode()
+    assert html.lstrip().startswith('<section id="in-play"')
+    assert 'id="tonight"' not in html
+    assert "<html" not in html
+    assert "2 deals" in html

@@ -1,0 +1,173 @@
+"""The home page as the club's dashboard: tonight's evening (who is here), the tables in
+play each with a mini sheet, the leaders of the season, the next evening announced, the
+latest finished tables and, for a signed-in member, his own last results. Writes nothing.
+
+Its cost is a constant number of queries whatever the club holds: each list is one query
+(its seats one more), and each table's mini sheet is rendered once per revision and
+language and kept (``scoring.live``), so a table in play costs its replay only when a deal
+changed it (``tests/scoring/views/test_home.py`` pins the counts)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.translation import get_language
+
+from scoring import selectors
+from scoring.live.fragments import cached
+from scoring.live.keys import mini_sheet_key, with_epoch
+from scoring.models import Attendance, Evening, EveningTable, Season, Seat, Table
+from scoring.pages import games as game_pages
+from scoring.pages import standings
+from scoring.pages.tables import TABLE_FIELDS, VERSION_FIELDS, VERSIONS, listed_tables
+from scoring.permissions import can_check_in, can_run_evening, can_see_standings
+from scoring.selectors import evenings as evening_reads
+from scoring.selectors import profiles as profile_reads
+
+LEADERS = 5
+"""How many of each game's board the home page shows."""
+LATEST_FINISHED = 5
+"""How many of the latest finished tables it lists."""
+OWN_RESULTS = 5
+"""How many of a member's own last finished tables it shows him."""
+
+
+@dataclass(frozen=True)
+class TableCard:
+    """A table in play as its card shows it: the table (its seats prefetched), the round of
+    tonight's draw that seated it (None: not an evening's table) and its mini sheet."""
+
+    table: Table
+    round: int | None
+    sheet: str
+
+
+@dataclass(frozen=True)
+class OwnResult:
+    """One of a member's last finished tables: his seat, and the table's name as every
+    list of tables writes it («Преферанс #12»)."""
+
+    seat: profile_reads.MemberSeat
+    title: str
+
+
+@dataclass(frozen=True)
+class Tonight:
+    """Tonight's evening: who is here (in order of arrival) and its tables in play."""
+
+    evening: Evening
+    here: list[Attendance]
+    tables: int
+    me_here: bool
+
+
+def tables_in_play() -> QuerySet[Table]:
+    """The tables in play as their cards read them (with the epoch, for the mini sheets'
+    keys; the tariff's name and rules, for the replay; the evening's round): one query
+    (their seats: ``_with_seats``)."""
+    return (
+        with_epoch(Table.objects.filter(status=Table.OPEN))
+        .select_related(*VERSIONS, "evening_link")
+        .only(*TABLE_FIELDS, *VERSION_FIELDS, "evening_link__evening_id", "evening_link__round")
+        .order_by("-played_on", "-pk")
+    )
+
+
+def _with_seats(*tables: Table) -> None:
+    """The seats of every table shown, in their order at each: one query."""
+    prefetch_related_objects(
+        list(tables), Prefetch("seats", queryset=Seat.objects.order_by("position"))
+    )
+
+
+def mini_sheet(request: HttpRequest, table: Table) -> str:
+    """The card's sheet: each player's totals (the game's result columns) and the number
+    of deals, rendered once per revision and language."""
+
+    def render() -> str:
+        state = selectors.current(table, latest=0)
+        game = game_pages.of_table(table)
+        document = state.document(with_deals=False)
+        rows = [
+            (name, [row[column.key] for column in game.result_columns])
+            for name, row in document["players"].items()
+        ]
+        context = {"table": table, "game": game, "rows": rows, "deals": state.count}
+        return render_to_string("scoring/home.html#mini-sheet", context, request)
+
+    return cached(mini_sheet_key(table, get_language() or ""), render)
+
+
+def _link(table: Table) -> EveningTable | None:
+    """The evening's link of ``table`` (read with it), if an evening opened it."""
+    try:
+        return table.evening_link
+    except EveningTable.DoesNotExist:
+        return None
+
+
+def _tonight(request: HttpRequest, cards: list[TableCard]) -> Tonight | None:
+    evening = evening_reads.evening_on(timezone.localdate())
+    if evening is None:
+        return None
+    here = evening_reads.attendances(evening)
+    user = request.user
+    links = [_link(card.table) for card in cards]
+    return Tonight(
+        evening=evening,
+        here=here,
+        tables=sum(1 for link in links if link is not None and link.evening_id == evening.pk),
+        me_here=user.is_authenticated and any(a.member_id == user.pk for a in here),
+    )
+
+
+def _cards(request: HttpRequest, tables: list[Table]) -> list[TableCard]:
+    return [
+        TableCard(table, getattr(_link(table), "round", None), mini_sheet(request, table))
+        for table in tables
+    ]
+
+
+def in_play_context(request: HttpRequest) -> dict[str, Any]:
+    """The region of the tables in play alone, as its poll redraws it: two queries, and a
+    replay for each table a deal changed since."""
+    in_play = list(tables_in_play())
+    _with_seats(*in_play)
+    return {"cards": _cards(request, in_play), "in_play": in_play}
+
+
+def home_context(request: HttpRequest) -> dict[str, Any]:
+    """Everything the home page shows ``request``'s user: the club's parts for everyone,
+    the standings if he may see them, his own results and the actions his role has."""
+    user = request.user
+    in_play = list(tables_in_play())
+    latest = list(listed_tables().filter(status=Table.FINISHED)[:LATEST_FINISHED])
+    _with_seats(*in_play, *latest)
+    cards = _cards(request, in_play)
+    tonight = _tonight(request, cards)
+    context: dict[str, Any] = {
+        "cards": cards,
+        "in_play": [card.table for card in cards],
+        "latest": latest,
+        "tonight": tonight,
+        "next_evening": evening_reads.next_evening(timezone.localdate()),
+        "runs_evenings": can_run_evening(user),
+        "can_check_in_self": tonight is not None
+        and not tonight.me_here
+        and can_check_in(user, user),
+    }
+    if can_see_standings(request):
+        season = Season.of_date(timezone.localdate())
+        context["leaders_section"] = standings.leaders_section(season, top=LEADERS)
+    if user.is_authenticated:
+        games = dict(Table.GAMES)
+        context["own_results"] = [
+            OwnResult(seat, f"{games[seat.game]} #{seat.table_id}")
+            for seat in profile_reads.last_results(user, latest=OWN_RESULTS)
+        ]
+    return context
