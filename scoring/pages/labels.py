@@ -48,7 +48,7 @@ ANSWERS = {"pass": _("pass"), "whist": _("whist"), "half": _("half-whist")}
 SUIT_CLASSES = {"minor": _("minor"), "major": _("major")}
 """The payment tariff's suit classes (младшая / старшая)."""
 RULES = {
-    # Preferans (preferans.md §4–§8, §13)
+    # Preferans (preferans.md §4–§8, §13, §14)
     "game-made": _("contract made"),
     "game-unplayed": _("nobody whisted"),
     "remise": _("remise"),
@@ -61,6 +61,7 @@ RULES = {
     "half-whist": _("half-whist"),
     "misere-made": _("misère made"),
     "misere-failed": _("misère failed"),
+    "misere-consolation": _("consolation on a failed misère"),
     "passout": _("pass-out tricks"),
     "passout-zero": _("pass-out without a trick"),
     "passout-whists": _("pass-out whists"),
@@ -68,6 +69,7 @@ RULES = {
     "concede-consolation": _("consolation on a conceded contract"),
     "help": _("help"),
     "overflow": _("past the target, off the mountain"),
+    "overflow-shifted": _("below zero, written on the others' mountains"),
     "adjustment": _("adjustment"),
     # Boston (boston.md §1–§2)
     "supported-won": _("supported ask won"),
