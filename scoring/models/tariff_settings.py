@@ -477,7 +477,7 @@ def docs_table(
     """The Markdown table of docs/rules.md: a row per engine rule with its value in each
     preset and its help text (in English, as the document is written); ``meanings``
     explain the list rules, whose items each have their own help text."""
-    header = ["setting", *(name.capitalize() for name in presets), "meaning"]
+    header = ["setting", *(name.replace("_", " ").capitalize() for name in presets), "meaning"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     seen: set[str] = set()
     with translation.override("en"):
@@ -783,6 +783,30 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         ),
         label=_("The passer consoles"),
         reading=Reading(term=_("The passer consoles on a remise against one whister")),
+    ),
+    _flag(
+        "widow_premium",
+        "rates",
+        _(
+            "The widow premium: on a played game the scorer taps the widow's fast tricks "
+            "(an ace or a king-queen of one suit 1, ace-king 2, two aces 3), and the "
+            "declarer is written that many × the whist per trick, made or not: by the "
+            "dealer with 4 players, half by each opponent with 3."
+        ),
+        label=_("Widow premium"),
+        reading=Reading(
+            term=_('Widow premium <span lang="ru">(быстрые взятки в прикупе)</span>'),
+            texts=(
+                (
+                    True,
+                    _(
+                        "yes: fast tricks in the widow × the whist per trick, on the "
+                        "declarer (4 players: from the dealer; 3: half from each opponent)"
+                    ),
+                ),
+                (False, _("no")),
+            ),
+        ),
     ),
     # Whister duty.
     _choice(

@@ -36,6 +36,8 @@ MAX_POOL_TARGET = 10_000
 MAX_ADJUSTMENT = 1_000_000
 ANSWERS = frozenset(("whist", "pass", "half"))
 MAX_CONTROL_TIME_DEAL = 100_000
+MAX_FAST_TRICKS = 3
+"""The widow premium's fast tricks: an ace or king-queen of a suit 1, ace-king 2, two aces 3."""
 SAME_DEALER_PASSOUTS = 3
 """Classic: the dealer deals again after a pass-out, up to this many in a row (§6)."""
 
@@ -389,6 +391,23 @@ class Pulka:
             self._check_tricks(game.tricks, self._active_set[self.dealer], 10)
         elif game.tricks is not None:
             raise RuleError(N_("tricks are not entered when nobody whists"), field="tricks")
+        if game.fast_tricks:
+            if not rules.widow_premium:
+                raise RuleError(
+                    N_("the widow premium is not played under this tariff"), field="fast_tricks"
+                )
+            if not 0 <= game.fast_tricks <= MAX_FAST_TRICKS:
+                raise RuleError(
+                    N_("must be from %(low)s to %(high)s"),
+                    field="fast_tricks",
+                    low=0,
+                    high=MAX_FAST_TRICKS,
+                )
+            if game.tricks is None:
+                raise RuleError(
+                    N_("the widow premium is written only on a game that was played"),
+                    field="fast_tricks",
+                )
 
     def _check_passout(self, passout: Passout) -> None:
         tricks, dealer_tricks = self._passout_tricks(passout)
@@ -554,6 +573,8 @@ class Pulka:
                 ]
             if self.setup.size == 4 and self.rules.consolation_by_dealer:
                 whists.append((self.dealer, consolation, "consolation-dealer", calc))
+        if game.fast_tricks and self.rules.widow_premium:
+            whists += self._widow_premium(game.fast_tricks, rates, defenders)
         entries += [
             Entry("whists", writer, amount, rule, calc, declarer)
             for writer, amount, rule, calc in whists
@@ -562,6 +583,19 @@ class Pulka:
         if not under or self.rules.duty_on_remise:
             entries += self._whister_duty(rates, tricks, whisters, defence)
         return entries
+
+    def _widow_premium(
+        self, fast: int, rates: _Rates, defenders: tuple[int, ...]
+    ) -> list[tuple[int, Amount, str, str]]:
+        """The widow premium (docs/rules.md, ФСПР): the fast tricks × the whist per trick,
+        made or not; with 4 players the dealer writes it all on the declarer, with 3 each
+        opponent writes half, whoever dealt."""
+        pot = fast * rates.whist
+        if self.setup.size == 4:
+            return [(self.dealer, pot, "widow-premium", f"{fast} × {rates.whist} = {pot}")]
+        half = _exact(Fraction(pot, 2))
+        calc = f"{fast} × {rates.whist} / 2 = {half}"
+        return [(s, half, "widow-premium", calc) for s in defenders]
 
     def _whister_duty(
         self,

@@ -63,6 +63,7 @@ YES_NO = frozenset(
         "concede_consolation",
         "concede_ends_passouts",
         "consolation_by_passer",
+        "widow_premium",
     )
 )
 """The §13 and §14 yes/no settings: a record may give them as true/false or "yes"/"no"."""
@@ -133,6 +134,8 @@ class PreferansRules:
     concede_ends_passouts: bool = False
     zero_bonus_when_closed: ZeroBonusWhenClosed = "help"
     consolation_by_passer: bool = True
+    # -- the federation's widow premium (issue 31, docs/rules.md) --
+    widow_premium: bool = False
 
     def __post_init__(self) -> None:
         # Callers that build rules directly (the tariff model) may still pass the old
@@ -145,7 +148,7 @@ class PreferansRules:
 
     @classmethod
     def preset(cls, name: str) -> PreferansRules:
-        """The preset called ``name`` (sochi, leningrad, rostov, classic)."""
+        """The preset called ``name`` (sochi, leningrad, rostov, classic, fspr_leningrad)."""
         try:
             return PRESETS[name]
         except KeyError:
@@ -326,6 +329,14 @@ LENINGRAD = dataclasses.replace(
     pool_weight=20,
     help_whists_per_point=20,
 )
+FSPR_LENINGRAD = dataclasses.replace(
+    LENINGRAD,
+    # Exit 7-7-7 and pass-outs 2-4-6-6-6, obligations 4/2/1/1/1 half-responsible (the
+    # whister's penalty 1 × V against 2 × V whists and remises) and no concession are
+    # Leningrad's already; the federation adds these two (docs/rules.md, ФСПР).
+    passout_series_ends_on="whisted_made_game",
+    widow_premium=True,
+)
 ROSTOV = dataclasses.replace(SOCHI, passout_mode="whists", passout_whists=5, passout_ladder=(1,))
 CLASSIC = dataclasses.replace(
     SOCHI,
@@ -342,4 +353,5 @@ PRESETS: dict[str, PreferansRules] = {
     "leningrad": LENINGRAD,
     "rostov": ROSTOV,
     "classic": CLASSIC,
+    "fspr_leningrad": FSPR_LENINGRAD,
 }

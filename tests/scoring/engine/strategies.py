@@ -24,7 +24,7 @@ from scoring.engine.preferans import (
 @st.composite
 def rules(draw: st.DrawFn) -> PreferansRules:
     """A preset, sometimes with house settings changed (the §13 and §14 ones included)."""
-    base = PRESETS[draw(st.sampled_from(sorted(PRESETS)))]
+    base = PRESETS[draw(st.sampled_from(sorted(PRESETS)))]  # the federation's preset too
     overrides = draw(
         st.fixed_dictionaries(
             {},
@@ -68,6 +68,7 @@ def rules(draw: st.DrawFn) -> PreferansRules:
                 "concede_ends_passouts": st.booleans(),
                 "zero_bonus_when_closed": st.sampled_from(["help", "mountain"]),
                 "consolation_by_passer": st.booleans(),
+                "widow_premium": st.booleans(),
             },
         )
     )
@@ -143,8 +144,15 @@ def next_deal(draw: st.DrawFn, pulka: Pulka, adjustment_pools: int = 2) -> Deal:
     elif level in rules.half_whist_levels and draw(st.integers(0, 5)) == 0:
         answers = {defenders[0]: "pass", defenders[1]: "half"}
     tricks = split_ten(draw, active) if "whist" in answers.values() else None
+    fast = draw(st.integers(0, 3)) if rules.widow_premium and tricks is not None else 0
     return Game(
-        declarer=declarer, level=level, suit=suit, answers=answers, tricks=tricks, dark=dark
+        declarer=declarer,
+        level=level,
+        suit=suit,
+        answers=answers,
+        tricks=tricks,
+        dark=dark,
+        fast_tricks=fast,
     )
 
 
