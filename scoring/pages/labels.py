@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils import formats
 from django.utils.text import format_lazy
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.boston import trump_class
@@ -180,7 +180,8 @@ def deal_words(
 ) -> str:
     """A stored deal in words, to confirm or report it: its title in the log and, for a
     Preferans game, the defenders' answers in the order they speak (clockwise from the
-    declarer among ``players``, the seats in order), e.g. «игра 7♣ · Вера · вист–пас».
+    declarer among ``players``, the seats in order), e.g. «игра 7♣ · Вера · вист–пас», and
+    the widow premium's fast tricks where it has them («… · 2 быстрые взятки в прикупе»).
     (The record's answers are a mapping, and PostgreSQL keeps no key order.)"""
     title = deal_title(deal, preference_suit=preference_suit)
     answers = deal.get("answers")
@@ -193,6 +194,12 @@ def deal_words(
         return ((seats.get(name, len(seats)) - start) % max(len(seats), 1), name)
 
     said = "–".join(str(ANSWERS.get(answers[n], answers[n])) for n in sorted(answers, key=speaks))
+    fast = deal.get("fast_tricks")
+    if isinstance(fast, int) and fast > 0:  # the widow premium (docs/rules.md, ФСПР)
+        widow = ngettext(
+            "%(count)s fast trick in the widow", "%(count)s fast tricks in the widow", fast
+        ) % {"count": fast}
+        return f"{title} · {said} · {widow}"
     return f"{title} · {said}"
 
 

@@ -4,13 +4,16 @@ arithmetic, and its export gives the same record back."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
 
 from scoring import selectors, services
 from scoring.engine.preferans.rules import PreferansRules
+from scoring.services.imports import version_for
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -64,3 +67,37 @@ def test_a_record_with_third_edition_settings_is_imported_shown_and_exported(cli
     assert "2 × 10 = 20" in text
     assert "below zero, written on the others" in text
     assert services.table_export(table)["deals"] == RECORD["deals"]
+
+
+def test_the_federations_preset_is_a_tariff_file_an_organiser_imports():
+    """docs/tariffs/fspr-leningrad.json, imported (the admin's tariff import calls the same
+    service), is the engine's preset; a record that names the preset then finds it."""
+    path = Path(__file__).parents[3] / "docs" / "tariffs" / "fspr-leningrad.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+
+    tariff = services.tariff_import(document, by=None)
+
+    assert tariff.to_rules() == PreferansRules.preset("fspr_leningrad")
+    record = {
+        "format": "pulka/1",
+        "game": "preferans",
+        "rules": "fspr_leningrad",
+        "players": ["Anna", "Boris", "Vera"],
+        "deals": [
+            {
+                "kind": "game",
+                "declarer": "Anna",
+                "contract": "7S",
+                "answers": {"Boris": "whist", "Vera": "whist"},
+                "tricks": {"Anna": 7, "Boris": 2, "Vera": 1},
+                "fast_tricks": 2,
+            }
+        ],
+    }
+    members = [factories.member(name) for name in ("Anna", "Boris", "Vera")]
+    table = services.table_import(
+        record, version=version_for(record), members=members, by=members[0]
+    )
+    # 7♠ made: pool 4; Boris 2 × 8, Vera 1 × 8; the premium 2 × 8 = 16, half each: 8.
+    result = selectors.replay(table).game.result()
+    assert (result.whists[1][0], result.whists[2][0]) == (16 + 8, 8 + 8)

@@ -15,10 +15,12 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from scoring import selectors, services
 from scoring.engine.preferans.rules import PreferansRules
 from scoring.models import Table
+from scoring.pages import labels
 from tests import factories
 from tests.factories import post_deal
 
@@ -101,3 +103,29 @@ def test_a_game_nobody_whisted_takes_no_premium(client, fspr):
     assert response.status_code == 302
     deal = services.table_export(Table.objects.get(pk=fspr.pk))["deals"][0]
     assert "fast_tricks" not in deal
+
+
+@pytest.mark.parametrize(
+    ("language", "fast", "words"),
+    [
+        ("en", 1, "game 6♠ · Anna · whist–whist · 1 fast trick in the widow"),
+        ("en", 3, "game 6♠ · Anna · whist–whist · 3 fast tricks in the widow"),
+        ("ru", 1, "1 быстрая взятка в прикупе"),
+        ("ru", 2, "2 быстрые взятки в прикупе"),
+        ("en", 0, "game 6♠ · Anna · whist–whist"),
+    ],
+)
+def test_the_deal_in_words_names_its_fast_tricks(language, fast, words):
+    deal = {
+        "kind": "game",
+        "declarer": "Anna",
+        "contract": "6S",
+        "answers": {"Boris": "whist", "Vera": "whist"},
+        "tricks": {"Anna": 6, "Boris": 2, "Vera": 2},
+    }
+    if fast:
+        deal["fast_tricks"] = fast
+    with translation.override(language):
+        said = labels.deal_words(deal, ("Anna", "Boris", "Vera"))
+    assert said.endswith(words)
+    assert fast or "widow" not in said
