@@ -477,7 +477,7 @@ def docs_table(
     """The Markdown table of docs/rules.md: a row per engine rule with its value in each
     preset and its help text (in English, as the document is written); ``meanings``
     explain the list rules, whose items each have their own help text."""
-    header = ["setting", *(name.capitalize() for name in presets), "meaning"]
+    header = ["setting", *(name.replace("_", " ").capitalize() for name in presets), "meaning"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     seen: set[str] = set()
     with translation.override("en"):
@@ -700,6 +700,20 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         reading=Reading(table="rates-table"),
     ),
     _whole(
+        "consolation_fixed",
+        "rates",
+        _(
+            "Whists each consoling player writes per undertrick at every level, in place of "
+            "the consolation rate (0: off, the rate applies; a Rostov convention is 10)."
+        ),
+        minimum=0,
+        maximum=1000,
+        label=_("Fixed consolation per undertrick"),
+        reading=Reading(
+            texts=((0, _("none: the consolation rate applies")),),
+        ),
+    ),
+    _whole(
         "misere_penalty",
         "rates",
         _("Mountain per trick on a failed misère."),
@@ -709,6 +723,18 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
             text=_('<span id="misere-penalty">%(penalty)s</span> mountain per trick taken'),
             params=(("penalty", "misere_penalty"),),
         ),
+    ),
+    _whole(
+        "misere_consolation",
+        "rates",
+        _(
+            "Whists every other player (the 4-player dealer only if he consoles) writes on "
+            "the declarer per trick of a failed misère (0: none)."
+        ),
+        minimum=0,
+        maximum=1000,
+        label=_("Consolation on a failed misère, per trick"),
+        reading=Reading(texts=((0, _("none")),)),
     ),
     _choice(
         "lone_whist",
@@ -746,6 +772,41 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         _("With 4 players the dealer consoles on a remise too."),
         label=_("The 4-player dealer consoles"),
         reading=Reading(term=_("The 4-player dealer consoles on a remise")),
+    ),
+    _flag(
+        "consolation_by_passer",
+        "rates",
+        _(
+            "On a remise against one whister the passer consoles too (no: only the whister "
+            "and, with 4 players, the dealer do; a gentleman's split then shares only what "
+            "they write)."
+        ),
+        label=_("The passer consoles"),
+        reading=Reading(term=_("The passer consoles on a remise against one whister")),
+    ),
+    _flag(
+        "widow_premium",
+        "rates",
+        _(
+            "The widow premium: on a played game the scorer taps the widow's fast tricks "
+            "(an ace or a king-queen of one suit 1, ace-king 2, two aces 3), and the "
+            "declarer is written that many × the whist per trick, made or not: by the "
+            "dealer with 4 players, half by each opponent with 3."
+        ),
+        label=_("Widow premium"),
+        reading=Reading(
+            term=_('Widow premium <span lang="ru">(быстрые взятки в прикупе)</span>'),
+            texts=(
+                (
+                    True,
+                    _(
+                        "yes: fast tricks in the widow × the whist per trick, on the "
+                        "declarer (4 players: from the dealer; 3: half from each opponent)"
+                    ),
+                ),
+                (False, _("no")),
+            ),
+        ),
     ),
     # Whister duty.
     _choice(
@@ -822,6 +883,7 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
             ("second_own", _("the second whister, when he took no trick himself")),
             ("both", _("both whisters, when the defence took no trick")),
             ("each_own", _("each whister who took no trick himself")),
+            ("none", _("nobody, even when the defence took no trick")),
         ),
         length=12,
         label=_("Two whisters at obligation one"),
@@ -922,6 +984,18 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
             only_if="concede",
         ),
     ),
+    _flag(
+        "concede_ends_passouts",
+        "concede",
+        _(
+            "A conceded contract ends a series of pass-outs as a game would, so that the "
+            "price and the exit start again. Needs conceding allowed."
+        ),
+        label=_("A concession ends pass-outs"),
+        reading=Reading(
+            term=_("A conceded contract ends a series of pass-outs"), only_if="concede"
+        ),
+    ),
     # Pass-outs.
     _choice(
         "passout_mode",
@@ -959,6 +1033,17 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         label=_("Pass-out whists per trick"),
         reading=Reading(shown_with="passout_mode"),
     ),
+    _choice(
+        "passout_whists_tie",
+        "passouts",
+        _(
+            "Whist mode: when two players tie for fewest tricks, each writes the full "
+            "amount on the others, or they share it (each half, rounded down)."
+        ),
+        (("each", _("each writes it all")), ("split", _("they share it"))),
+        length=6,
+        label=_("A tie for fewest pass-out tricks"),
+    ),
     _numbers(
         "passout_ladder",
         "passouts",
@@ -966,6 +1051,17 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         length=60,
         label=_("Pass-out prices"),
         reading=Reading(table="passout-table"),
+    ),
+    _choice(
+        "passout_ladder_repeat",
+        "passouts",
+        _(
+            "Past the last pass-out price: the last price repeats, or the prices start "
+            "again from the first (1, 2, 3, 1, 2, 3 …). The exit is not affected."
+        ),
+        (("last", _("the last price repeats")), ("cycle", _("the prices start again"))),
+        length=6,
+        label=_("Past the last pass-out price"),
     ),
     _numbers(
         "passout_exit",
@@ -1015,6 +1111,17 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
             ),
         ),
         legacy=tuple(LEGACY_BOOLEANS["passout_zero_bonus"].items()),
+    ),
+    _choice(
+        "zero_bonus_when_closed",
+        "passouts",
+        _(
+            "The no-trick bonus of a player whose pool is closed: it helps another pool "
+            "like any point past the target, or comes off his own mountain at once."
+        ),
+        (("help", _("helps like any point")), ("mountain", _("off his own mountain"))),
+        length=8,
+        label=_("No-trick bonus with a closed pool"),
     ),
     _flag(
         "misere_ends_passouts",
@@ -1172,10 +1279,16 @@ PREFERANS_SETTINGS: tuple[Setting, ...] = (
         "settlement",
         _(
             "Points past the target that no open pool takes come off the player's own "
-            "mountain: whether that may take the mountain below zero."
+            "mountain: whether that may take the mountain below zero, or the part below "
+            "zero is written on every other player's mountain instead (the same balances; "
+            "only the sheet differs)."
         ),
-        (("none", _("may go below zero")), ("zero", _("stops at zero"))),
-        length=4,
+        (
+            ("none", _("may go below zero")),
+            ("zero", _("stops at zero")),
+            ("shift_all", _("below zero: written on the others' mountains")),
+        ),
+        length=10,
         label=_("Overflow off the mountain"),
     ),
     _whole(

@@ -55,6 +55,7 @@ ERROR_FIELDS = {
     "suit": "suit",
     "trump": "trump",
     "undertricks": "undertricks",
+    "fast_tricks": "fast_tricks",
     "whists": "adjust",
     "pool": "adjust",
     "mountain": "adjust",
@@ -145,6 +146,8 @@ class KindField(forms.ChoiceField):
 
 
 UNDERTRICKS = [(n, str(n)) for n in range(1, 11)]
+FAST_TRICKS = [(n, str(n)) for n in range(4)]
+"""The widow premium's fast tricks: an ace or king-queen of a suit 1, ace-king 2, two aces 3."""
 """A concession's undertricks: 1 up to the level (the engine refuses more than the level)."""
 
 
@@ -163,7 +166,7 @@ class PreferansDealForm(ErrorSummary, forms.Form):
     fields_template = "scoring/preferans/_deal_fields.html"
     SHOWN: ClassVar[Mapping[str, tuple[str, ...]]] = {
         # As scoring/preferans/_deal_fields.html shows them (whist_amount prints no error).
-        "game": ("declarer", "level", "suit", "answer:", "tricks:", "dark"),
+        "game": ("declarer", "level", "suit", "answer:", "tricks:", "fast_tricks", "dark"),
         "misere": ("declarer", "tricks:", "dark"),
         "passout": ("tricks:", "dealer_tricks", "dark", "looked"),
         "concede": ("declarer", "level", "suit", "undertricks"),
@@ -234,6 +237,18 @@ class PreferansDealForm(ErrorSummary, forms.Form):
             self.fields["dealer_tricks"] = forms.TypedChoiceField(
                 label=_("dealer's widow tricks"),
                 choices=TRICKS[:3],
+                coerce=int,
+                required=False,
+                initial=0,
+                widget=Segmented,
+            )
+        # The widow premium's fast tricks (docs/rules.md, ФСПР): one tap, asked only where
+        # the tariff plays it.
+        self.premium = rules.widow_premium
+        if self.premium:
+            self.fields["fast_tricks"] = forms.TypedChoiceField(
+                label=_("fast tricks in the widow"),
+                choices=FAST_TRICKS,
                 coerce=int,
                 required=False,
                 initial=0,
@@ -352,6 +367,8 @@ class PreferansDealForm(ErrorSummary, forms.Form):
         deal["answers"] = {n: data.get(f"answer:{n}") or "pass" for n in defenders}
         if "whist" in deal["answers"].values():
             deal["tricks"] = {n: data.get(f"tricks:{n}") for n in self.active}
+            if self.premium and data.get("fast_tricks"):
+                deal["fast_tricks"] = data["fast_tricks"]
         return deal
 
     def _adjustment(self, deal: dict[str, Any]) -> dict[str, Any]:
@@ -372,7 +389,16 @@ class PreferansDealForm(ErrorSummary, forms.Form):
         contract = deal.get("contract")
         if contract:
             initial["level"], initial["suit"] = int(contract[:-1]), contract[-1]
-        for key in ("declarer", "reason", "dark", "dealer_tricks", "looked", "undertricks"):
+        keys = (
+            "declarer",
+            "reason",
+            "dark",
+            "dealer_tricks",
+            "looked",
+            "undertricks",
+            "fast_tricks",
+        )
+        for key in keys:
             if key in deal:
                 initial[key] = deal[key]
         for prefix in ("answers", "tricks", "pool", "mountain"):

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils import formats
 from django.utils.text import format_lazy
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.boston import trump_class
@@ -48,7 +48,7 @@ ANSWERS = {"pass": _("pass"), "whist": _("whist"), "half": _("half-whist")}
 SUIT_CLASSES = {"minor": _("minor"), "major": _("major")}
 """The payment tariff's suit classes (младшая / старшая)."""
 RULES = {
-    # Preferans (preferans.md §4–§8, §13)
+    # Preferans (preferans.md §4–§8, §13, §14)
     "game-made": _("contract made"),
     "game-unplayed": _("nobody whisted"),
     "remise": _("remise"),
@@ -57,10 +57,12 @@ RULES = {
     "gentleman-split": _("gentleman's whist, shared"),
     "consolation": _("consolation"),
     "consolation-dealer": _("the dealer's consolation"),
+    "widow-premium": _("widow premium (fast tricks)"),
     "whister-duty": _("whister short of his duty"),
     "half-whist": _("half-whist"),
     "misere-made": _("misère made"),
     "misere-failed": _("misère failed"),
+    "misere-consolation": _("consolation on a failed misère"),
     "passout": _("pass-out tricks"),
     "passout-zero": _("pass-out without a trick"),
     "passout-whists": _("pass-out whists"),
@@ -68,6 +70,7 @@ RULES = {
     "concede-consolation": _("consolation on a conceded contract"),
     "help": _("help"),
     "overflow": _("past the target, off the mountain"),
+    "overflow-shifted": _("below zero, written on the others' mountains"),
     "adjustment": _("adjustment"),
     # Boston (boston.md §1–§2)
     "supported-won": _("supported ask won"),
@@ -119,6 +122,7 @@ RECORD_FIELDS = {
     "tricks": _("tricks"),
     "dealer_tricks": _("dealer's widow tricks"),
     "undertricks": _("undertricks"),
+    "fast_tricks": _("fast tricks in the widow"),
     "dark": _("dark"),
     "looked": _("looked before passing"),
     "reason": _("reason"),
@@ -176,7 +180,8 @@ def deal_words(
 ) -> str:
     """A stored deal in words, to confirm or report it: its title in the log and, for a
     Preferans game, the defenders' answers in the order they speak (clockwise from the
-    declarer among ``players``, the seats in order), e.g. «игра 7♣ · Вера · вист–пас».
+    declarer among ``players``, the seats in order), e.g. «игра 7♣ · Вера · вист–пас», and
+    the widow premium's fast tricks where it has them («… · 2 быстрые взятки в прикупе»).
     (The record's answers are a mapping, and PostgreSQL keeps no key order.)"""
     title = deal_title(deal, preference_suit=preference_suit)
     answers = deal.get("answers")
@@ -189,6 +194,12 @@ def deal_words(
         return ((seats.get(name, len(seats)) - start) % max(len(seats), 1), name)
 
     said = "–".join(str(ANSWERS.get(answers[n], answers[n])) for n in sorted(answers, key=speaks))
+    fast = deal.get("fast_tricks")
+    if isinstance(fast, int) and fast > 0:  # the widow premium (docs/rules.md, ФСПР)
+        widow = ngettext(
+            "%(count)s fast trick in the widow", "%(count)s fast tricks in the widow", fast
+        ) % {"count": fast}
+        return f"{title} · {said} · {widow}"
     return f"{title} · {said}"
 
 

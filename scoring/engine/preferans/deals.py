@@ -26,6 +26,8 @@ class Game:
     answers: Mapping[int, Answer]
     tricks: Mapping[int, int] | None = None
     dark: bool = False
+    fast_tricks: int = 0
+    """The widow's fast tricks (0–3) for the widow premium, where the tariff has it."""
 
 
 @dataclass(frozen=True, slots=True)

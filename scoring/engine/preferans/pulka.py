@@ -36,6 +36,8 @@ MAX_POOL_TARGET = 10_000
 MAX_ADJUSTMENT = 1_000_000
 ANSWERS = frozenset(("whist", "pass", "half"))
 MAX_CONTROL_TIME_DEAL = 100_000
+MAX_FAST_TRICKS = 3
+"""The widow premium's fast tricks: an ace or king-queen of a suit 1, ace-king 2, two aces 3."""
 SAME_DEALER_PASSOUTS = 3
 """Classic: the dealer deals again after a pass-out, up to this many in a row (§6)."""
 
@@ -223,8 +225,11 @@ class Pulka:
         return ladder[min(k, len(ladder)) - 1]
 
     def passout_price(self) -> int:
-        """The per-trick price ``p_k`` of the next pass-out of the series (§6)."""
+        """The per-trick price ``p_k`` of the next pass-out of the series (§6): past the
+        ladder's end the last step repeats, or the ladder starts again (§14.4)."""
         ladder = self.rules.passout_ladder
+        if self.rules.passout_ladder_repeat == "cycle":
+            return ladder[self.passouts_in_series % len(ladder)]
         return ladder[min(self.passouts_in_series + 1, len(ladder)) - 1]
 
     def bomb(self, seat: int) -> int:
@@ -386,6 +391,23 @@ class Pulka:
             self._check_tricks(game.tricks, self._active_set[self.dealer], 10)
         elif game.tricks is not None:
             raise RuleError(N_("tricks are not entered when nobody whists"), field="tricks")
+        if game.fast_tricks:
+            if not rules.widow_premium:
+                raise RuleError(
+                    N_("the widow premium is not played under this tariff"), field="fast_tricks"
+                )
+            if not 0 <= game.fast_tricks <= MAX_FAST_TRICKS:
+                raise RuleError(
+                    N_("must be from %(low)s to %(high)s"),
+                    field="fast_tricks",
+                    low=0,
+                    high=MAX_FAST_TRICKS,
+                )
+            if game.tricks is None:
+                raise RuleError(
+                    N_("the widow premium is written only on a game that was played"),
+                    field="fast_tricks",
+                )
 
     def _check_passout(self, passout: Passout) -> None:
         tricks, dealer_tricks = self._passout_tricks(passout)
@@ -525,8 +547,10 @@ class Pulka:
         # Gentleman's whist: one whister on a remise shares everything with the passer.
         split = under and len(whisters) == 1 and self.rules.lone_whist == "gentleman"
         if split:
-            share = _exact(Fraction(defence * rates.whist + 2 * consolation, 2))
-            calc = f"({defence} × {rates.whist} + 2 × {consolation}) / 2 = {share}"
+            # §14.9: a passer who writes no consolation adds none to the split either.
+            consoling = 2 if self.rules.consolation_by_passer else 1
+            share = _exact(Fraction(defence * rates.whist + consoling * consolation, 2))
+            calc = f"({defence} × {rates.whist} + {consoling} × {consolation}) / 2 = {share}"
             whists += [(s, share, "gentleman-split", calc) for s in defenders]
         elif len(whisters) == 2:
             for w in whisters:
@@ -542,9 +566,15 @@ class Pulka:
         if under:
             calc = f"{under} × {rates.consolation} = {consolation}"
             if not split:
-                whists += [(s, consolation, "consolation", calc) for s in defenders]
+                whists += [
+                    (s, consolation, "consolation", calc)
+                    for s in defenders
+                    if s in whisters or self.rules.consolation_by_passer
+                ]
             if self.setup.size == 4 and self.rules.consolation_by_dealer:
                 whists.append((self.dealer, consolation, "consolation-dealer", calc))
+        if game.fast_tricks and self.rules.widow_premium:
+            whists += self._widow_premium(game.fast_tricks, rates, defenders)
         entries += [
             Entry("whists", writer, amount, rule, calc, declarer)
             for writer, amount, rule, calc in whists
@@ -553,6 +583,19 @@ class Pulka:
         if not under or self.rules.duty_on_remise:
             entries += self._whister_duty(rates, tricks, whisters, defence)
         return entries
+
+    def _widow_premium(
+        self, fast: int, rates: _Rates, defenders: tuple[int, ...]
+    ) -> list[tuple[int, Amount, str, str]]:
+        """The widow premium (docs/rules.md, ФСПР): the fast tricks × the whist per trick,
+        made or not; with 4 players the dealer writes it all on the declarer, with 3 each
+        opponent writes half, whoever dealt."""
+        pot = fast * rates.whist
+        if self.setup.size == 4:
+            return [(self.dealer, pot, "widow-premium", f"{fast} × {rates.whist} = {pot}")]
+        half = _exact(Fraction(pot, 2))
+        calc = f"{fast} × {rates.whist} / 2 = {half}"
+        return [(s, half, "widow-premium", calc) for s in defenders]
 
     def _whister_duty(
         self,
@@ -610,6 +653,8 @@ class Pulka:
                 return [(second, Fraction(1 - tricks[second]))]
             if at_one == "both":
                 return [(w, Fraction(1 - defence)) for w in whisters]
+            if at_one == "none":  # §14.6
+                return []
             return [(w, Fraction(1 - tricks[w])) for w in whisters]
         quota = obligation // 2
         return [
@@ -646,7 +691,18 @@ class Pulka:
             return [Entry("pool", misere.declarer, value, "misere-made", f"{value}")]
         penalty = misere.tricks * rules.misere_penalty
         calc = f"{misere.tricks} × {rules.misere_penalty} = {penalty}"
-        return [Entry("mountain", misere.declarer, penalty, "misere-failed", calc)]
+        entries = [Entry("mountain", misere.declarer, penalty, "misere-failed", calc)]
+        if rules.misere_consolation:  # §14.2
+            consolation = misere.tricks * rules.misere_consolation
+            calc = f"{misere.tricks} × {rules.misere_consolation} = {consolation}"
+            consolers = list(self.defenders(misere.declarer))
+            if self.setup.size == 4 and rules.consolation_by_dealer:
+                consolers.append(self.dealer)
+            entries += [
+                Entry("whists", s, consolation, "misere-consolation", calc, misere.declarer)
+                for s in consolers
+            ]
+        return entries
 
     def _score_passout(self, passout: Passout) -> list[Entry]:
         rules = self.rules
@@ -716,11 +772,13 @@ class Pulka:
         fewest = min(tricks.values())
         low = [s for s in seats if tricks[s] == fewest]
         per_trick = self.rules.passout_whists * price
+        # §14.3: players tied for fewest share the amount, each his part rounded down.
+        share = len(low) if self.rules.passout_whists_tie == "split" else 1
         entries = []
         for writer in low:
             for s in seats:
                 if s not in low:
-                    amount = tricks[s] * per_trick
+                    amount = tricks[s] * per_trick // share
                     calc = Text(
                         "%(tricks)s × %(whists)s × %(price)s (%(label)s)",
                         tricks=tricks[s],
@@ -728,7 +786,15 @@ class Pulka:
                         price=price,
                         label=label,
                     )
-                    entries.append(Entry("whists", writer, amount, "passout-whists", calc, s))
+                    if share > 1:
+                        calc = Text(
+                            N_("%(calc)s, shared by %(count)s: %(amount)s"),
+                            calc=calc,
+                            count=share,
+                            amount=amount,
+                        )
+                    if amount:
+                        entries.append(Entry("whists", writer, amount, "passout-whists", calc, s))
         for s in seats:
             if tricks[s] == 0 and s != widow_dealer:
                 entries += self._zero_bonus(s, price, dark, f"{dark}")
@@ -754,24 +820,30 @@ class Pulka:
             if entry.kind == "pool":
                 last = i
         written: list[Entry] = []
-        overflow: list[tuple[int, Amount]] = []
+        overflow: list[tuple[int, Amount, bool]] = []
+        # §14.7: a zero-trick bonus past the target may come off the mountain, helping none.
+        bonus_helps = self.rules.zero_bonus_when_closed == "help"
+        shift = self.rules.overflow_floor == "shift_all" and not as_entered
         for i, entry in enumerate(entries):
-            kind, player, amount, _, _, on = entry
+            kind, player, amount, rule, calc, on = entry
             if kind == "pool":
                 if amount > 0:
                     rest = self._write_own_pool(entry, written)
                     if rest:
-                        overflow.append((player, rest))
+                        overflow.append((player, rest, bonus_helps or rule != "passout-zero"))
                 else:
                     self.pool[player] += amount
                     written.append(entry)
                 if overflow and (as_entered or i == last):
                     overflow.sort(key=lambda item: self._writing_order[item[0]])
-                    for seat, points in overflow:
-                        self._write_overflow(seat, points, written)
+                    for seat, points, helps in overflow:
+                        self._write_overflow(seat, points, written, helps=helps)
                     overflow.clear()
                 continue
             elif kind == "mountain":
+                if shift and amount < 0:
+                    self._lower_mountain(player, -amount, rule, calc, written)
+                    continue
                 self.mountain[player] += amount
             elif on is not None:
                 self.whists[player][on] += amount
@@ -800,12 +872,15 @@ class Pulka:
             )
         return entry.amount - own
 
-    def _write_overflow(self, seat: int, rest: Amount, written: list[Entry]) -> None:
-        """Points past ``seat``'s target: help for open pools (``help_to``), then off his
-        own mountain (``overflow_floor``) (§8, §13.8)."""
+    def _write_overflow(
+        self, seat: int, rest: Amount, written: list[Entry], *, helps: bool = True
+    ) -> None:
+        """Points past ``seat``'s target: help for open pools (``help_to``; none when
+        ``helps`` is false, §14.7), then off his own mountain (``overflow_floor``) (§8,
+        §13.8, §14.8)."""
         target = self.setup.pool_target
         per_point = self.rules.help_whists_per_point
-        while rest > 0:
+        while rest > 0 and helps:
             helped = self._help_target(seat)
             if helped is None:
                 break
@@ -832,8 +907,32 @@ class Pulka:
                 off = _exact(max(Fraction(0), Fraction(self.mountain[seat])))
                 calc = Text(N_("%(calc)s, stopped at 0: −%(off)s"), calc=calc, off=off)
             if off:
-                self.mountain[seat] -= off
-                written.append(Entry("mountain", seat, -off, "overflow", calc))
+                self._lower_mountain(seat, off, "overflow", calc, written)
+
+    def _lower_mountain(
+        self, seat: int, off: Amount, rule: str, calc: str, written: list[Entry]
+    ) -> None:
+        """Take ``off`` (> 0) off ``seat``'s mountain. With ``overflow_floor = shift_all``
+        (§14.8) the part that would take it below 0 is written instead on every other
+        player's mountain: the balances are the same (§9 is translation-invariant)."""
+        own = off
+        if self.rules.overflow_floor == "shift_all":
+            own = _exact(min(Fraction(off), max(Fraction(0), Fraction(self.mountain[seat]))))
+        if own:
+            self.mountain[seat] -= own
+            written.append(Entry("mountain", seat, -own, rule, calc))
+        shifted = _exact(off - own)
+        if not shifted:
+            return
+        moved = Text(
+            N_("%(calc)s: %(amount)s below zero, written on the others"),
+            calc=calc,
+            amount=shifted,
+        )
+        for other in range(self.setup.size):
+            if other != seat:
+                self.mountain[other] += shifted
+                written.append(Entry("mountain", other, shifted, "overflow-shifted", moved))
 
     def _help_target(self, helper: int) -> int | None:
         """The open pool ``helper``'s overflow goes to (``help_to``): the opponent with the
@@ -873,8 +972,12 @@ class Pulka:
 
     def _after_contract(self, deal: Game | Misere | Concede) -> None:
         """A game, misère or concession: bombs, the pass-out series (§13.7), the deal
-        passes. A concession neither plays a bomb nor ends the series (§13.11)."""
-        if not isinstance(deal, Concede):
+        passes. A concession neither plays a bomb nor ends the series (§13.11), unless
+        ``concede_ends_passouts`` (§14.5)."""
+        if isinstance(deal, Concede):
+            if self.rules.concede_ends_passouts:
+                self.passouts_in_series = 0
+        else:
             if self.rules.bombs and self.bombs[deal.declarer] and _made(deal):
                 self.bombs[deal.declarer].pop(0)
             if self._ends_series(deal):
@@ -945,7 +1048,8 @@ class _Rates:
             obligation=rules.obligation(level),
             whist=_exact(rules.whist_rate * value),
             remise=_exact(rules.remise_rate * value),
-            consolation=_exact(rules.consolation_rate * value),
+            # §14.1: a fixed consolation per undertrick replaces the rate at every level.
+            consolation=rules.consolation_fixed or _exact(rules.consolation_rate * value),
             penalty=_exact(rules.whister_penalty_rate * value),
         )
 

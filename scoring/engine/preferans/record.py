@@ -40,7 +40,7 @@ HEAD_FIELDS = (
     "deals",
 )
 DEAL_FIELDS = {
-    "game": ("kind", "declarer", "contract", "answers", "tricks", "dark", "note"),
+    "game": ("kind", "declarer", "contract", "answers", "tricks", "dark", "fast_tricks", "note"),
     "misere": ("kind", "declarer", "tricks", "dark", "note"),
     "passout": ("kind", "tricks", "dark", "looked", "dealer_tricks", "note"),
     "concede": ("kind", "declarer", "contract", "undertricks", "note"),
@@ -179,6 +179,9 @@ class _Reader:
                 )
             answers[self.seat(name, "answers")] = answer
         tricks = self.tricks(data["tricks"]) if "tricks" in data else None
+        fast_tricks = 0
+        if "fast_tricks" in data:
+            fast_tricks = fields.integer(data["fast_tricks"], "fast_tricks", self.n, low=0, high=3)
         return Game(
             declarer=self.seat(data.get("declarer"), "declarer"),
             level=level,
@@ -186,6 +189,7 @@ class _Reader:
             answers=answers,
             tricks=tricks,
             dark=self.dark(data),
+            fast_tricks=fast_tricks,
         )
 
     def misere(self, data: Mapping[str, Any]) -> Misere:
@@ -320,6 +324,8 @@ def deal_record(deal: Deal, names: tuple[str, ...]) -> dict[str, Any]:
         }
         if deal.tricks is not None:
             out["tricks"] = {names[s]: t for s, t in deal.tricks.items()}
+        if deal.fast_tricks:
+            out["fast_tricks"] = deal.fast_tricks
     elif isinstance(deal, Misere):
         out = {
             "kind": "misere",

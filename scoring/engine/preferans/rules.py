@@ -14,12 +14,15 @@ LEVELS = (6, 7, 8, 9, 10)
 LoneWhist = Literal["greedy", "gentleman"]
 WhisterDuty = Literal["responsible", "none"]
 TwoWhisterDuty = Literal["personal", "pair", "personal_if_pair_short", "proportional"]
-DutyAtOne = Literal["second", "second_own", "both", "each_own"]
+DutyAtOne = Literal["second", "second_own", "both", "each_own", "none"]
 PassoutMode = Literal["mountain", "whists"]
 ZeroBonus = Literal["price", "none", "one", "mountain"]
 SeriesEndsOn = Literal["any_deal", "played_game", "whisted_made_game", "made_game_from_level"]
 HelpTo = Literal["largest", "clockwise", "none"]
-OverflowFloor = Literal["none", "zero"]
+OverflowFloor = Literal["none", "zero", "shift_all"]
+PassoutWhistsTie = Literal["each", "split"]
+LadderRepeat = Literal["last", "cycle"]
+ZeroBonusWhenClosed = Literal["help", "mountain"]
 Divisor = Literal["players", "players_minus_one"]
 SettlementPools = Literal["counted", "ignored"]
 LastRound = Literal["finish_circle", "one_more_circle"]
@@ -28,7 +31,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "lone_whist": ("greedy", "gentleman"),
     "whister_duty": ("responsible", "none"),
     "two_whister_duty": ("personal", "pair", "personal_if_pair_short", "proportional"),
-    "duty_at_one": ("second", "second_own", "both", "each_own"),
+    "duty_at_one": ("second", "second_own", "both", "each_own", "none"),
     "passout_mode": ("mountain", "whists"),
     "passout_zero_bonus": ("price", "none", "one", "mountain"),
     "passout_series_ends_on": (
@@ -38,18 +41,32 @@ CHOICES: dict[str, tuple[str, ...]] = {
         "made_game_from_level",
     ),
     "help_to": ("largest", "clockwise", "none"),
-    "overflow_floor": ("none", "zero"),
+    "overflow_floor": ("none", "zero", "shift_all"),
     "settlement_divisor": ("players", "players_minus_one"),
     "settlement_pools": ("counted", "ignored"),
     "last_round": ("finish_circle", "one_more_circle"),
+    # §14
+    "passout_whists_tie": ("each", "split"),
+    "passout_ladder_repeat": ("last", "cycle"),
+    "zero_bonus_when_closed": ("help", "mountain"),
 }
 LEGACY_BOOLEANS: dict[str, dict[bool, str]] = {
     "passout_zero_bonus": {True: "price", False: "none"},
 }
 """Choice settings that were yes/no before the second edition (§13.6): the old values stay
 accepted and mean these choices."""
-YES_NO = frozenset(("duty_on_remise", "stalingrad", "concede", "concede_consolation"))
-"""The §13 yes/no settings: a record may give them as true/false or "yes"/"no"."""
+YES_NO = frozenset(
+    (
+        "duty_on_remise",
+        "stalingrad",
+        "concede",
+        "concede_consolation",
+        "concede_ends_passouts",
+        "consolation_by_passer",
+        "widow_premium",
+    )
+)
+"""The §13 and §14 yes/no settings: a record may give them as true/false or "yes"/"no"."""
 RATES = ("whist_rate", "remise_rate", "consolation_rate", "whister_penalty_rate")
 ZERO_RATES = frozenset(("consolation_rate",))
 """Rates that may be 0 (§13.1: consolation off)."""
@@ -63,7 +80,8 @@ class PreferansRules:
     Rates are multiples of the contract value ``V`` per trick (preferans.md §3). The
     settings after ``settlement_divisor`` are the second edition's (§13); their defaults
     score every older tariff and record exactly as before, but for one fixed defect:
-    ``passout_zero_bonus = false`` now also holds in whist mode (§13.6).
+    ``passout_zero_bonus = false`` now also holds in whist mode (§13.6). The settings
+    after ``last_round`` are the third edition's (§14); their defaults change nothing.
     """
 
     contract_values: tuple[int, int, int, int, int, int] = (2, 4, 6, 8, 10, 10)
@@ -108,6 +126,16 @@ class PreferansRules:
     concede_undertricks: int = 3
     concede_consolation: bool = False
     last_round: LastRound = "finish_circle"
+    # -- third edition (§14) --
+    consolation_fixed: int = 0
+    misere_consolation: int = 0
+    passout_whists_tie: PassoutWhistsTie = "each"
+    passout_ladder_repeat: LadderRepeat = "last"
+    concede_ends_passouts: bool = False
+    zero_bonus_when_closed: ZeroBonusWhenClosed = "help"
+    consolation_by_passer: bool = True
+    # -- the federation's widow premium (issue 31, docs/rules.md) --
+    widow_premium: bool = False
 
     def __post_init__(self) -> None:
         # Callers that build rules directly (the tariff model) may still pass the old
@@ -120,7 +148,7 @@ class PreferansRules:
 
     @classmethod
     def preset(cls, name: str) -> PreferansRules:
-        """The preset called ``name`` (sochi, leningrad, rostov, classic)."""
+        """The preset called ``name`` (sochi, leningrad, rostov, classic, fspr_leningrad)."""
         try:
             return PRESETS[name]
         except KeyError:
@@ -273,6 +301,19 @@ def _check(rules: PreferansRules) -> None:
         fail("concede_undertricks", N_("must be from 1 to 10"))
     if rules.concede_consolation and not rules.concede:
         fail("concede_consolation", N_("conceding is off (concede = no): nothing to console"))
+    for name in ("consolation_fixed", "misere_consolation"):
+        if not 0 <= getattr(rules, name) <= 1000:
+            fail(name, N_("must be from %(low)s to %(high)s"), low=0, high=1000)
+    if rules.consolation_fixed and not rules.consolation_rate:
+        fail(
+            "consolation_fixed",
+            N_("consolation is off (consolation rate 0): a fixed consolation contradicts it"),
+        )
+    if rules.concede_ends_passouts and not rules.concede:
+        fail(
+            "concede_ends_passouts",
+            N_("conceding is off (concede = no): no concession can end a series"),
+        )
 
 
 SOCHI = PreferansRules()
@@ -287,6 +328,14 @@ LENINGRAD = dataclasses.replace(
     passout_exit=(7,),
     pool_weight=20,
     help_whists_per_point=20,
+)
+FSPR_LENINGRAD = dataclasses.replace(
+    LENINGRAD,
+    # Exit 7-7-7 and pass-outs 2-4-6-6-6, obligations 4/2/1/1/1 half-responsible (the
+    # whister's penalty 1 × V against 2 × V whists and remises) and no concession are
+    # Leningrad's already; the federation adds these two (docs/rules.md, ФСПР).
+    passout_series_ends_on="whisted_made_game",
+    widow_premium=True,
 )
 ROSTOV = dataclasses.replace(SOCHI, passout_mode="whists", passout_whists=5, passout_ladder=(1,))
 CLASSIC = dataclasses.replace(
@@ -304,4 +353,5 @@ PRESETS: dict[str, PreferansRules] = {
     "leningrad": LENINGRAD,
     "rostov": ROSTOV,
     "classic": CLASSIC,
+    "fspr_leningrad": FSPR_LENINGRAD,
 }

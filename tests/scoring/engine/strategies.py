@@ -23,8 +23,8 @@ from scoring.engine.preferans import (
 
 @st.composite
 def rules(draw: st.DrawFn) -> PreferansRules:
-    """A preset, sometimes with house settings changed (the §13 ones included)."""
-    base = PRESETS[draw(st.sampled_from(sorted(PRESETS)))]
+    """A preset, sometimes with house settings changed (the §13 and §14 ones included)."""
+    base = PRESETS[draw(st.sampled_from(sorted(PRESETS)))]  # the federation's preset too
     overrides = draw(
         st.fixed_dictionaries(
             {},
@@ -42,7 +42,9 @@ def rules(draw: st.DrawFn) -> PreferansRules:
                 # §13
                 "consolation_rate": st.sampled_from([0, 1, 2, "1/2"]),
                 "settlement_pools": st.sampled_from(["counted", "ignored"]),
-                "duty_at_one": st.sampled_from(["second", "second_own", "both", "each_own"]),
+                "duty_at_one": st.sampled_from(
+                    ["second", "second_own", "both", "each_own", "none"]
+                ),
                 "duty_on_remise": st.booleans(),
                 "passout_zero_bonus": st.sampled_from(
                     [True, False, "price", "none", "one", "mountain"]
@@ -52,17 +54,28 @@ def rules(draw: st.DrawFn) -> PreferansRules:
                 ),
                 "passout_series_end_level": st.integers(6, 10),
                 "help_to": st.sampled_from(["largest", "clockwise", "none"]),
-                "overflow_floor": st.sampled_from(["none", "zero"]),
+                "overflow_floor": st.sampled_from(["none", "zero", "shift_all"]),
                 "stalingrad": st.booleans(),
                 "concede": st.booleans(),
                 "concede_undertricks": st.integers(1, 6),
                 "concede_consolation": st.booleans(),
                 "last_round": st.sampled_from(["finish_circle", "one_more_circle"]),
+                # §14
+                "consolation_fixed": st.sampled_from([0, 5, 10]),
+                "misere_consolation": st.sampled_from([0, 10]),
+                "passout_whists_tie": st.sampled_from(["each", "split"]),
+                "passout_ladder_repeat": st.sampled_from(["last", "cycle"]),
+                "concede_ends_passouts": st.booleans(),
+                "zero_bonus_when_closed": st.sampled_from(["help", "mountain"]),
+                "consolation_by_passer": st.booleans(),
+                "widow_premium": st.booleans(),
             },
         )
     )
-    if overrides.get("concede_consolation"):
-        overrides["concede"] = True  # consolation without conceding is refused
+    if overrides.get("concede_consolation") or overrides.get("concede_ends_passouts"):
+        overrides["concede"] = True  # consolation or a series ended, without conceding: refused
+    if not overrides.get("consolation_rate", base.consolation_rate):
+        overrides.pop("consolation_fixed", None)  # a fixed consolation with consolation off
     return base.with_overrides(overrides)
 
 
@@ -131,8 +144,15 @@ def next_deal(draw: st.DrawFn, pulka: Pulka, adjustment_pools: int = 2) -> Deal:
     elif level in rules.half_whist_levels and draw(st.integers(0, 5)) == 0:
         answers = {defenders[0]: "pass", defenders[1]: "half"}
     tricks = split_ten(draw, active) if "whist" in answers.values() else None
+    fast = draw(st.integers(0, 3)) if rules.widow_premium and tricks is not None else 0
     return Game(
-        declarer=declarer, level=level, suit=suit, answers=answers, tricks=tricks, dark=dark
+        declarer=declarer,
+        level=level,
+        suit=suit,
+        answers=answers,
+        tricks=tricks,
+        dark=dark,
+        fast_tricks=fast,
     )
 
 

@@ -1561,7 +1561,8 @@ NEW_DEFAULTS = {
 }
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
+# The federation's preset (issue 31) ends a series only with a whisted made game.
+@pytest.mark.parametrize("preset", sorted(set(PRESETS) - {"fspr_leningrad"}))
 def test_every_preset_has_the_first_listed_values(preset):
     exported = PRESETS[preset].to_dict()
     for name, value in NEW_DEFAULTS.items():
@@ -1569,7 +1570,7 @@ def test_every_preset_has_the_first_listed_values(preset):
             assert exported[name] == value, name
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("preset", sorted(set(PRESETS) - {"fspr_leningrad"}))
 def test_an_old_settings_dict_reads_with_the_defaults(preset):
     """A tariff snapshot stored before §13: no new keys, passout_zero_bonus true."""
     old = PRESETS[preset].to_dict()

@@ -224,3 +224,27 @@ def test_rotate_helper_keeps_a_plain_setup():
     setup = PulkaSetup(players=("A", "B", "C"))
     deal = Misere(declarer=1, tricks=0)
     assert _rotate(deal, 2, setup.size) == Misere(declarer=0, tricks=0)
+
+
+@NEW_PROPERTY_SETTINGS
+@given(pulkas())
+def test_shift_all_never_changes_a_balance(pulka):
+    """§14.8: writing a mountain's negative part on the others' mountains instead is a
+    translation of the mountains, which the settlement (§9) does not see; deal by deal."""
+    setup, deals = pulka
+    if setup.rules.overflow_floor == "zero":
+        setup = dataclasses.replace(
+            setup, rules=dataclasses.replace(setup.rules, overflow_floor="none")
+        )
+    shifted = dataclasses.replace(
+        setup, rules=dataclasses.replace(setup.rules, overflow_floor="shift_all")
+    )
+    plain, moved = Pulka(setup), Pulka(shifted)
+    for deal in deals:
+        plain.play(deal)
+        moved.play(deal)
+        assert moved.result().balances == plain.result().balances
+        assert moved.pool == plain.pool
+    assert all(m >= 0 for m in moved.mountain) or any(
+        isinstance(deal, Adjustment) for deal in deals
+    )

@@ -110,3 +110,37 @@ def test_a_record_of_too_many_deals_exits_2():
     run = score("-", stdin=json.dumps(record))
     assert run.returncode == 2
     assert run.stderr == "score: deals: a game record has at most 1,000 deals; this one has 5,000\n"
+
+
+def test_scores_a_record_with_third_edition_settings():
+    """preferans.md §14.3 (Rostov, split): Anna 2, Boris 2, Vera 6 → Vera's 6 × 5 = 30
+    shared: Anna and Boris each write 15 on her. Balances: mountains and pools nil, so
+    Anna +15, Boris +15, Vera −30."""
+    record = {
+        "format": "pulka/1",
+        "game": "preferans",
+        "rules": {"preset": "rostov", "passout_whists_tie": "split"},
+        "players": ["Anna", "Boris", "Vera"],
+        "deals": [{"kind": "passout", "tricks": {"Anna": 2, "Boris": 2, "Vera": 6}}],
+    }
+    run = score("-", stdin=json.dumps(record))
+    assert run.returncode == 0, run.stderr
+    players = json.loads(run.stdout)["players"]
+    assert [players[name]["balance"] for name in ("Anna", "Boris", "Vera")] == [
+        "15.00",
+        "15.00",
+        "-30.00",
+    ]
+
+
+def test_refuses_an_impossible_combination_by_its_name():
+    record = {
+        "format": "pulka/1",
+        "game": "preferans",
+        "rules": {"preset": "sochi", "concede_ends_passouts": "yes"},
+        "players": ["Anna", "Boris", "Vera"],
+        "deals": [],
+    }
+    run = score("-", stdin=json.dumps(record))
+    assert run.returncode == 2
+    assert "rules.concede_ends_passouts" in run.stderr
