@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scoring", "0023_write_key_action"),
+        ("scoring", "0025_widow_premium"),
     ]
 
     operations = [
