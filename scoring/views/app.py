@@ -29,13 +29,15 @@ from clubsite.http import HtmxHttpRequest
 from scoring.models import Club
 
 THEME_COLOUR = "#1f5f8b"
-"""site.css's ``--accent`` (the header's links, the buttons)."""
+"""tokens.css's ``--accent`` (the links, the buttons)."""
 BACKGROUND_COLOUR = "#fbfaf7"
-"""site.css's ``--paper`` (the page)."""
+"""tokens.css's ``--paper`` (the page)."""
 SHORT_NAME_LENGTH = 12
 """Longer short names are cut under the icon on a home screen."""
 
 SHELL_FILES = (
+    "css/tokens.css",
+    "css/components.css",
     "css/site.css",
     "css/sheet.css",
     "js/deal-form.js",
