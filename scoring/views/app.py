@@ -29,13 +29,15 @@ from clubsite.http import HtmxHttpRequest
 from scoring.models import Club
 
 THEME_COLOUR = "#1f5f8b"
-"""site.css's ``--accent`` (the header's links, the buttons)."""
+"""tokens.css's ``--accent`` (the links, the buttons)."""
 BACKGROUND_COLOUR = "#fbfaf7"
-"""site.css's ``--paper`` (the page)."""
+"""tokens.css's ``--paper`` (the page)."""
 SHORT_NAME_LENGTH = 12
 """Longer short names are cut under the icon on a home screen."""
 
 SHELL_FILES = (
+    "css/tokens.css",
+    "css/components.css",
     "css/site.css",
     "css/sheet.css",
     "js/deal-form.js",
@@ -45,6 +47,11 @@ SHELL_FILES = (
     "js/sw-register.js",
     "django_htmx/htmx-2.min.js",
     "img/favicon.svg",
+    "img/icons/tables.svg",
+    "img/icons/evening.svg",
+    "img/icons/standings.svg",
+    "img/icons/me.svg",
+    "img/icons/menu.svg",
     "img/icon-192.png",
     "img/icon-512.png",
     "img/icon-maskable-512.png",

@@ -411,7 +411,8 @@ def head_to_head(html: str) -> str:
 
 
 def rival_names(html: str) -> list[str]:
-    return re.findall(r'<th scope="row" class="col-name"><a href="[^"]+">([^<]+)</a>', html)
+    """The rivals' names in the head-to-head's cards, in their order."""
+    return re.findall(r'<h3 class="card__title"><a href="[^"]+">([^<]+)</a>', html)
 
 
 @pytest.mark.parametrize("asked", [None, "ALL", "all ", "1", "yes"])

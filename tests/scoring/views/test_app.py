@@ -60,10 +60,11 @@ def test_the_short_name(name, short):
     assert app.short_name(name) == short
 
 
-def test_the_site_css_colours_are_the_manifests():
-    css = Path(finders.find("css/site.css")).read_text(encoding="utf-8")
-    assert f"--accent: {app.THEME_COLOUR};" in css
-    assert f"--paper: {app.BACKGROUND_COLOUR};" in css
+def test_the_design_tokens_colours_are_the_manifests():
+    css = Path(finders.find("css/tokens.css")).read_text(encoding="utf-8")
+    light = css.split("@media", 1)[0]  # the light scheme, the default
+    assert f"--accent: {app.THEME_COLOUR};" in light
+    assert f"--paper: {app.BACKGROUND_COLOUR};" in light
 
 
 def test_the_service_worker_is_served_from_the_root_and_checked_every_visit(client):
