@@ -64,7 +64,7 @@ class MemberBackend(ModelBackend):
         **kwargs: Any,
     ) -> Member | None:
         address = _address(request)
-        if request is not None and address is not None and _paused(address):
+        if request is not None and address is not None and _address_paused(address):
             request.axes_locked_out = True  # type: ignore[attr-defined]  # the lockout page
             request.sign_in_paused_for_address = True  # type: ignore[attr-defined]
             raise PermissionDenied  # stops authenticate() here: no other backend, no hash
@@ -100,8 +100,14 @@ def _address(request: HttpRequest | None) -> str | None:
     return str(found) if found else None
 
 
-def _paused(address: str) -> bool:
+def _address_paused(address: str) -> bool:
     return int(cache.get(_unknown_key(address), 0)) >= UNKNOWN_USERNAME_LIMIT
+
+
+def paused(request: HttpRequest) -> bool:
+    """Whether sign-ins from ``request``'s address are paused (``MemberBackend``)."""
+    address = _address(request)
+    return address is not None and _address_paused(address)
 
 
 def _count_unknown(address: str) -> None:

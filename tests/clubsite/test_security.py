@@ -409,3 +409,25 @@ def test_guesses_at_usernames_nobody_has_are_limited_per_address(
     elsewhere = Client()
     assert sign_in(elsewhere, "anna", "pw", REMOTE_ADDR="192.0.2.7").status_code == 302
     assert signed_in(elsewhere)
+
+
+def test_a_paused_address_is_refused_before_any_query_in_its_language(
+    django_assert_num_queries: Any,
+) -> None:
+    """A flood from a paused address costs a cache read a sign-in, not a page: no query, no
+    form, no lockout page drawn (members.middleware), in the site's and the admin's
+    sign-in alike; the page says when to try again, in the visitor's language."""
+    attacker = {"REMOTE_ADDR": "203.0.113.9"}
+    for n in range(UNKNOWN_USERNAME_LIMIT):
+        sign_in(Client(), f"nobody{n}", "wrong", **attacker)
+
+    with django_assert_num_queries(0):
+        russian = sign_in(Client(headers={"accept-language": "ru"}), "x", "y", **attacker)
+        admin = Client(headers={"accept-language": "en"}).post(
+            reverse("admin:login"), {"username": "x", "password": "y"}, **attacker
+        )
+
+    assert (russian.status_code, admin.status_code) == (429, 429)
+    assert russian["Retry-After"] == "900"
+    assert "Попробуйте снова через 15 мин." in russian.content.decode()
+    assert "came from this address" in admin.content.decode()
