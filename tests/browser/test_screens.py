@@ -336,17 +336,6 @@ def test_the_main_pages_look_as_their_references(new_page, world: World, viewpor
 
 # -- accessibility: axe-core on the same pages ----------------------------------------------
 
-KNOWN: dict[tuple[str, str], str] = {
-    ("profile", "phone"): "scrollable-region-focusable: the statistics' .table-scroll",
-    ("rules", "phone"): "scrollable-region-focusable: the tables' scrolling boxes",
-    ("rules", "desktop"): "scrollable-region-focusable: the Boston payments' box",
-}
-"""Serious axe findings on pages this change does not touch (issue 29's restyle of those
-pages is the other half's), by page and viewport: why. A scrolling box that holds nothing
-focusable cannot be scrolled from the keyboard; the fix is ``tabindex="0"`` with a name
-(``role="region"``, ``aria-label``) on the box, as the home page's own results do. Once
-fixed, the test says to take them out."""
-
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
 def test_axe_finds_nothing_serious_on_the_main_pages(new_page, world: World, viewport: str):
@@ -359,7 +348,4 @@ def test_axe_finds_nothing_serious_on_the_main_pages(new_page, world: World, vie
             page.goto(url, wait_until="networkidle")
             found[name] = serious(page)
 
-    unexpected = {n: p for n, p in found.items() if p and (n, viewport) not in KNOWN}
-    fixed = [n for n, v in KNOWN if v == viewport and not found.get(n)]
-    assert unexpected == {}
-    assert fixed == [], f"no longer serious on {fixed} ({viewport}): take them out of KNOWN"
+    assert {name: problems for name, problems in found.items() if problems} == {}
