@@ -28,10 +28,14 @@ from scoring.pages import share
 from scoring.pages.forms import ReasonForm
 from scoring.pages.labels import deal_words, rule_label
 from scoring.permissions import (
+    can_accept,
     can_clear_control_time,
     can_close_early,
+    can_reject,
     can_reopen,
     can_write,
+    is_organiser,
+    players_may_accept,
 )
 
 LIVE_POLL_SECONDS = 2
@@ -101,7 +105,37 @@ def table_context(
     } | _share_context(request, table)
     if writable:
         context |= deal_form_context(request, table, state, form=extra.pop("form", None))
+    if not table.is_open and not table.counts:
+        context |= standing_context(request, table)
     return context | extra
+
+
+def standing_context(request: HttpRequest, table: Table) -> dict[str, Any]:
+    """A finished table that does not count in the standings (awaiting acceptance,
+    rejected, closed early and left out): why, the decisions made on it, who is still to
+    accept it where the players decide, and the buttons of whoever may decide now. A
+    counted table needs none of it (its decisions are in its history)."""
+    user = request.user
+    decided = selectors.decisions(table)
+    since = [d for d in decided if table.finished_at is None or d.at >= table.finished_at]
+    accepted = {d.actor_id for d in since if d.action == AuditEntry.ACCEPT}
+    accept = can_accept(user, table)
+    if accept and not is_organiser(user) and user.pk in accepted:
+        accept = False  # his acceptance is in; the others' are awaited
+    awaiting = []
+    if table.standing == Table.PENDING and players_may_accept(table):
+        awaiting = [
+            seat.name
+            for seat in table.seats.all()
+            if seat.member_id is not None and seat.member_id not in accepted
+        ]
+    return {
+        "standing_box": True,
+        "decisions": decided,
+        "can_accept": accept,
+        "can_reject": can_reject(user, table),
+        "awaiting": awaiting,
+    }
 
 
 def _share_context(request: HttpRequest, table: Table) -> dict[str, Any]:
