@@ -32,6 +32,7 @@ from scoring.models import AuditEntry, DealRecord, Guest, Seat, Table, WriteKey
 from scoring.models.tables import validate_played_on
 from scoring.permissions import can_accept, can_reject, is_organiser
 from scoring.services import locking
+from scoring.services.guest_names import guest_name_check
 from scoring.services.notifications import after_table_finish
 from scoring.services.ratings import ratings_after_finish, ratings_after_reopen
 from scoring.services.standings import standings_after_finish, standings_before_reopen
@@ -67,6 +68,9 @@ def table_open(
     stored = [(type(m), m.pk) for m in members if not m._state.adding]
     if len(set(stored)) != len(stored):
         raise RuleError(N_("each member can take one seat only"), field="players")
+    for player in members:  # a new guest's name: no member's, nothing invisible
+        if isinstance(player, Guest) and player._state.adding:
+            player.name = guest_name_check(name=player.name)
     names = seat_names_for(members)
     kind = games.of(game)
     with transaction.atomic():
