@@ -59,6 +59,7 @@ VERSION_FIELDS = [
 LIST_FIELDS = [
     "game",
     "status",
+    "standing",
     "played_on",
     *(f"{game.version_field}__tariff__name" for game in games.GAMES.values()),
 ]
@@ -243,11 +244,18 @@ def sheet_context(table: Table, state: selectors.TableState, shown: int | None) 
         "game": game,
         "document": document,
         "results": _result_rows(game, document),
+        "guests": guest_names(table),
         "rows": _deal_rows(state, shown),
         "hidden_rows": max(0, state.count - shown) if shown else 0,
         "log_all": shown is None,
         "poll_seconds": LIVE_POLL_SECONDS,
     } | game.sheet_context(table, state.game, state.players, RevisionCache(table))
+
+
+def guest_names(table: Table) -> frozenset[str]:
+    """The names at ``table`` that are guests' (the pages mark them: a guest is not a
+    member, whatever he is called), from its seats (prefetched by ``table_for_page``)."""
+    return frozenset(seat.name for seat in table.seats.all() if seat.guest_id is not None)
 
 
 def _result_rows(

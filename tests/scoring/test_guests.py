@@ -243,7 +243,7 @@ def test_an_organiser_checks_a_guest_in_and_again_at_the_next_evening(
     url = reverse("scoring:evening_check_in_guest", args=[first.pk])
     assert client.post(url, {"name": "Pyotr"}).status_code == 302
     page = client.get(reverse("scoring:evening_detail", args=[first.pk])).content.decode()
-    assert "Pyotr · guest" in page
+    assert 'Pyotr <span class="badge badge--guest">guest</span>' in page
     pyotr = Guest.objects.get()
     assert pyotr.evening == first
     second = Evening.objects.create(organiser=organiser, played_on=DAY)
