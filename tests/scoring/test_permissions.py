@@ -221,6 +221,9 @@ MATRIX: list[tuple[str, str]] = [
     ("member-admin",         "admin   admin   admin   admin   403     403     ok"),
     ("club-admin-page",      "admin   admin   admin   admin   ok      403     ok"),
     ("club-admin-edit",      "admin   admin   admin   admin   ok      403     ok"),
+    ("table-admin-list",     "admin   admin   admin   admin   ok      403     ok"),
+    ("table-admin-page",     "admin   admin   admin   admin   ok      403     ok"),
+    ("table-admin-edit",     "admin   admin   admin   admin   403     403     403"),
 ]
 # fmt: on
 
@@ -1417,6 +1420,23 @@ action("member-admin", "Member admin — `GET /admin/members/member/`")(
 action(
     "club-admin-page", "Club admin, the name and introduction — `GET /admin/scoring/club/1/change/`"
 )(lambda client, w: client.get(_admin("scoring_club_change", 1)))
+
+
+action(
+    "table-admin-list",
+    "Table admin, the list (read-only: which tables count) — `GET /admin/scoring/table/`",
+)(lambda client, w: client.get(_admin("scoring_table_changelist") + "?standing__exact=pending"))
+action("table-admin-page", "Table admin, a table — `GET …/table/<id>/change/`")(
+    lambda client, w: client.get(_admin("scoring_table_change", w.table.pk))
+)
+action(
+    "table-admin-edit",
+    "Table admin, save an edit (none: the site writes tables) — `POST …/table/<id>/change/`",
+)(
+    lambda client, w: client.post(
+        _admin("scoring_table_change", w.table.pk), {"status": "finished", "standing": "counted"}
+    )
+)
 
 
 def _read_club_form(w: World) -> None:

@@ -285,3 +285,16 @@ def test_a_table_its_players_finish_counts_as_before(club):
     assert Table.objects.get(pk=table.pk).standing == Table.COUNTED
     totals = StandingsTotal.objects.get(member=club["anna"], season=None, game=Table.BOSTON)
     assert totals.tables == 1
+
+
+def test_the_admin_lists_each_tables_standing(club):
+    anna = as_(club["anna"])
+    anna.post(reverse("scoring:table_import"), upload(fabricated(("Пётр", "Иван"))))
+    pending = Table.objects.latest("pk")
+    oleg = as_(factories.member("Oleg", organiser=True, is_staff=True, username="oleg"))
+    listing = reverse("admin:scoring_table_changelist")
+    html = oleg.get(listing + "?standing__exact=pending").content.decode()
+    assert f"Preferans #{pending.pk}" in html and "awaiting acceptance" in html
+    assert "Preferans #1<" not in html  # the counted ones are filtered out
+    html = oleg.get(reverse("admin:scoring_table_change", args=[pending.pk])).content.decode()
+    assert "awaiting acceptance" in html
