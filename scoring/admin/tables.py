@@ -23,11 +23,10 @@ from scoring.models import Table
 
 
 class TableAdmin(OrganisersOnly, SafeLookups, admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("__str__", "played_on", "status", "standing", "opened_by", "page")
+    list_display = ("__str__", "played_on", "status", "standing", "page")
     list_filter = ("standing", "status", "game")
-    list_select_related = ("opened_by",)
     date_hierarchy = "played_on"
-    fields = ("game", "played_on", "status", "standing", "opened_by", "finished_at", "page")
+    fields = ("game", "played_on", "status", "standing", "page")
     readonly_fields = fields
 
     def get_queryset(self, request: HttpRequest) -> Any:

@@ -45,6 +45,14 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        migrations.AlterModelOptions(
+            name="table",
+            options={
+                "ordering": ("-played_on", "-id"),
+                "verbose_name": "table",
+                "verbose_name_plural": "tables",
+            },
+        ),
         migrations.AddField(
             model_name="club",
             name="import_acceptance",

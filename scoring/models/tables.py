@@ -167,6 +167,8 @@ class Table(models.Model):
 
     class Meta:
         ordering = ("-played_on", "-id")
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.CheckConstraint(
                 condition=(
