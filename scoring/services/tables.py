@@ -35,7 +35,11 @@ from scoring.services import locking
 from scoring.services.guest_names import guest_name_check
 from scoring.services.notifications import after_table_finish
 from scoring.services.ratings import ratings_after_finish, ratings_after_reopen
-from scoring.services.standings import standings_after_finish, standings_before_reopen
+from scoring.services.standings import (
+    standings_after_finish,
+    standings_before_reopen,
+    standings_changed,
+)
 
 ADJUST = "adjust"
 """The deal kind of an adjustment in every game's record: a correction, not a deal played."""
@@ -652,8 +656,10 @@ def table_decide(*, table: Table, by: Member, accepted: bool, drawn: Drawn = ANY
         locked.save(update_fields=["standing", "revision"])
         _keep_key(locked, drawn, locked.revision, action)
         if locked.counts:
-            standings_after_finish(locked)
+            standings_after_finish(locked)  # and a new standings stamp
             ratings_after_finish(locked)
+        else:
+            standings_changed()  # the members' pages mark the table afresh
         return locked
 
 

@@ -298,3 +298,17 @@ def test_the_admin_lists_each_tables_standing(club):
     assert "Preferans #1<" not in html  # the counted ones are filtered out
     html = oleg.get(reverse("admin:scoring_table_change", args=[pending.pk])).content.decode()
     assert "awaiting acceptance" in html
+
+
+def test_the_members_page_marks_a_table_that_does_not_count(club):
+    anna = as_(club["anna"])
+    anna.post(reverse("scoring:table_import"), upload(fabricated(("Пётр", "Иван"))))
+    table = Table.objects.latest("pk")
+    profile = reverse("members:detail", args=["anna"])
+    visitor = Client(headers={"accept-language": "en"})
+    html = visitor.get(profile).content.decode()
+    assert f"#{table.pk}</a> " + '<span class="badge badge--pending">' in html
+    olga = as_(factories.member("Olga", organiser=True, username="olga"))
+    decide(olga, table, "reject")
+    html = visitor.get(profile).content.decode()  # the visitors' copy is not stale
+    assert f"#{table.pk}</a> " + '<span class="badge badge--rejected">' in html
