@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import selectors
+from scoring import selectors, services
 from scoring.live.fragments import RevisionCache
 from scoring.models import Guest, Table
 from scoring.pages import games as game_pages
@@ -81,6 +81,16 @@ def test_the_evening_page_marks_the_guest():
     assert f"Pyotr {GUEST}" in client.get(url).content.decode()  # checked in
     drawn = evening_services.evening_draw(evening=evening, seed=1)
     assert f"Pyotr {GUEST}" in client.get(url).content.decode()  # in the draw
-    evening_services.evening_open_tables(evening=drawn, by=olga)
+    (table,) = evening_services.evening_open_tables(evening=drawn, by=olga)
     html = client.get(url).content.decode()
     assert f"Pyotr {GUEST}" in html and f"Anna {GUEST}" not in html  # at his table
+
+    # Pyotr makes an unplayed 10NT and the table finishes: the others pay him.
+    names = selectors.seat_names(table)
+    others = [name for name in names if name != "Pyotr"]
+    deal = {"kind": "game", "declarer": "Pyotr", "contract": "10N"}
+    services.deal_create(table, deal | {"answers": dict.fromkeys(others, "pass")}, by=olga)
+    services.table_finish(table, by=olga)
+    ledger = client.get(reverse("scoring:evening_ledger", args=[evening.pk])).content.decode()
+    assert f"→ Pyotr {GUEST}:" in ledger
+    assert f"Anna {GUEST}" not in ledger
