@@ -40,11 +40,20 @@ def test_the_table_page_marks_the_guest_in_its_result(table):
     html = page.content.decode()
     assert f'<th scope="row">Vera {GUEST}</th>' in html
     assert f'<th scope="row">Anna {GUEST}</th>' not in html
+    assert f"Deals now: <strong>Boris</strong> {GUEST}" not in html
     assert html.count(GUEST) == 1 + html.count(f"Vera {GUEST} →") + html.count(f"→ Vera {GUEST}")
     ru = Client(headers={"accept-language": "ru"}).get(
         reverse("scoring:table_detail", args=[table.pk])
     )
     assert f"Vera {GUEST_RU}" in ru.content.decode()
+
+
+def test_the_sheet_marks_a_guest_dealing():
+    anna = factories.member("Anna", username="anna")
+    boris = factories.member("Boris", username="boris")
+    table = factories.pulka([anna, boris, Guest(name="Vera")], first_dealer=2)
+    html = Client().get(reverse("scoring:table_detail", args=[table.pk])).content.decode()
+    assert '<strong>Vera</strong> <span class="badge badge--guest">' in html
 
 
 def test_the_drawn_sheet_and_the_print_view_mark_the_guest(table):
