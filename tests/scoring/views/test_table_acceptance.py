@@ -26,7 +26,8 @@ from django.urls import reverse
 
 from members.models import Member
 from scoring import services
-from scoring.models import AuditEntry, Club, Rating, StandingsTotal, Table
+from scoring.models import AuditEntry, Club, Guest, Rating, StandingsTotal, Table
+from scoring.services.guests import guest_merge
 from tests import factories
 from tests.factories import HTMX, finished_pulka
 
@@ -312,3 +313,17 @@ def test_the_members_page_marks_a_table_that_does_not_count(club):
     decide(olga, table, "reject")
     html = visitor.get(profile).content.decode()  # the visitors' copy is not stale
     assert f"#{table.pk}</a> " + '<span class="badge badge--rejected">' in html
+
+
+def test_a_guest_merged_into_a_member_leaves_a_table_awaiting_acceptance_out(club):
+    """A merge takes the guest's finished tables off the totals and adds them back with
+    the member's seat: one that does not count must stay out."""
+    anna = as_(club["anna"])
+    anna.post(reverse("scoring:table_import"), upload(fabricated(("Пётр", "Иван"))))
+    gleb = factories.member("Gleb", username="gleb")
+    pyotr = Guest.objects.get(name="Пётр")
+    olga = factories.member("Olga", organiser=True, username="olga")
+    guest_merge(guest=pyotr, member=gleb, by=olga)
+    assert line(anna, "Anna") == (2, 0, Decimal("-66.67"))
+    assert line(anna, "Gleb") == (0, 0, Decimal(0))
+    assert not StandingsTotal.objects.filter(member=gleb).exists()
