@@ -435,14 +435,14 @@ def table_decide(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     awaiting acceptance for the standings: an organiser, or a seated member where the
     club lets the players decide (``permissions.can_accept``, ``can_reject``)."""
     table = table_for_page(pk)
+    require_write(request, can_accept(request.user, table) or can_reject(request.user, table))
     decision = request.POST.get("decision")
     if decision not in ("accept", "reject"):
         return refuse(
             request, table, RuleError(_("Choose to accept or to reject."), field="decision")
         )
     accepted = decision == "accept"
-    allowed = can_accept if accepted else can_reject
-    require_write(request, allowed(request.user, table))
+    require_write(request, (can_accept if accepted else can_reject)(request.user, table))
     return write_answer(
         request,
         table,
