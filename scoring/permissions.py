@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest
 
-from scoring.models import Attendance, Evening, Guest, Seat, Table
+from scoring.models import Attendance, Club, Evening, Guest, Seat, Table
 from scoring.models.evenings import party_key
 
 
@@ -47,6 +47,38 @@ def can_clear_control_time(user: Any, table: Table) -> bool:
 def can_reopen(user: Any, table: Table) -> bool:
     """Only organisers reopen a finished table."""
     return not table.is_open and is_organiser(user)
+
+
+def players_may_accept(table: Table) -> bool:
+    """Whether the members seated at ``table`` may accept it for the standings themselves
+    (every one of them): the club's setting allows it, and two members or more sit there
+    — a member alone with guests would be accepting his own record."""
+    if not hasattr(table, "_players_may_accept"):  # asked by several checks on one page
+        table._players_may_accept = (  # type: ignore[attr-defined]
+            sum(s.member_id is not None for s in table.seats.all()) >= 2
+            and Club.load().import_acceptance == Club.PLAYERS
+        )
+    return table._players_may_accept  # type: ignore[attr-defined,no-any-return]
+
+
+def can_accept(user: Any, table: Table) -> bool:
+    """Who accepts a finished table awaiting acceptance (an imported record) so that it
+    counts in the standings: an organiser always (a rejected one too), and, where the
+    club's setting allows it, each member seated at it (it counts once all have)."""
+    if table.is_open or table.standing not in (Table.PENDING, Table.REJECTED):
+        return False
+    if is_organiser(user):
+        return True
+    return table.standing == Table.PENDING and is_seated(user, table) and players_may_accept(table)
+
+
+def can_reject(user: Any, table: Table) -> bool:
+    """Who rejects a finished table awaiting acceptance (it stays shown, never counted):
+    an organiser, and, where the club's setting allows members to accept, any member
+    seated at it."""
+    if table.is_open or table.standing != Table.PENDING:
+        return False
+    return is_organiser(user) or (is_seated(user, table) and players_may_accept(table))
 
 
 def can_see_standings(request: HttpRequest) -> bool:

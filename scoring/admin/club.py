@@ -1,5 +1,6 @@
 """The organisers' editor for the club's identity: its name and the home page's
-introduction, in Russian and English (``scoring.models.Club``).
+introduction, in Russian and English (``scoring.models.Club``), and its settings (who
+accepts an imported record for the standings).
 
 There is exactly one club, so the admin has no list, no "add" and no "delete": the
 club's entry in the admin index opens its one page. Only organisers reach it (other staff
@@ -33,6 +34,7 @@ class ClubAdmin(OrganisersOnly, SafeLookups, admin.ModelAdmin):  # type: ignore[
                 "fields": ("name_en", "intro_en"),
             },
         ),
+        (_("Standings"), {"fields": ("import_acceptance",)}),
     )
 
     def changelist_view(

@@ -61,6 +61,8 @@ DEMO_CLUB = {
         "every page of the site has something on it.\n\n"
         "A club changes its name and this welcome itself: in the admin, under “Club”."
     ),
+    # Who accepts an imported record for the standings: the club's default, said outright.
+    "import_acceptance": "organiser",
 }
 """The demo club's own name and welcome, so a newcomer sees where they come from."""
 

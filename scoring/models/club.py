@@ -46,9 +46,15 @@ class ClubIdentity:
 
 
 class Club(models.Model):
-    """The one row of the club's identity (its primary key is always 1)."""
+    """The one row of the club's identity (its primary key is always 1), and the club's
+    own settings."""
 
     ONLY_PK = 1
+    ORGANISER, PLAYERS = "organiser", "players"
+    ACCEPTANCE = (
+        (ORGANISER, _("an organiser")),
+        (PLAYERS, _("an organiser, or every member seated at it")),
+    )
 
     name = models.CharField(
         _("name"),
@@ -79,6 +85,18 @@ class Club(models.Model):
         blank=True,
         default=DEFAULT_INTRO_EN,
         help_text=_("The welcome on the English home page; left empty, it shows the Russian one."),
+    )
+    import_acceptance = models.CharField(
+        _("an imported record counts once accepted by"),
+        max_length=10,
+        choices=ACCEPTANCE,
+        default=ORGANISER,
+        help_text=_(
+            "An imported game record is shown at once but counts in the standings only "
+            "once accepted. Every member seated at it accepting is enough only at a table "
+            "with two members or more; any of them may reject it, and an organiser may "
+            "always decide."
+        ),
     )
 
     class Meta:

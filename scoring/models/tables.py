@@ -82,6 +82,16 @@ class Table(models.Model):
     PREFERENCE_SUITS = tuple((suit, SUIT_NAMES[suit]) for suit in SUITS)
     OPEN, FINISHED = "open", "finished"
     STATUSES = ((OPEN, _("in play")), (FINISHED, _("finished")))
+    # Whether a finished table counts in the standings (the totals, ratings, profiles'
+    # statistics; docs/permissions.md, "What counts in the standings"): an imported record
+    # awaits acceptance, and a table an organiser closes early counts only if he says so.
+    COUNTED, PENDING, REJECTED, LEFT_OUT = "counted", "pending", "rejected", "left_out"
+    STANDINGS = (
+        (COUNTED, _("counts in the standings")),
+        (PENDING, _("awaiting acceptance")),
+        (REJECTED, _("rejected: not counted")),
+        (LEFT_OUT, _("closed early: not counted")),
+    )
 
     game = models.CharField(_("game"), max_length=10, choices=GAMES)
     preferans_version = models.ForeignKey(
@@ -133,6 +143,9 @@ class Table(models.Model):
         _("preference suit"), max_length=8, choices=PREFERENCE_SUITS, null=True, blank=True
     )
     status = models.CharField(_("status"), max_length=10, choices=STATUSES, default=OPEN)
+    standing = models.CharField(
+        _("in the standings"), max_length=10, choices=STANDINGS, default=COUNTED
+    )
     revision = models.PositiveIntegerField(
         default=0, editable=False, help_text=_("Bumped on every change: the live sheet's ETag.")
     )
@@ -158,6 +171,8 @@ class Table(models.Model):
 
     class Meta:
         ordering = ("-played_on", "-id")
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.CheckConstraint(
                 condition=(
@@ -201,6 +216,11 @@ class Table(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == self.OPEN
+
+    @property
+    def counts(self) -> bool:
+        """Whether the table, once finished, counts in the standings."""
+        return self.standing == self.COUNTED
 
     def control_moment(self) -> datetime.datetime | None:
         """When the control time strikes (``None``: the table has none): ``control_time``
@@ -323,6 +343,7 @@ class AuditEntry(models.Model):
     CLOSE, REOPEN, IMPORT, RETARIFF = "close", "reopen", "import", "retariff"
     MARK, CLOCK, UNMARK = "mark", "clock", "unmark"
     MERGE = "merge"
+    ACCEPT, REJECT = "accept", "reject"
     ACTIONS = (
         (ADD, _("deal added")),
         (EDIT, _("deal edited")),
@@ -336,6 +357,8 @@ class AuditEntry(models.Model):
         (CLOCK, _("control time passed: the last round")),
         (UNMARK, _("control time mark cleared")),
         (MERGE, _("a guest's seat given to a member")),
+        (ACCEPT, _("accepted for the standings")),
+        (REJECT, _("rejected for the standings")),
     )
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="audit")
     deal = models.ForeignKey(

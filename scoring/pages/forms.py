@@ -594,6 +594,20 @@ class FinishForm(forms.Form):
     reason = forms.CharField(label=_("reason"), max_length=200, required=False)
 
 
+class EarlyCloseForm(ReasonForm):
+    """An organiser closing a table that is not complete: why, and whether it counts in
+    the standings — asked every time, with no default (a member may open tables only for
+    an organiser to close them; docs/permissions.md)."""
+
+    counts = forms.TypedChoiceField(
+        label=_("counts in the standings"),
+        choices=(("yes", _("yes")), ("no", _("no"))),
+        coerce=lambda value: value == "yes",
+        widget=forms.RadioSelect,
+        error_messages={"required": _("Say whether the table counts in the standings.")},
+    )
+
+
 def reason_refusal(form: forms.Form, missing: str) -> RuleError:
     """Why a reason form was refused: ``missing`` when no reason was given, else what is
     wrong with the one given (too long, a NUL character)."""

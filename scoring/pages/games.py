@@ -217,11 +217,17 @@ class PreferansPage(GamePage):
         finished = not table.is_open
         language = get_language()
         hint = f"sheet-rung:{language}"
+        # A guest's name is marked on the sheet; a merge into a member moves the revision on.
+        guests = frozenset(s.position for s in table.seats.all() if s.guest_id is not None)
 
         def draw() -> str:
             rung = cache.hint(hint)
             drawing = draw_pulka(
-                engine, control_time=control_time, finished=finished, rung_hint=rung
+                engine,
+                control_time=control_time,
+                finished=finished,
+                rung_hint=rung,
+                guests=guests,
             )
             if drawing.rung != rung:
                 cache.keep_hint(hint, drawing.rung)

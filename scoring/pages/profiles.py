@@ -99,6 +99,7 @@ class HistoryLine:
     tariff: str
     result: str | None  # whists (Preferans) or chips (Boston); None while in play
     money: str | None
+    standing: str = Table.COUNTED  # a finished table that does not count is marked
 
     @property
     def unit(self) -> str:
@@ -130,6 +131,7 @@ def history(seats: Iterable[MemberSeat]) -> list[HistoryLine]:
                 tariff=seat.tariff,
                 result=figure(seat.result, seat.game) if finished else None,
                 money=None if not finished or seat.money is None else str(seat.money),
+                standing=seat.standing,
             )
         )
     return lines

@@ -220,11 +220,20 @@ def draw_pulka(
     title: str | None = None,
     finished: bool = False,
     rung_hint: int | None = None,
+    guests: frozenset[int] = frozenset(),
 ) -> Drawing:
     """The sheet as ``pulka_svg`` draws it, and its rung. ``rung_hint`` (the rung of an
     earlier drawing of this pulka) is where the search for the sheet's height starts: a
-    good hint saves time, and any hint, good, bad or none, gives the same drawing."""
+    good hint saves time, and any hint, good, bad or none, gives the same drawing.
+    ``guests``: the seats of guests, whose names are marked as a guest's (a guest may have
+    any name a member has not)."""
     chains = pulka_chains(pulka)
+    if guests:
+        marker = gettext("guest")
+        chains = tuple(
+            replace(player, name=f"{player.name} ({marker})") if player.seat in guests else player
+            for player in chains
+        )
     n = pulka.setup.size
     dealer = None if finished else pulka.dealer
     bands = [

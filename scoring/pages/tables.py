@@ -28,10 +28,14 @@ from scoring.pages import share
 from scoring.pages.forms import ReasonForm
 from scoring.pages.labels import deal_words, rule_label
 from scoring.permissions import (
+    can_accept,
     can_clear_control_time,
     can_close_early,
+    can_reject,
     can_reopen,
     can_write,
+    is_organiser,
+    players_may_accept,
 )
 
 LIVE_POLL_SECONDS = 2
@@ -55,6 +59,7 @@ VERSION_FIELDS = [
 LIST_FIELDS = [
     "game",
     "status",
+    "standing",
     "played_on",
     *(f"{game.version_field}__tariff__name" for game in games.GAMES.values()),
 ]
@@ -101,7 +106,37 @@ def table_context(
     } | _share_context(request, table)
     if writable:
         context |= deal_form_context(request, table, state, form=extra.pop("form", None))
+    if not table.is_open and not table.counts:
+        context |= standing_context(request, table)
     return context | extra
+
+
+def standing_context(request: HttpRequest, table: Table) -> dict[str, Any]:
+    """A finished table that does not count in the standings (awaiting acceptance,
+    rejected, closed early and left out): why, the decisions made on it, who is still to
+    accept it where the players decide, and the buttons of whoever may decide now. A
+    counted table needs none of it (its decisions are in its history)."""
+    user = request.user
+    decided = selectors.decisions(table)
+    since = [d for d in decided if table.finished_at is None or d.at >= table.finished_at]
+    accepted = {d.actor_id for d in since if d.action == AuditEntry.ACCEPT}
+    accept = can_accept(user, table)
+    if accept and not is_organiser(user) and user.pk in accepted:
+        accept = False  # his acceptance is in; the others' are awaited
+    awaiting = []
+    if table.standing == Table.PENDING and players_may_accept(table):
+        awaiting = [
+            seat.name
+            for seat in table.seats.all()
+            if seat.member_id is not None and seat.member_id not in accepted
+        ]
+    return {
+        "standing_box": True,
+        "decisions": decided,
+        "can_accept": accept,
+        "can_reject": can_reject(user, table),
+        "awaiting": awaiting,
+    }
 
 
 def _share_context(request: HttpRequest, table: Table) -> dict[str, Any]:
@@ -209,11 +244,18 @@ def sheet_context(table: Table, state: selectors.TableState, shown: int | None) 
         "game": game,
         "document": document,
         "results": _result_rows(game, document),
+        "guests": guest_names(table),
         "rows": _deal_rows(state, shown),
         "hidden_rows": max(0, state.count - shown) if shown else 0,
         "log_all": shown is None,
         "poll_seconds": LIVE_POLL_SECONDS,
     } | game.sheet_context(table, state.game, state.players, RevisionCache(table))
+
+
+def guest_names(table: Table) -> frozenset[str]:
+    """The names at ``table`` that are guests' (the pages mark them: a guest is not a
+    member, whatever he is called), from its seats (prefetched by ``table_for_page``)."""
+    return frozenset(seat.name for seat in table.seats.all() if seat.guest_id is not None)
 
 
 def _result_rows(

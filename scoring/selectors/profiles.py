@@ -40,10 +40,16 @@ class MemberSeat:
     money: Decimal | None
     won: bool
     stats: dict[str, Any] | None
+    standing: str = Table.COUNTED
 
     @property
     def is_open(self) -> bool:
         return self.status == Table.OPEN
+
+    @property
+    def counts(self) -> bool:
+        """Whether the seat's table counts in the standings (when finished)."""
+        return self.standing == Table.COUNTED
 
 
 def member_seats(member: Any, *, latest: int | None = None, seats: Any = None) -> list[MemberSeat]:
@@ -66,14 +72,20 @@ def member_seats(member: Any, *, latest: int | None = None, seats: Any = None) -
             "money",
             "won",
             "stats",
+            "table__standing",
         )
     )
     return [MemberSeat(*row) for row in (rows[:latest] if latest is not None else rows)]
 
 
 def finished(seats: Iterable[MemberSeat], game: str | None = None) -> list[MemberSeat]:
-    """The seats of finished tables (of ``game``) that carry a stored result."""
-    return [s for s in seats if not s.is_open and s.result is not None and game in (None, s.game)]
+    """The seats of finished tables (of ``game``) that carry a stored result and count in
+    the standings."""
+    return [
+        s
+        for s in seats
+        if not s.is_open and s.counts and s.result is not None and game in (None, s.game)
+    ]
 
 
 def member_totals(member: Any) -> dict[str, StandingsTotal]:
@@ -147,7 +159,7 @@ def latest_seat_column() -> Subquery:
 
 def charted_seats(member: Any, season: Season | None) -> list[MemberSeat]:
     """The member's seats at the finished tables of ``season`` (all time if None)."""
-    seats = Seat.objects.filter(table__status=Table.FINISHED)
+    seats = Seat.objects.filter(table__status=Table.FINISHED, table__standing=Table.COUNTED)
     if season is not None:
         seats = seats.filter(table__played_on__range=(season.starts_on, season.ends_on))
     return member_seats(member, seats=seats)

@@ -83,6 +83,16 @@ def table_version(pk: int) -> str | None:
     return f"{keys.epoch()}.{revision}"
 
 
+def decisions(table: Table) -> list[AuditEntry]:
+    """Every acceptance and rejection of ``table`` for the standings, oldest first, with
+    who made it (its page lists them)."""
+    return list(
+        AuditEntry.objects.filter(table=table, action__in=(AuditEntry.ACCEPT, AuditEntry.REJECT))
+        .select_related("actor")
+        .order_by("at", "id")
+    )
+
+
 def seat_names(table: Table) -> tuple[str, ...]:
     """The players' names in seat order (uses prefetched seats when present)."""
     return tuple(seat.name for seat in sorted(table.seats.all(), key=lambda s: s.position))

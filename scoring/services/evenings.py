@@ -33,6 +33,7 @@ from scoring.models.evenings import party_key
 from scoring.selectors import evenings as selectors
 from scoring.selectors.tariffs import house_tariffs
 from scoring.services import locking
+from scoring.services.guest_names import guest_name_check
 from scoring.services.tables import Player, table_open
 
 MAX_SEED = 999_999
@@ -83,6 +84,7 @@ def evening_check_in_guest(
                 _("type the guest's name (at most %(n)s characters)") % {"n": GUEST_NAME_LENGTH},
                 field="name",
             )
+        name = guest_name_check(name=name, field="name")  # not a member's, nor invisible
     else:
         name = guest.name
     with transaction.atomic():

@@ -47,7 +47,9 @@ def guest_merge(*, guest: Guest, member: Member, by: Member) -> list[Table]:
                 % {"member": member.name},
                 field="member",
             )
-        finished = [t for t in tables if not t.is_open]
+        # Only the tables that count are in the standings (not an import awaiting
+        # acceptance, say): a merge must not add the others.
+        finished = [t for t in tables if not t.is_open and t.counts]
         for table in finished:  # the standings totals count the member's seats only:
             standings_before_reopen(table)  # taken off as they were, added back with his
         _move(guest, member, evenings)

@@ -143,7 +143,7 @@ def _rateable(game: str) -> QuerySet[Table]:
         .values("n")
     )
     return (
-        Table.objects.filter(game=game, status=Table.FINISHED)
+        Table.objects.filter(game=game, status=Table.FINISHED, standing=Table.COUNTED)
         .filter(~Exists(unplaced))
         .alias(members=Subquery(members))
         .filter(members__gte=2)

@@ -169,7 +169,10 @@ def _apply_totals(
 def _refresh_extremes(row: StandingsTotal, leaving: Table) -> None:
     """The best and worst game of ``row``'s member and scope without the table leaving."""
     seats = Seat.objects.filter(
-        member_id=row.member_id, table__game=row.game, table__status=Table.FINISHED
+        member_id=row.member_id,
+        table__game=row.game,
+        table__status=Table.FINISHED,
+        table__standing=Table.COUNTED,
     ).exclude(table=leaving)
     if row.season_id is not None:
         season = Season.objects.get(pk=row.season_id)
@@ -272,7 +275,10 @@ def standings_rebuild() -> None:
     with transaction.atomic():
         _one_writer_at_a_time()
         rebuild = _Rebuild(list(Season.objects.all()))
-        for seats in _by_table(Seat.objects.members_only().filter(table__status=Table.FINISHED)):
+        counted = Seat.objects.members_only().filter(
+            table__status=Table.FINISHED, table__standing=Table.COUNTED
+        )
+        for seats in _by_table(counted):
             rebuild.add_table(seats)
         StandingsTotal.objects.all().delete()
         RivalTotal.objects.all().delete()
@@ -288,6 +294,7 @@ def season_standings_rebuild(season: Season) -> None:
         rebuild = _Rebuild([season])
         seats = Seat.objects.members_only().filter(
             table__status=Table.FINISHED,
+            table__standing=Table.COUNTED,
             table__played_on__range=(season.starts_on, season.ends_on),
         )
         for table_seats in _by_table(seats):

@@ -30,10 +30,16 @@ from scoring.engine.standings import table_places
 from scoring.live import snapshots
 from scoring.models import AuditEntry, DealRecord, Guest, Seat, Table, WriteKey
 from scoring.models.tables import validate_played_on
+from scoring.permissions import can_accept, can_reject, is_organiser
 from scoring.services import locking
+from scoring.services.guest_names import guest_name_check
 from scoring.services.notifications import after_table_finish
 from scoring.services.ratings import ratings_after_finish, ratings_after_reopen
-from scoring.services.standings import standings_after_finish, standings_before_reopen
+from scoring.services.standings import (
+    standings_after_finish,
+    standings_before_reopen,
+    standings_changed,
+)
 
 ADJUST = "adjust"
 """The deal kind of an adjustment in every game's record: a correction, not a deal played."""
@@ -66,6 +72,9 @@ def table_open(
     stored = [(type(m), m.pk) for m in members if not m._state.adding]
     if len(set(stored)) != len(stored):
         raise RuleError(N_("each member can take one seat only"), field="players")
+    for player in members:  # a new guest's name: no member's, nothing invisible
+        if isinstance(player, Guest) and player._state.adding:
+            player.name = guest_name_check(name=player.name)
     names = seat_names_for(members)
     kind = games.of(game)
     with transaction.atomic():
@@ -539,9 +548,23 @@ def _require_reason(reason: str) -> None:
         raise RuleError(N_("say why (the history keeps it)"), field="reason")
 
 
-def table_finish(table: Table, *, by: Member | None, reason: str = "", drawn: Drawn = ANY) -> Table:
+def table_finish(
+    table: Table,
+    *,
+    by: Member | None,
+    reason: str = "",
+    drawn: Drawn = ANY,
+    standing: str | None = None,
+) -> Table:
     """Finish a table: lock it and store its final result (for standings) and its game's
-    digest (so that an import of the same game is refused)."""
+    digest (so that an import of the same game is refused).
+
+    ``standing``: whether it counts in the standings (``Table.STANDINGS``): an organiser
+    closing it early says ``COUNTED`` or ``LEFT_OUT``, an import ``PENDING``. ``None`` (a
+    table played to the end) keeps what it was — a record awaiting acceptance, reopened
+    and finished again, still awaits it — except that a table once closed early and left
+    out counts now that it was played to the end. Only a counted table adds to the
+    totals and the ratings."""
     with transaction.atomic():
         table = _locked(table)
         _check_drawn(table, drawn, AuditEntry.CLOSE)
@@ -552,14 +575,33 @@ def table_finish(table: Table, *, by: Member | None, reason: str = "", drawn: Dr
         table.finished_at = timezone.now()
         table.revision += 1
         table.record_digest = table_digest(table, state)
-        table.save(update_fields=["status", "result", "finished_at", "revision", "record_digest"])
+        if standing is not None:
+            table.standing = standing
+        elif table.standing == Table.LEFT_OUT:
+            table.standing = Table.COUNTED
+        table.save(
+            update_fields=[
+                "status",
+                "result",
+                "finished_at",
+                "revision",
+                "record_digest",
+                "standing",
+            ]
+        )
         _store_seat_results(table, state)
         AuditEntry.objects.create(
-            table=table, action=AuditEntry.CLOSE, actor=by, reason=reason, revision=table.revision
+            table=table,
+            action=AuditEntry.CLOSE,
+            actor=by,
+            reason=reason,
+            revision=table.revision,
+            after=None if table.counts else {"standing": table.standing},
         )
         _keep_key(table, drawn, table.revision, AuditEntry.CLOSE)
-        standings_after_finish(table)
-        ratings_after_finish(table)
+        if table.counts:
+            standings_after_finish(table)
+            ratings_after_finish(table)
         after_table_finish(table)  # e-mails and the club's chat, once this commits
         return table
 
@@ -572,7 +614,8 @@ def table_reopen(table: Table, *, by: Member | None, reason: str, drawn: Drawn =
         _check_drawn(table, drawn, AuditEntry.REOPEN)
         if table.is_open:
             raise RuleError(N_("the table is in play already"), field="table")
-        standings_before_reopen(table)  # while its seats still hold what they added
+        if table.counts:  # a table that did not count added nothing to take off
+            standings_before_reopen(table)  # while its seats still hold what they added
         table.status = Table.OPEN
         table.result = None
         table.finished_at = None
@@ -585,6 +628,57 @@ def table_reopen(table: Table, *, by: Member | None, reason: str, drawn: Drawn =
         _keep_key(table, drawn, table.revision, AuditEntry.REOPEN)
         ratings_after_reopen(table)  # the table no longer counts until it finishes again
         return table
+
+
+def table_decide(*, table: Table, by: Member, accepted: bool, drawn: Drawn = ANY) -> Table:
+    """Accept (``accepted``) or reject a finished table awaiting acceptance, as ``by``
+    (docs/permissions.md, "What counts in the standings"). An organiser's decision is the
+    table's: accepted, it counts at once (its seats go into the totals and the ratings);
+    rejected, it stays shown and never counts. A seated member's (where the club's setting
+    lets the players accept) is his own: the table counts once every member seated at it
+    has accepted since it was last finished, and is rejected by any one of them. Every
+    decision is kept in the table's history (who, when, which)."""
+    action = AuditEntry.ACCEPT if accepted else AuditEntry.REJECT
+    with transaction.atomic():
+        locked = _locked(table)
+        _check_drawn(locked, drawn, action)
+        allowed = can_accept(by, locked) if accepted else can_reject(by, locked)
+        if not allowed:
+            raise RuleError(N_("this table is not awaiting your decision"), field="table")
+        if accepted and not is_organiser(by) and by.pk in _accepted_by(locked):
+            raise RuleError(N_("you have accepted this table already"), field="table")
+        locked.revision += 1
+        AuditEntry.objects.create(table=locked, action=action, actor=by, revision=locked.revision)
+        if not accepted:
+            locked.standing = Table.REJECTED
+        elif is_organiser(by) or _accepted_by(locked) >= _seated_members(locked):
+            locked.standing = Table.COUNTED
+        locked.save(update_fields=["standing", "revision"])
+        _keep_key(locked, drawn, locked.revision, action)
+        if locked.counts:
+            standings_after_finish(locked)  # and a new standings stamp
+            ratings_after_finish(locked)
+        else:
+            standings_changed()  # the members' pages mark the table afresh
+        return locked
+
+
+def _seated_members(table: Table) -> set[int]:
+    return set(table.seats.filter(member__isnull=False).values_list("member_id", flat=True))
+
+
+def _accepted_by(table: Table) -> set[int]:
+    """The seated members who accepted ``table`` since it was last finished."""
+    finished = (
+        AuditEntry.objects.filter(table=table, action=AuditEntry.CLOSE)
+        .order_by("-id")
+        .values_list("id", flat=True)
+        .first()
+    )
+    accepted = AuditEntry.objects.filter(
+        table=table, action=AuditEntry.ACCEPT, id__gt=finished or 0, actor__isnull=False
+    )
+    return set(accepted.values_list("actor_id", flat=True)) & _seated_members(table)
 
 
 MEMBERS_FIELD = "members"
@@ -731,7 +825,9 @@ def table_import(
         AuditEntry.objects.create(
             table=table, action=AuditEntry.IMPORT, actor=by, after={"deals": len(deals)}
         )
-        return table_finish(table, by=by, reason="imported")
+        # Shown at once, counted only once accepted (services.acceptance): a record is
+        # whatever its file says, and anyone with an account may upload one.
+        return table_finish(table, by=by, reason="imported", standing=Table.PENDING)
 
 
 def seat_results(table: Table, state: selectors.TableState) -> list[SeatResult]:

@@ -37,6 +37,7 @@ from scoring.models import Table
 from scoring.pages import games as game_pages
 from scoring.pages import share
 from scoring.pages.forms import (
+    EarlyCloseForm,
     FinishForm,
     ImportForm,
     ReasonForm,
@@ -52,8 +53,10 @@ from scoring.pages.tables import (
     table_for_page,
 )
 from scoring.permissions import (
+    can_accept,
     can_clear_control_time,
     can_close_early,
+    can_reject,
     can_reopen,
     can_score,
     can_write,
@@ -268,22 +271,35 @@ def table_finish(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                 field="table",
             ),
         )
-    form = (FinishForm if complete else ReasonForm)(
+    form = (FinishForm if complete else EarlyCloseForm)(
         request.POST if request.method == "POST" else None
     )
     refused = None
     if request.method == "POST":
         if form.is_valid():
-            return _finish(request, table, form.cleaned_data["reason"], complete)
+            return _finish(request, table, form.cleaned_data, complete)
         if complete:  # a reason too long, or with a NUL character
             return refuse(request, table, reason_refusal(form, ""))
-        refused = rule_error_text(reason_refusal(form, _("Say why the table is closed early.")))
+        if "reason" in form.errors or not str(form.data.get("reason") or "").strip():
+            refusal = reason_refusal(form, _("Say why the table is closed early."))
+        else:
+            refusal = RuleError(" ".join(str(e) for e in form.errors["counts"]), field="counts")
+        refused = rule_error_text(refusal)
     return _finish_page(request, table, complete, form, refused)
 
 
-def _finish(request: HtmxHttpRequest, table: Table, reason: str, complete: bool) -> HttpResponse:
+def _finish(
+    request: HtmxHttpRequest, table: Table, cleaned: dict[str, Any], complete: bool
+) -> HttpResponse:
+    """Finish ``table`` as the form said: played to the end (``complete``), it counts as
+    it did; closed early, it counts only if the organiser said so."""
+    reason = cleaned["reason"]
+    standing = None
+    if not complete:
+        standing = Table.COUNTED if cleaned["counts"] else Table.LEFT_OUT
+
     def page_again(message: str) -> HttpResponse:
-        form = (FinishForm if complete else ReasonForm)(initial={"reason": reason})
+        form = (FinishForm if complete else EarlyCloseForm)(initial={"reason": reason})
         return _finish_page(request, table_for_page(table.pk), complete, form, message)
 
     return write_answer(
@@ -291,7 +307,11 @@ def _finish(request: HtmxHttpRequest, table: Table, reason: str, complete: bool)
         table,
         _("Table finished."),
         lambda: services.table_finish(
-            table, by=member_of(request), reason=reason, drawn=revision_and_key(request)
+            table,
+            by=member_of(request),
+            reason=reason,
+            drawn=revision_and_key(request),
+            standing=standing,
         ),
         stale_page=page_again,
     )
@@ -408,6 +428,31 @@ def table_reopen(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@table_write
+@require_POST
+def table_decide(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Accept (``decision=accept``) or reject (``decision=reject``) a finished table
+    awaiting acceptance for the standings: an organiser, or a seated member where the
+    club lets the players decide (``permissions.can_accept``, ``can_reject``)."""
+    table = table_for_page(pk)
+    require_write(request, can_accept(request.user, table) or can_reject(request.user, table))
+    decision = request.POST.get("decision")
+    if decision not in ("accept", "reject"):
+        return refuse(
+            request, table, RuleError(_("Choose to accept or to reject."), field="decision")
+        )
+    accepted = decision == "accept"
+    require_write(request, (can_accept if accepted else can_reject)(request.user, table))
+    return write_answer(
+        request,
+        table,
+        _("Accepted for the standings.") if accepted else _("Rejected: it does not count."),
+        lambda: services.table_decide(
+            table=table, by=member_of(request), accepted=accepted, drawn=revision_and_key(request)
+        ),
+    )
+
+
 # -- export and import -------------------------------------------------------------------------
 
 
@@ -436,7 +481,13 @@ def table_import(request: SignedInRequest) -> HttpResponse:
         except RuleError as error:
             form.add_error("record", rule_error_text(error, located=True))
         else:
-            messages.success(request, _("Record imported as a finished table."))
+            messages.success(
+                request,
+                _(
+                    "Record imported as a finished table. It counts in the standings once "
+                    "it is accepted."
+                ),
+            )
             return redirect("scoring:table_detail", pk=table.pk)
     return render(request, "scoring/table_import.html", {"form": form})
 

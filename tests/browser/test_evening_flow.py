@@ -89,6 +89,7 @@ def test_an_evening_from_check_in_to_the_ledger_by_taps(new_page, browser_proble
     organiser.goto(table_url)
     tap_and_load(organiser, "link", name="Close the table early…")
     organiser.get_by_label("Reason").fill("the evening is over")
+    organiser.get_by_label("yes", exact=True).check()  # it counts in the standings
     tap_and_load(organiser, "button", name="Close the table")
     sheet = {name: money(result_row(organiser, name).last.inner_text()) for name in NAMES}
     defenders = [name for name in NAMES if name != declarer]

@@ -214,6 +214,7 @@ def test_a_pulka_through_the_browser(new_page, browser_problems):
     page.get_by_role("link", name="Close the table early…").click()
     expect(page.locator("h1")).to_contain_text("Close the table early")
     page.locator('input[name="reason"]').fill("the club closes")
+    page.get_by_label("yes", exact=True).check()  # it counts in the standings
     page.get_by_role("button", name="Close the table").click()
     expect(page).to_have_url(table_url)
     expect(page.locator(".messages")).to_contain_text("Table finished.")

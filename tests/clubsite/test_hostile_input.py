@@ -342,7 +342,7 @@ def test_a_nul_in_the_finish_reason_is_refused(client: Client, table: Table) -> 
     assert "Null characters are not allowed" in response.content.decode()
     assert db_snapshot() == before
     # A reason without one finishes the table, as before.
-    client.post(finish, {"reason": "control time", **factories.drawn(table)})
+    client.post(finish, {"reason": "control time", "counts": "yes", **factories.drawn(table)})
     assert Table.objects.get(pk=table.pk).status == Table.FINISHED
 
 

@@ -103,10 +103,21 @@ def test_two_guests_of_one_name_are_refused_and_nothing_is_written() -> None:
     assert not Guest.objects.exists()
 
 
-def test_a_guest_named_like_a_member_keeps_his_name_the_member_gets_his_username() -> None:
+def test_a_new_guest_named_like_a_member_is_refused() -> None:
+    """Issue 35: a guest «Анна» beside the member Анна read as her on every sheet."""
     anna = factories.member("Anna", username="anna")
     boris = factories.member("Boris")
-    table = factories.pulka([anna, boris, Guest(name="Anna")])
+    with pytest.raises(RuleError, match="Anna is a member's name"):
+        factories.pulka([anna, boris, Guest(name="Anna")])
+    assert not Table.objects.exists() and not Guest.objects.exists()
+
+
+def test_a_guest_kept_from_before_named_like_a_member_keeps_his_name() -> None:
+    """A guest stored before the rule (or restored from a backup) is seated as he is: the
+    member sharing his name gets her username beside it."""
+    anna = factories.member("Anna", username="anna")
+    boris = factories.member("Boris")
+    table = factories.pulka([anna, boris, Guest.objects.create(name="Anna")])
     assert selectors.seat_names(table) == ("Anna (anna)", "Boris", "Anna")
 
 

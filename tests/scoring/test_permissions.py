@@ -118,6 +118,7 @@ MATRIX: list[tuple[str, str]] = [
     ("close-early-form",     "403     403     refused ok      ok      403     ok"),
     ("close-early",          "403     403     refused ok      ok      403     ok"),
     ("close-early-no-reason", "403    403     refused refused refused 403     refused"),
+    ("close-early-no-count", "403     403     refused refused refused 403     refused"),
     ("finish-boston",        "403     403     ok      ok      ok      403     ok"),
     ("reopen",               "403     403     403     ok      ok      403     ok"),
     ("mark-control-time-form", "403   403     ok      ok      ok      403     ok"),
@@ -134,6 +135,10 @@ MATRIX: list[tuple[str, str]] = [
     ("delete-other-tables-deal", "403 403     404     404     404     403     404"),
     ("import-form",          "login   ok      ok      ok      ok      ok      ok"),
     ("import",               "login   refused ok      ok      ok      refused ok"),
+    ("accept-import",        "403     403     403     ok      ok      403     ok"),
+    ("reject-import",        "403     403     403     ok      ok      403     ok"),
+    ("accept-import-players", "403    403     ok      ok      ok      403     ok"),
+    ("reject-import-players", "403    403     ok      ok      ok      403     ok"),
     # -- standings (STANDINGS_PUBLIC on, then off)
     ("seasons",              "ok      ok      ok      ok      ok      ok      ok"),
     ("season-board",         "ok      ok      ok      ok      ok      ok      ok"),
@@ -216,6 +221,9 @@ MATRIX: list[tuple[str, str]] = [
     ("member-admin",         "admin   admin   admin   admin   403     403     ok"),
     ("club-admin-page",      "admin   admin   admin   admin   ok      403     ok"),
     ("club-admin-edit",      "admin   admin   admin   admin   ok      403     ok"),
+    ("table-admin-list",     "admin   admin   admin   admin   ok      403     ok"),
+    ("table-admin-page",     "admin   admin   admin   admin   ok      403     ok"),
+    ("table-admin-edit",     "admin   admin   admin   admin   403     403     403"),
 ]
 # fmt: on
 
@@ -581,6 +589,17 @@ action(
 )(
     lambda client, w: client.post(
         _url("scoring:table_finish", w.table.pk),
+        {"reason": "the club closes", "counts": "yes", **factories.drawn(w.table)},
+    )
+)
+action(
+    "close-early-no-count",
+    "Close a pulka early without saying whether it counts — `POST /tables/<id>/finish/`",
+    refusal="Say whether the table counts in the standings",
+    refusal_for={"seated": EARLY},
+)(
+    lambda client, w: client.post(
+        _url("scoring:table_finish", w.table.pk),
         {"reason": "the club closes", **factories.drawn(w.table)},
     )
 )
@@ -789,6 +808,78 @@ action(
     done=_imported,
     refusal="import a game you played in",
 )(_import)
+
+
+def _imported_table(w: World, *, players: bool = False) -> None:
+    """The world's table finished, and a record of the same game with Boris and Vera
+    swapped imported by Anna: a finished table awaiting acceptance (``players``: where
+    the club lets the members seated at it accept it)."""
+    if players:
+        club = Club.load()
+        club.import_acceptance = Club.PLAYERS
+        club.save()
+    services.table_finish(w.table, by=w.anna)
+    record = services.table_export(w.table)
+    record["players"] = ["Anna", "Vera", "Boris"]
+    record["members"] = ["anna", "vera", "boris"]
+    w.table = services.table_import(
+        record, version=w.table.version, members=[w.anna, w.vera, w.boris], by=w.anna
+    )
+
+
+def _decide(decision: str) -> Send:
+    def send(client: Client, w: World) -> HttpResponse:
+        return client.post(
+            _url("scoring:table_decide", w.table.pk),
+            {"decision": decision, **factories.drawn(w.table)},
+        )
+
+    return send
+
+
+def _standing_is(standing: str) -> Callable[[World, HttpResponse], None]:
+    def done(w: World, response: HttpResponse) -> None:
+        w.refresh()
+        assert w.table.standing == standing
+        assert response["Location"] == _url("scoring:table_detail", w.table.pk)
+
+    return done
+
+
+action(
+    "accept-import",
+    "Accept an imported record for the standings (the club's setting: an organiser) — "
+    "`POST /tables/<id>/decide/`",
+    prepare=_imported_table,
+    ok_status=302,
+    writes=True,
+    done=_standing_is(Table.COUNTED),
+)(_decide("accept"))
+action(
+    "reject-import",
+    "Reject an imported record (the club's setting: an organiser) — `POST /tables/<id>/decide/`",
+    prepare=_imported_table,
+    ok_status=302,
+    writes=True,
+    done=_standing_is(Table.REJECTED),
+)(_decide("reject"))
+action(
+    "accept-import-players",
+    "Accept an imported record (the club's setting: every member seated at it; a seated "
+    "member's acceptance is one of three) — `POST /tables/<id>/decide/`",
+    prepare=lambda w: _imported_table(w, players=True),
+    ok_status=302,
+    writes=True,
+)(_decide("accept"))
+action(
+    "reject-import-players",
+    "Reject an imported record (the club's setting: every member seated at it) — "
+    "`POST /tables/<id>/decide/`",
+    prepare=lambda w: _imported_table(w, players=True),
+    ok_status=302,
+    writes=True,
+    done=_standing_is(Table.REJECTED),
+)(_decide("reject"))
 
 
 # standings
@@ -1329,6 +1420,23 @@ action("member-admin", "Member admin — `GET /admin/members/member/`")(
 action(
     "club-admin-page", "Club admin, the name and introduction — `GET /admin/scoring/club/1/change/`"
 )(lambda client, w: client.get(_admin("scoring_club_change", 1)))
+
+
+action(
+    "table-admin-list",
+    "Table admin, the list (read-only: which tables count) — `GET /admin/scoring/table/`",
+)(lambda client, w: client.get(_admin("scoring_table_changelist") + "?standing__exact=pending"))
+action("table-admin-page", "Table admin, a table — `GET …/table/<id>/change/`")(
+    lambda client, w: client.get(_admin("scoring_table_change", w.table.pk))
+)
+action(
+    "table-admin-edit",
+    "Table admin, save an edit (none: the site writes tables) — `POST …/table/<id>/change/`",
+)(
+    lambda client, w: client.post(
+        _admin("scoring_table_change", w.table.pk), {"status": "finished", "standing": "counted"}
+    )
+)
 
 
 def _read_club_form(w: World) -> None:

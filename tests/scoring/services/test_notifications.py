@@ -236,7 +236,7 @@ def _close_by_page(client: Client, table: Table) -> Any:
     client.force_login(factories.member("Olga", organiser=True))
     with committed():
         finish = reverse("scoring:table_finish", args=[table.pk])
-        return client.post(finish, {"reason": "late", **factories.drawn(table)})
+        return client.post(finish, {"reason": "late", "counts": "yes", **factories.drawn(table)})
 
 
 @pytest.mark.parametrize(

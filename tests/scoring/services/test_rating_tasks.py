@@ -307,7 +307,7 @@ def test_under_the_immediate_backend_a_failed_update_is_logged_and_the_finish_st
     with console_output() as log:
         response = client.post(
             reverse("scoring:table_finish", args=[table.pk]),
-            {"reason": "the club closes", **factories.drawn(table)},
+            {"reason": "the club closes", "counts": "yes", **factories.drawn(table)},
         )
 
     assert response.status_code == 302

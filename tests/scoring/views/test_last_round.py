@@ -244,7 +244,8 @@ def test_only_an_organiser_closes_early_with_a_confirmation_and_a_reason(client,
     assert fresh(pulka).is_open
 
     done = client.post(
-        finish_url(pulka), {"reason": "the club closes at midnight"} | factories.drawn(pulka)
+        finish_url(pulka),
+        {"reason": "the club closes at midnight", "counts": "yes"} | factories.drawn(pulka),
     )
     assert done.status_code == 302
     assert fresh(pulka).status == Table.FINISHED
