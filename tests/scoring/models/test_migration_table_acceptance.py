@@ -1,4 +1,4 @@
-"""Migration 0024 (issue 35, item 4): every table that was there before counts in the
+"""Migration 0027 (issue 35, item 4): every table that was there before counts in the
 standings as it did — finished ones and ones in play alike are "counted" — so no existing
 standing changes; only imports from then on await acceptance."""
 
@@ -12,7 +12,7 @@ from scoring.models import Table
 
 pytestmark = pytest.mark.slow  # the scoring migrations run back and forth
 
-BEFORE = [("scoring", "0023_write_key_action")]
+BEFORE = [("scoring", "0026_table_announced_revision")]
 
 
 def migrate(targets: list[tuple[str, str]] | None = None) -> MigrationExecutor:

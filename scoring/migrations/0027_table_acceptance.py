@@ -39,7 +39,7 @@ def organisers_view_no_tables(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scoring", "0023_write_key_action"),
+        ("scoring", "0026_table_announced_revision"),
         ("auth", "0012_alter_user_first_name_max_length"),
         ("contenttypes", "0002_remove_content_type_name"),
     ]
