@@ -93,8 +93,9 @@ def mini_sheet(request: HttpRequest, table: Table) -> str:
         state = selectors.current(table, latest=0)
         game = game_pages.of_table(table)
         document = state.document(with_deals=False)
+        guests = {seat.name for seat in table.seats.all() if seat.guest_id is not None}
         rows = [
-            (name, [row[column.key] for column in game.result_columns])
+            (name, name in guests, [row[column.key] for column in game.result_columns])
             for name, row in document["players"].items()
         ]
         context = {"table": table, "game": game, "rows": rows, "deals": state.count}
