@@ -63,7 +63,7 @@ from scoring.models import (
 from scoring.services import evenings as services_evenings
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, PASSOUT
-from tests.fuzz_strategies import db_snapshot
+from tests.fuzz_strategies import db_fingerprint, db_snapshot
 from tests.html_forms import form_data as form_fields
 from tests.mailbox import NEW_PASSWORD, committed, only_mail
 
@@ -1733,10 +1733,11 @@ def _quiet_refusals() -> Iterator[None]:
 
 
 def snapshot() -> dict[str, Any]:
-    """``db_snapshot()`` and django-axes' failed sign-ins, which clearing a lockout removes
-    (the shared snapshot leaves them out: the sign-in fuzz test records some)."""
+    """``db_fingerprint()`` (``db_snapshot()``'s tables and columns, one md5 each on
+    PostgreSQL) and django-axes' failed sign-ins, which clearing a lockout removes (the
+    shared snapshot leaves them out: the sign-in fuzz test records some)."""
     failures = AccessAttempt.objects.order_by("pk").values_list("username", "failures_since_start")
-    return db_snapshot() | {"sign-in failures": list(failures)}
+    return db_fingerprint() | {"sign-in failures": list(failures)}
 
 
 def _follow_message(client: Client, response: HttpResponse) -> str:
@@ -1850,3 +1851,19 @@ def test_the_doc_prints_the_matrix() -> None:
     table = markdown_table()
     text = DOC.read_text(encoding="utf-8")
     assert table in text, "docs/permissions.md is out of date; its table should be:\n\n" + table
+
+
+@pytest.mark.django_db
+def test_the_fingerprint_changes_where_the_snapshot_does() -> None:
+    """``snapshot()`` compares fingerprints: one table's fingerprint changes with a column
+    the snapshot reads, and none with a column it leaves out (sign-ins set ``last_login``)."""
+    fedor = factories.member("Fedor", username="fedor")  # beside the last role's world, if any
+    before, rows = db_fingerprint(), db_snapshot()
+    assert before.keys() == rows.keys()
+
+    Member.objects.filter(pk=fedor.pk).update(last_login=timezone.now())
+    assert db_fingerprint() == before
+    Member.objects.filter(pk=fedor.pk).update(display_name="Фёдор")
+    after = db_fingerprint()
+
+    assert {key for key in before if after[key] != before[key]} == {"members"}
