@@ -8,6 +8,7 @@ import importlib
 import io
 import json
 import re
+from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,9 @@ from django.apps import apps
 from django.contrib.auth.models import Group, Permission
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import transaction
 from django.urls import reverse
+from django.utils import translation
 
 from members.models import ORGANISERS, Member
 from scoring import selectors, services
@@ -773,14 +776,30 @@ def site_pages(client: Any) -> dict[str, str]:
     return pages
 
 
+@pytest.fixture(scope="class")
+def built_club(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """``build_club()`` once for the tests of the class below (it took 1.5-2 s, seven times a
+    run): each test runs in a savepoint on top of it and is rolled back to it, and the club
+    itself is rolled back when the class's last test ends. Its backup is kept for
+    ``a_backup()`` too."""
+    with django_db_blocker.unblock(), transaction.atomic(), translation.override("en"):
+        build_club()
+        if not _BACKUP:
+            out = io.StringIO()
+            call_command("export_club", stdout=out)
+            _BACKUP.append(out.getvalue())
+        yield
+        transaction.set_rollback(True)
+
+
 @pytest.mark.slow  # the whole demo club, backed up and restored
+@pytest.mark.usefixtures("built_club")
 class TestTheWholeClub:
-    """The whole club built (``build_club``), then backed up and restored."""
+    """The whole club, built once (``built_club``), then backed up and restored."""
 
     def test_a_restored_club_scores_every_table_as_before(
         self, tmp_path: Path, client: Any
     ) -> None:
-        build_club()
         before, setup_before, evenings_before = club_state(), club_setup(), evenings_state()
         assert Seat.objects.filter(guest__isnull=False).exists()  # the demo seats a guest
         assert len(evenings_before) == 2
@@ -810,7 +829,6 @@ class TestTheWholeClub:
         assert client.get(reverse("scoring:table_detail", args=[restored.pk])).status_code == 200
 
     def test_export_to_stdout_is_the_same_document(self, tmp_path: Path) -> None:
-        build_club()
         out = io.StringIO()
         call_command("export_club", stdout=out)
         document = json.loads(out.getvalue())
@@ -823,7 +841,6 @@ class TestTheWholeClub:
         assert not any("password" in member for member in document["members"])
 
     def test_import_refuses_a_club_that_is_not_empty(self, tmp_path: Path) -> None:
-        build_club()
         path = export(tmp_path)
         counts = (Member.objects.count(), Table.objects.count(), DealRecord.objects.count())
         tariffs = list(PreferansTariffVersion.objects.values_list("pk", flat=True))
@@ -843,7 +860,6 @@ class TestTheWholeClub:
         """Issue 19: a restore renumbered 29 of 31 tables, so printed sheets and links pointed
         at other games. Tables, seasons, tariffs and their versions keep their ids, and the
         next table opened gets the number after the highest one restored."""
-        build_club()
         # Gaps, as a real club has: the first tables were deleted long ago.
         for table in Table.objects.order_by("pk")[:2]:
             table.delete()
@@ -921,7 +937,6 @@ class TestTheWholeClub:
         """Issue 19: the demo club and a season, exported and restored into an empty database,
         show the same HTML on every page (per-request tokens aside) — the same table numbers,
         results, standings, ratings and profiles."""
-        build_club()
         if who == "the organiser":
             client.force_login(Member.objects.get(username="olga"))
         before = site_pages(client)
