@@ -33,6 +33,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     tariffs the migrations made included, so slow-first across that line left the tests
     after it without them (41 failed and 31 errors on PostgreSQL). The slow tests go first
     within each of Django's groups."""
+    for item in items:  # a browser test is slow whether its module says so or not
+        if (
+            item.get_closest_marker("browser") is not None
+            and item.get_closest_marker("slow") is None
+        ):
+            item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 

@@ -20,6 +20,7 @@ from tests.browser.test_pulka_flow import sign_in
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.slow,  # a real browser
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
 

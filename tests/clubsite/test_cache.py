@@ -76,6 +76,7 @@ def redis(settings: Any) -> Iterator[OwnRedis]:
         server.stop()
 
 
+@pytest.mark.slow  # a redis-server of its own, stopped and started
 def test_a_stopped_redis_is_a_miss_at_no_cost_and_in_use_again_once_back(redis):
     cache.set("kept", "value")
     assert cache.get("kept") == "value"
@@ -105,6 +106,7 @@ def test_a_stopped_redis_is_a_miss_at_no_cost_and_in_use_again_once_back(redis):
     assert "The cache (Redis) answers again" in log.getvalue()
 
 
+@pytest.mark.slow  # a redis-server of its own, stopped and started
 def test_a_dead_redis_is_left_alone_between_tries(redis, monkeypatch):
     """Within ``RETRY_AFTER_SECONDS`` of a failure no operation touches the network."""
     redis.stop()
@@ -120,6 +122,7 @@ def test_a_dead_redis_is_left_alone_between_tries(redis, monkeypatch):
     assert tried == []
 
 
+@pytest.mark.slow  # a redis-server of its own, stopped and started
 @pytest.mark.django_db
 def test_with_redis_down_pages_are_served_and_a_save_answers_saved(redis, client, table, anna):
     redis.stop()

@@ -8,6 +8,7 @@ import importlib
 import io
 import json
 import re
+from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,9 @@ from django.apps import apps
 from django.contrib.auth.models import Group, Permission
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import transaction
 from django.urls import reverse
+from django.utils import translation
 
 from members.models import ORGANISERS, Member
 from scoring import selectors, services
@@ -316,38 +319,6 @@ def run_import(*argv: str) -> tuple[int, str, str]:
     return 0, out.getvalue(), err.getvalue()
 
 
-@pytest.mark.slow  # the whole demo club, backed up and restored
-def test_a_restored_club_scores_every_table_as_before(tmp_path: Path, client: Any) -> None:
-    build_club()
-    before, setup_before, evenings_before = club_state(), club_setup(), evenings_state()
-    assert Seat.objects.filter(guest__isnull=False).exists()  # the demo seats a guest
-    assert len(evenings_before) == 2
-    path = export(tmp_path)
-    empty_the_club()
-    assert Member.objects.count() == 0
-    assert PreferansTariff.objects.get(name=SOCHI).versions.count() == 1  # presets are back
-
-    status, out, err = run_import(str(path))
-
-    assert (status, err) == (0, "")
-    assert "Restored 8 members, 6 tariffs (7 versions; 6 preset tariffs replaced)" in out
-    assert "1 season and 11 tables" in out
-    assert "2 evenings and 1 guest;" in out
-    assert "unusable" in out and "changepassword" in out
-    after = club_state()
-    assert len(after) == len(before) == 11
-    assert evenings_state() == evenings_before
-    assert after.keys() == before.keys()
-    for key, table in before.items():
-        assert after[key] == table, key
-    assert club_setup() == setup_before
-    assert sum(len(t["audit"]) for t in after.values()) == AuditEntry.objects.count()
-    assert not any(m.has_usable_password() for m in Member.objects.all())
-    # The restored site works: a finished table's page shows its sheet.
-    restored = Table.objects.filter(status=Table.FINISHED).first()
-    assert client.get(reverse("scoring:table_detail", args=[restored.pk])).status_code == 200
-
-
 def _restore(tmp_path: Path, document: dict[str, Any]) -> None:
     path = tmp_path / "club.json"
     path.write_text(json.dumps(document), encoding="utf-8")
@@ -374,38 +345,6 @@ def test_the_control_time_mark_is_restored_and_an_older_backup_has_none(tmp_path
         del item["control_time_deal"]
     _restore(tmp_path, document)
     assert not Table.objects.filter(control_time_deal__isnull=False).exists()
-
-
-@pytest.mark.slow  # the whole demo club, backed up and restored
-def test_export_to_stdout_is_the_same_document(tmp_path: Path) -> None:
-    build_club()
-    out = io.StringIO()
-    call_command("export_club", stdout=out)
-    document = json.loads(out.getvalue())
-    from_file = json.loads(export(tmp_path).read_text(encoding="utf-8"))
-
-    assert document["format"] == "clubsite-backup"
-    assert document["version"] == 1
-    document.pop("exported_at"), from_file.pop("exported_at")
-    assert document == from_file
-    assert not any("password" in member for member in document["members"])
-
-
-@pytest.mark.slow  # the whole demo club, backed up and restored
-def test_import_refuses_a_club_that_is_not_empty(tmp_path: Path) -> None:
-    build_club()
-    path = export(tmp_path)
-    counts = (Member.objects.count(), Table.objects.count(), DealRecord.objects.count())
-    tariffs = list(PreferansTariffVersion.objects.values_list("pk", flat=True))
-
-    status, out, err = run_import(str(path))
-
-    assert status == 2
-    assert out == ""
-    assert "the club is not empty (8 members, 11 tables, 1 season)" in err
-    assert "Nothing was changed" in err
-    assert (Member.objects.count(), Table.objects.count(), DealRecord.objects.count()) == counts
-    assert list(PreferansTariffVersion.objects.values_list("pk", flat=True)) == tariffs
 
 
 _BACKUP: list[str] = []
@@ -784,83 +723,6 @@ def test_call_command_raises_with_exit_status_2() -> None:
     assert raised.value.returncode == 2
 
 
-@pytest.mark.slow  # the whole demo club, backed up and restored
-def test_a_restore_keeps_every_number_and_new_rows_continue_after_them(
-    tmp_path: Path, client: Any
-) -> None:
-    """Issue 19: a restore renumbered 29 of 31 tables, so printed sheets and links pointed
-    at other games. Tables, seasons, tariffs and their versions keep their ids, and the
-    next table opened gets the number after the highest one restored."""
-    build_club()
-    # Gaps, as a real club has: the first tables were deleted long ago.
-    for table in Table.objects.order_by("pk")[:2]:
-        table.delete()
-    numbers = {
-        "tables": {t.pk: natural_key(t) for t in Table.objects.all()},
-        "seasons": dict(Season.objects.values_list("pk", "name")),
-        "preferans": dict(PreferansTariff.objects.values_list("pk", "name")),
-        "boston": dict(BostonTariff.objects.values_list("pk", "name")),
-        "versions": dict(PreferansTariffVersion.objects.values_list("pk", "number")),
-        "members": dict(Member.objects.values_list("pk", "username")),
-        "deals": set(DealRecord.objects.values_list("pk", "table_id", "sequence")),
-        "audit": set(AuditEntry.objects.values_list("pk", "table_id", "action")),
-    }
-    path = export(tmp_path)
-    pages = {
-        pk: client.get(reverse("scoring:table_detail", args=[pk])).status_code
-        for pk in numbers["tables"]
-    }
-    # Numbers past any the database has handed out, as a club restored on a new server
-    # has: PostgreSQL's sequences must be moved past them, or the next table collides.
-    document = json.loads(path.read_text(encoding="utf-8"))
-    for key in ("tables", "seasons"):
-        for item in document[key]:
-            item["id"] += 1_000
-    for evening in document["evenings"]:  # an evening names its tables by their ids
-        for link in evening["tables"]:
-            link["table"] += 1_000
-    path.write_text(json.dumps(document), encoding="utf-8")
-    numbers["tables"] = {pk + 1_000: key for pk, key in numbers["tables"].items()}
-    numbers["seasons"] = {pk + 1_000: name for pk, name in numbers["seasons"].items()}
-    pages = {pk + 1_000: code for pk, code in pages.items()}
-    for key in ("deals", "audit"):
-        numbers[key] = {(pk, table + 1_000, more) for pk, table, more in numbers[key]}
-    empty_the_club()
-
-    status, out, err = run_import(str(path))
-
-    assert (status, err) == (0, ""), out
-    assert {t.pk: natural_key(t) for t in Table.objects.all()} == numbers["tables"]
-    assert dict(Season.objects.values_list("pk", "name")) == numbers["seasons"]
-    assert dict(PreferansTariff.objects.values_list("pk", "name")) == numbers["preferans"]
-    assert dict(BostonTariff.objects.values_list("pk", "name")) == numbers["boston"]
-    assert dict(PreferansTariffVersion.objects.values_list("pk", "number")) == numbers["versions"]
-    assert dict(Member.objects.values_list("pk", "username")) == numbers["members"]
-    assert set(DealRecord.objects.values_list("pk", "table_id", "sequence")) == numbers["deals"]
-    assert set(AuditEntry.objects.values_list("pk", "table_id", "action")) == numbers["audit"]
-    assert pages == {
-        pk: client.get(reverse("scoring:table_detail", args=[pk])).status_code
-        for pk in numbers["tables"]
-    }
-    # The sequences moved past the restored ids (PostgreSQL; SQLite takes the highest).
-    olga = Member.objects.get(username="olga")
-    table = services.table_open(
-        game=Table.PREFERANS,
-        version=PreferansTariffVersion.objects.order_by("pk").first(),
-        members=list(Member.objects.order_by("username")[:3]),
-        by=olga,
-    )
-    assert table.pk == max(numbers["tables"]) + 1
-    tricks = dict(zip(selectors.seat_names(table), (4, 4, 2), strict=True))
-    deal = services.deal_create(table, {"kind": "passout", "tricks": tricks}, by=olga).record
-    assert deal.pk > max(pk for pk, *_ in numbers["deals"])
-    season = Season.objects.create(
-        name="Зима", starts_on=datetime.date(2027, 1, 1), ends_on=datetime.date(2027, 2, 1)
-    )
-    assert season.pk > max(numbers["seasons"])
-    assert Member.objects.create(username="new").pk > max(numbers["members"])
-
-
 _VOLATILE = [
     # Per-request tokens: the CSRF token (form fields, meta, htmx headers).
     (re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*'), r"\1…"),
@@ -914,28 +776,180 @@ def site_pages(client: Any) -> dict[str, str]:
     return pages
 
 
-@pytest.mark.slow  # a crawl of the whole site, twice
-@pytest.mark.parametrize("who", ["a visitor", "the organiser"])
-def test_the_demo_club_restored_shows_every_page_byte_for_byte(
-    tmp_path: Path, client: Any, who: str
-) -> None:
-    """Issue 19: the demo club and a season, exported and restored into an empty database,
-    show the same HTML on every page (per-request tokens aside) — the same table numbers,
-    results, standings, ratings and profiles."""
-    build_club()
-    if who == "the organiser":
-        client.force_login(Member.objects.get(username="olga"))
-    before = site_pages(client)
-    assert len(before) > 40
-    path = export(tmp_path)
-    empty_the_club()
+@pytest.fixture(scope="class")
+def built_club(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """``build_club()`` once for the tests of the class below (it took 1.5-2 s, seven times a
+    run): each test runs in a savepoint on top of it and is rolled back to it, and the club
+    itself is rolled back when the class's last test ends. Its backup is kept for
+    ``a_backup()`` too."""
+    with django_db_blocker.unblock(), transaction.atomic(), translation.override("en"):
+        build_club()
+        if not _BACKUP:
+            out = io.StringIO()
+            call_command("export_club", stdout=out)
+            _BACKUP.append(out.getvalue())
+        yield
+        transaction.set_rollback(True)
 
-    status, out, err = run_import(str(path))
 
-    assert (status, err) == (0, ""), out
-    if who == "the organiser":
-        client.force_login(Member.objects.get(username="olga"))
-    after = site_pages(client)
-    assert after.keys() == before.keys()
-    for url, page in before.items():
-        assert after[url] == page, url
+@pytest.mark.slow  # the whole demo club, backed up and restored
+@pytest.mark.usefixtures("built_club")
+class TestTheWholeClub:
+    """The whole club, built once (``built_club``), then backed up and restored."""
+
+    def test_a_restored_club_scores_every_table_as_before(
+        self, tmp_path: Path, client: Any
+    ) -> None:
+        before, setup_before, evenings_before = club_state(), club_setup(), evenings_state()
+        assert Seat.objects.filter(guest__isnull=False).exists()  # the demo seats a guest
+        assert len(evenings_before) == 2
+        path = export(tmp_path)
+        empty_the_club()
+        assert Member.objects.count() == 0
+        assert PreferansTariff.objects.get(name=SOCHI).versions.count() == 1  # presets are back
+
+        status, out, err = run_import(str(path))
+
+        assert (status, err) == (0, "")
+        assert "Restored 8 members, 6 tariffs (7 versions; 6 preset tariffs replaced)" in out
+        assert "1 season and 11 tables" in out
+        assert "2 evenings and 1 guest;" in out
+        assert "unusable" in out and "changepassword" in out
+        after = club_state()
+        assert len(after) == len(before) == 11
+        assert evenings_state() == evenings_before
+        assert after.keys() == before.keys()
+        for key, table in before.items():
+            assert after[key] == table, key
+        assert club_setup() == setup_before
+        assert sum(len(t["audit"]) for t in after.values()) == AuditEntry.objects.count()
+        assert not any(m.has_usable_password() for m in Member.objects.all())
+        # The restored site works: a finished table's page shows its sheet.
+        restored = Table.objects.filter(status=Table.FINISHED).first()
+        assert client.get(reverse("scoring:table_detail", args=[restored.pk])).status_code == 200
+
+    def test_export_to_stdout_is_the_same_document(self, tmp_path: Path) -> None:
+        out = io.StringIO()
+        call_command("export_club", stdout=out)
+        document = json.loads(out.getvalue())
+        from_file = json.loads(export(tmp_path).read_text(encoding="utf-8"))
+
+        assert document["format"] == "clubsite-backup"
+        assert document["version"] == 1
+        document.pop("exported_at"), from_file.pop("exported_at")
+        assert document == from_file
+        assert not any("password" in member for member in document["members"])
+
+    def test_import_refuses_a_club_that_is_not_empty(self, tmp_path: Path) -> None:
+        path = export(tmp_path)
+        counts = (Member.objects.count(), Table.objects.count(), DealRecord.objects.count())
+        tariffs = list(PreferansTariffVersion.objects.values_list("pk", flat=True))
+
+        status, out, err = run_import(str(path))
+
+        assert status == 2
+        assert out == ""
+        assert "the club is not empty (8 members, 11 tables, 1 season)" in err
+        assert "Nothing was changed" in err
+        assert (Member.objects.count(), Table.objects.count(), DealRecord.objects.count()) == counts
+        assert list(PreferansTariffVersion.objects.values_list("pk", flat=True)) == tariffs
+
+    def test_a_restore_keeps_every_number_and_new_rows_continue_after_them(
+        self, tmp_path: Path, client: Any
+    ) -> None:
+        """Issue 19: a restore renumbered 29 of 31 tables, so printed sheets and links pointed
+        at other games. Tables, seasons, tariffs and their versions keep their ids, and the
+        next table opened gets the number after the highest one restored."""
+        # Gaps, as a real club has: the first tables were deleted long ago.
+        for table in Table.objects.order_by("pk")[:2]:
+            table.delete()
+        numbers = {
+            "tables": {t.pk: natural_key(t) for t in Table.objects.all()},
+            "seasons": dict(Season.objects.values_list("pk", "name")),
+            "preferans": dict(PreferansTariff.objects.values_list("pk", "name")),
+            "boston": dict(BostonTariff.objects.values_list("pk", "name")),
+            "versions": dict(PreferansTariffVersion.objects.values_list("pk", "number")),
+            "members": dict(Member.objects.values_list("pk", "username")),
+            "deals": set(DealRecord.objects.values_list("pk", "table_id", "sequence")),
+            "audit": set(AuditEntry.objects.values_list("pk", "table_id", "action")),
+        }
+        path = export(tmp_path)
+        pages = {
+            pk: client.get(reverse("scoring:table_detail", args=[pk])).status_code
+            for pk in numbers["tables"]
+        }
+        # Numbers past any the database has handed out, as a club restored on a new server
+        # has: PostgreSQL's sequences must be moved past them, or the next table collides.
+        document = json.loads(path.read_text(encoding="utf-8"))
+        for key in ("tables", "seasons"):
+            for item in document[key]:
+                item["id"] += 1_000
+        for evening in document["evenings"]:  # an evening names its tables by their ids
+            for link in evening["tables"]:
+                link["table"] += 1_000
+        path.write_text(json.dumps(document), encoding="utf-8")
+        numbers["tables"] = {pk + 1_000: key for pk, key in numbers["tables"].items()}
+        numbers["seasons"] = {pk + 1_000: name for pk, name in numbers["seasons"].items()}
+        pages = {pk + 1_000: code for pk, code in pages.items()}
+        for key in ("deals", "audit"):
+            numbers[key] = {(pk, table + 1_000, more) for pk, table, more in numbers[key]}
+        empty_the_club()
+
+        status, out, err = run_import(str(path))
+
+        assert (status, err) == (0, ""), out
+        assert {t.pk: natural_key(t) for t in Table.objects.all()} == numbers["tables"]
+        assert dict(Season.objects.values_list("pk", "name")) == numbers["seasons"]
+        assert dict(PreferansTariff.objects.values_list("pk", "name")) == numbers["preferans"]
+        assert dict(BostonTariff.objects.values_list("pk", "name")) == numbers["boston"]
+        assert (
+            dict(PreferansTariffVersion.objects.values_list("pk", "number")) == numbers["versions"]
+        )
+        assert dict(Member.objects.values_list("pk", "username")) == numbers["members"]
+        assert set(DealRecord.objects.values_list("pk", "table_id", "sequence")) == numbers["deals"]
+        assert set(AuditEntry.objects.values_list("pk", "table_id", "action")) == numbers["audit"]
+        assert pages == {
+            pk: client.get(reverse("scoring:table_detail", args=[pk])).status_code
+            for pk in numbers["tables"]
+        }
+        # The sequences moved past the restored ids (PostgreSQL; SQLite takes the highest).
+        olga = Member.objects.get(username="olga")
+        table = services.table_open(
+            game=Table.PREFERANS,
+            version=PreferansTariffVersion.objects.order_by("pk").first(),
+            members=list(Member.objects.order_by("username")[:3]),
+            by=olga,
+        )
+        assert table.pk == max(numbers["tables"]) + 1
+        tricks = dict(zip(selectors.seat_names(table), (4, 4, 2), strict=True))
+        deal = services.deal_create(table, {"kind": "passout", "tricks": tricks}, by=olga).record
+        assert deal.pk > max(pk for pk, *_ in numbers["deals"])
+        season = Season.objects.create(
+            name="Зима", starts_on=datetime.date(2027, 1, 1), ends_on=datetime.date(2027, 2, 1)
+        )
+        assert season.pk > max(numbers["seasons"])
+        assert Member.objects.create(username="new").pk > max(numbers["members"])
+
+    @pytest.mark.parametrize("who", ["a visitor", "the organiser"])  # a crawl, twice, each
+    def test_the_demo_club_restored_shows_every_page_byte_for_byte(
+        self, tmp_path: Path, client: Any, who: str
+    ) -> None:
+        """Issue 19: the demo club and a season, exported and restored into an empty database,
+        show the same HTML on every page (per-request tokens aside) — the same table numbers,
+        results, standings, ratings and profiles."""
+        if who == "the organiser":
+            client.force_login(Member.objects.get(username="olga"))
+        before = site_pages(client)
+        assert len(before) > 40
+        path = export(tmp_path)
+        empty_the_club()
+
+        status, out, err = run_import(str(path))
+
+        assert (status, err) == (0, ""), out
+        if who == "the organiser":
+            client.force_login(Member.objects.get(username="olga"))
+        after = site_pages(client)
+        assert after.keys() == before.keys()
+        for url, page in before.items():
+            assert after[url] == page, url

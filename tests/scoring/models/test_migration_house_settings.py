@@ -28,17 +28,27 @@ def migrate(targets: list[tuple[str, str]] | None = None) -> MigrationExecutor:
 
 
 # Migrating back and forth rewrites tables, so it runs outside the test's transaction; the
-# preset tariffs are restored afterwards (serialized_rollback).
+# preset tariffs are restored afterwards (serialized_rollback). One test goes back and forth
+# once for both directions: each trip over every migration since 0006 takes 4 s.
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_a_stored_yes_no_bonus_becomes_price_or_none():
-    executor = migrate(BEFORE)
+def test_the_bonus_goes_back_to_yes_no_and_forward_to_price_or_none():
+    migrate()
+    PreferansTariff.objects.create(name="one point", passout_zero_bonus="one")
+    PreferansTariff.objects.create(name="price", passout_zero_bonus="price")
+
     try:
+        executor = migrate(BEFORE)
         old = executor.loader.project_state(BEFORE).apps.get_model("scoring", "PreferansTariff")
+        # Going back: «price» is a yes; «1 point» had no yes/no of its own, so it is a no.
+        assert old.objects.get(name="price").passout_zero_bonus is True
+        assert old.objects.get(name="one point").passout_zero_bonus is False
+        # A tariff stored before 0007, to be carried forward.
         old.objects.create(name="bonus yes", passout_zero_bonus=True, consolation_rate=2)
         old.objects.create(name="bonus no", passout_zero_bonus=False)
     finally:
         migrate()  # never leave the database behind the models
 
+    # Going forward: the stored yes/no becomes the choice it meant.
     yes = PreferansTariff.objects.get(name="bonus yes")
     no = PreferansTariff.objects.get(name="bonus no")
     assert (yes.passout_zero_bonus, no.passout_zero_bonus) == ("price", "none")
@@ -47,19 +57,3 @@ def test_a_stored_yes_no_bonus_becomes_price_or_none():
     # The presets, stored by 0002 with yes, still play as the engine's presets.
     for preset, name in (("sochi", "Сочи (Sochi)"), ("rostov", "Ростов (Rostov)")):
         assert PreferansTariff.objects.get(name=name).to_rules() == PreferansRules.preset(preset)
-
-
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_going_back_gives_the_yes_no_again():
-    migrate()
-    PreferansTariff.objects.create(name="one point", passout_zero_bonus="one")
-    PreferansTariff.objects.create(name="price", passout_zero_bonus="price")
-
-    try:
-        executor = migrate(BEFORE)
-        old = executor.loader.project_state(BEFORE).apps.get_model("scoring", "PreferansTariff")
-        assert old.objects.get(name="price").passout_zero_bonus is True
-        # «1 point» had no yes/no of its own: going back it is a no.
-        assert old.objects.get(name="one point").passout_zero_bonus is False
-    finally:
-        migrate()

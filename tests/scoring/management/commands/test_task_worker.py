@@ -81,6 +81,7 @@ def test_a_database_error_pauses_the_worker_and_it_goes_on(monkeypatch, caplog):
     assert DBTaskResult.objects.get().status == TaskResultStatus.READY
 
 
+@pytest.mark.slow  # the worker in a process of its own, killed and started again
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 @pytest.mark.skipif(
     "postgresql" not in settings.DATABASES["default"]["ENGINE"],
