@@ -328,11 +328,13 @@ def check_the_server(base: str, server: subprocess.Popen[bytes], log_path: Path)
     status, headers, css = get(base + stylesheet.group(1).decode())
     assert status == 200
     assert "immutable" in headers["Cache-Control"]
-    # … and the plain name is served too.
+    # … and the plain name is served too, as written; the hashed copy names the icons the
+    # stylesheet draws by their hashed names, so that they are kept as long.
     status, headers, plain = get(base + "/static/css/site.css")
     assert status == 200
     assert headers["Content-Type"].startswith("text/css")
-    assert plain == css
+    assert plain == (ROOT / "static" / "css" / "site.css").read_bytes()
+    assert re.search(rb'url\("\.\./img/icons/tables\.[0-9a-f]{12}\.svg"\)', css)
     assert get(base + "/tables/")[0] == 200
     # The access log goes to stdout (written just after the response: allow a moment).
     deadline = time.monotonic() + 5
