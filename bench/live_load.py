@@ -57,7 +57,8 @@ events {{
 }}
 http {{
     access_log off;
-    # The sign-in limit of docs/deploy.md: 10 posts a minute per address after 20.
+    # The sign-in limit of docs/deploy.md: 10 posts a minute per address after 20; the next
+    # 40 wait their turn, the rest are refused.
     map $request_method $clubsite_post_address {{
         POST    $binary_remote_addr;
         default "";
@@ -95,7 +96,7 @@ http {{
             add_header X-Upstream $upstream_addr always;
         }}
         location ~ ^/(members/sign-in|members/password-reset|admin/login)/$ {{
-            limit_req zone=clubsite_sign_in burst=20 nodelay;
+            limit_req zone=clubsite_sign_in burst=60 delay=20;
             proxy_pass http://clubsite;
             proxy_http_version 1.1;
             proxy_set_header Connection "";
