@@ -200,7 +200,8 @@ def main(argv: list[str]) -> int:
             print(
                 f"{args.loops} sign-in loops {name}: sign-ins answered {said}; the page's "
                 f"median {median_ms(took):.1f} ms = {ratio:.2f}× quiet "
-                f"(target through nginx ≤ {SLOWDOWN_TARGET}×: {verdict}); max {max(took) * 1000:.0f} ms"
+                f"(target through nginx ≤ {SLOWDOWN_TARGET}×: {verdict}); "
+                f"max {max(took) * 1000:.0f} ms"
             )
             failed |= judged and ratio > SLOWDOWN_TARGET
 
