@@ -83,7 +83,7 @@ def test_list_shows_every_tariff_with_its_version(client: Client, django_assert_
         assert tariff.name in html
     assert f'href="{preferans_url(SOCHI)}"' in html
     assert f'href="{boston_url(VALUE_CARD)}"' in html
-    assert html.count("version 1") == 6
+    assert html.count("version 1") == 7  # the seven presets
 
 
 @pytest.mark.django_db
