@@ -9,14 +9,13 @@ engine's preset. The description is left empty, as 0018 left the other presets'.
 
 A club that already imported the file has a tariff of this name: it is the club's own (it
 may have been edited or played under), so it is kept and nothing is created. Going back
-removes the tariff only while it is as seeded (one version, these rules) and no table plays
-under it.
+removes the tariff only while it is as seeded (one version, these rules), no table plays
+under it and no season chose it.
 """
 
 import importlib
 
-from django.db import migrations, transaction
-from django.db.models import ProtectedError
+from django.db import migrations
 
 # The helper that turns engine settings into the tariff's columns, as 0002 seeded them.
 PRESETS = importlib.import_module("scoring.migrations.0002_preset_tariffs")
@@ -85,15 +84,23 @@ def create_preset(apps, schema_editor):
 
 def remove_preset(apps, schema_editor):
     PreferansTariff = apps.get_model("scoring", "PreferansTariff")
+    Version = apps.get_model("scoring", "PreferansTariffVersion")
     tariff = PreferansTariff.objects.filter(name=NAME).first()
-    if tariff is None or list(tariff.versions.values_list("number", "rules")) != [(1, RULES)]:
-        return  # gone already, or published anew since: the club's tariff now
-    try:
-        with transaction.atomic():
-            tariff.versions.all().delete()
-            tariff.delete()
-    except ProtectedError:
-        pass  # a table plays under it (or a season names it): its rows must stay
+    if tariff is None:
+        return
+    versions = Version.objects.filter(tariff_id=tariff.pk)
+    if list(versions.values_list("number", "rules")) != [(1, RULES)]:
+        return  # published anew, or the club's own import: the club's tariff now
+    tables = apps.get_model("scoring", "Table").objects.filter(preferans_version__tariff=tariff.pk)
+    seasons = apps.get_model("scoring", "Season").objects.filter(preferans_tariff=tariff.pk)
+    if tables.exists() or seasons.exists():
+        return  # a table plays under it or a season chose it: it stays
+    # Nothing refers to them now (checked above), so they go without Django's collector,
+    # whose look-ups of related rows fail on the models of a state rendered for going back
+    # over several migrations at once ("Must be a PreferansTariff instance").
+    alias = schema_editor.connection.alias
+    versions._raw_delete(alias)
+    PreferansTariff.objects.filter(pk=tariff.pk)._raw_delete(alias)
 
 
 class Migration(migrations.Migration):

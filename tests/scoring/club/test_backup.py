@@ -813,7 +813,7 @@ class TestTheWholeClub:
         status, out, err = run_import(str(path))
 
         assert (status, err) == (0, "")
-        assert "Restored 8 members, 6 tariffs (7 versions; 6 preset tariffs replaced)" in out
+        assert "Restored 8 members, 7 tariffs (8 versions; 7 preset tariffs replaced)" in out
         assert "1 season and 11 tables" in out
         assert "2 evenings and 1 guest;" in out
         assert "unusable" in out and "changepassword" in out

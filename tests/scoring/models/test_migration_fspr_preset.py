@@ -9,6 +9,7 @@ preset is checked with the other presets (test_tariff_models.py).
 
 from __future__ import annotations
 
+import datetime
 import importlib
 
 import pytest
@@ -16,7 +17,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from scoring.engine.preferans.rules import PreferansRules
-from scoring.models import PreferansTariff, PreferansTariffVersion
+from scoring.models import PreferansTariff, PreferansTariffVersion, Season
 from tests import factories
 
 pytestmark = pytest.mark.slow  # the app's last migration run back and forth
@@ -82,15 +83,26 @@ def test_back_removes_the_seeded_tariff_and_forward_keeps_a_clubs_own() -> None:
 
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_back_keeps_the_seeded_tariff_a_table_plays_under() -> None:
+@pytest.mark.parametrize("used_by", ["table", "season"])
+def test_back_keeps_the_seeded_tariff_a_table_or_a_season_uses(used_by: str) -> None:
     migrate()
-    table = factories.pulka(tariff=NAME)
+    seeded = PreferansTariff.objects.get(name=NAME)
+    version = seeded.versions.get()
+    if used_by == "table":
+        assert factories.pulka(tariff=NAME).preferans_version == version
+    else:
+        Season.objects.create(
+            name="Весна",
+            starts_on=datetime.date(2026, 3, 1),
+            ends_on=datetime.date(2026, 5, 31),
+            preferans_tariff=seeded,
+        )
 
     try:
         migrate(BEFORE)
-        # The table's version protects it: tariff, version and table all stay.
-        seeded = PreferansTariff.objects.get(name=NAME)
-        assert list(seeded.versions.values_list("pk", flat=True)) == [table.preferans_version_id]
+        # Still there, with its one version (and the table or the season that uses it).
+        assert list(PreferansTariffVersion.objects.filter(tariff__name=NAME)) == [version]
+        assert Season.objects.filter(preferans_tariff=seeded).count() == (used_by == "season")
     finally:
         migrate()
 
