@@ -80,6 +80,8 @@ def preferans_summary(rules: PreferansRules) -> str:
         parts.append(gettext("pass-outs paid in whists"))
     if rules.dark_games:
         parts.append(gettext("dark games and bombs") if rules.bombs else gettext("dark games"))
+    if rules.widow_premium:  # what tells the federation's preset from Leningrad at a glance
+        parts.append(gettext("widow premium (fast tricks)"))
     parts.append(
         ngettext(
             "a pool point is worth %(whists)s whist",

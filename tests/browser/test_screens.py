@@ -131,7 +131,7 @@ PULKA_DEALS: list[dict[str, Any]] = [
 def sequences_past_the_rows() -> Iterator[None]:
     """After the test, every sequence moved past its table's rows. ``reset_sequences`` set
     them to 1 and the serialized rollback then wrote the preset tariffs back with their own
-    ids (1–6) without moving them, so the next test on this worker to add a tariff was
+    ids (1–7) without moving them, so the next test on this worker to add a tariff was
     given id 1 again: a duplicate key (the widow premium's browser test, a migration
     test). The database is emptied after this runs and the presets written back, below
     the sequences now."""

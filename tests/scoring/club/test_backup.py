@@ -48,6 +48,7 @@ from scoring.models import (
 pytestmark = pytest.mark.django_db
 
 PRESETS = importlib.import_module("scoring.migrations.0002_preset_tariffs")
+FSPR = importlib.import_module("scoring.migrations.0028_fspr_leningrad_preset")
 CLUB = importlib.import_module("scoring.migrations.0013_club")
 
 
@@ -124,6 +125,7 @@ def empty_the_club() -> None:
     PreferansTariff.objects.all().delete()
     BostonTariff.objects.all().delete()
     PRESETS.create_presets(apps, None)
+    FSPR.create_preset(apps, None)
     Club.objects.filter(pk=1).update(**{k: v for k, v in CLUB.CLUB.items() if k != "id"})
 
 
@@ -618,7 +620,7 @@ def test_a_broken_backup_exits_2_and_changes_nothing(
     assert Member.objects.count() == 0
     assert Table.objects.count() == 0
     assert sorted(PreferansTariff.objects.values_list("name", flat=True)) == sorted(
-        PRESETS.PREFERANS
+        [*PRESETS.PREFERANS, FSPR.NAME]
     )
     assert Club.objects.get().name == CLUB.CLUB["name"]
 
@@ -811,7 +813,7 @@ class TestTheWholeClub:
         status, out, err = run_import(str(path))
 
         assert (status, err) == (0, "")
-        assert "Restored 8 members, 6 tariffs (7 versions; 6 preset tariffs replaced)" in out
+        assert "Restored 8 members, 7 tariffs (8 versions; 7 preset tariffs replaced)" in out
         assert "1 season and 11 tables" in out
         assert "2 evenings and 1 guest;" in out
         assert "unusable" in out and "changepassword" in out

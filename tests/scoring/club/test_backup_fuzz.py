@@ -190,7 +190,7 @@ def _section(path: tuple[Any, ...]) -> str:
 
 def by_section(paths: list[tuple[Any, ...]]) -> st.SearchStrategy[tuple[Any, ...]]:
     """One of ``paths``, its section (members, tariffs, tables …) drawn first, so that
-    the six preset tariffs' many settings do not drown the rest."""
+    the seven preset tariffs' many settings do not drown the rest."""
     sections = {
         _section(path): [p for p in paths if _section(p) == _section(path)] for path in paths
     }

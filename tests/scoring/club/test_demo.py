@@ -33,6 +33,8 @@ from scoring.selectors import evenings as evening_selectors
 
 pytestmark = pytest.mark.django_db
 
+# The presets the demo plays a finished table under. Not the federation's (seeded by 0028):
+# the demo's pulkas are planned one by one, and it is left for a club to pick.
 PRESETS = {
     PreferansTariff: (
         "Сочи (Sochi)",

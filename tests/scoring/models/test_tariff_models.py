@@ -31,6 +31,7 @@ PREFERANS_PRESETS = {
     "leningrad": "Ленинград (Leningrad)",
     "rostov": "Ростов (Rostov)",
     "classic": "Классика (Classic)",
+    "fspr_leningrad": "ФСПР Ленинградская (FSPR Leningrad)",  # seeded by 0028
 }
 BOSTON_PRESETS = {
     "payment-tariff": "Бостон: тариф платежей (payment tariff)",
@@ -254,12 +255,12 @@ def test_boston_preset_from_the_migration_equals_the_engine_preset(preset, name)
 
 
 @pytest.mark.django_db
-def test_a_fresh_database_has_exactly_the_six_presets():
+def test_a_fresh_database_has_exactly_the_seven_presets():
     assert set(PreferansTariff.objects.values_list("name", flat=True)) == set(
         PREFERANS_PRESETS.values()
     )
     assert set(BostonTariff.objects.values_list("name", flat=True)) == set(BOSTON_PRESETS.values())
-    assert PreferansTariffVersion.objects.count() == 4
+    assert PreferansTariffVersion.objects.count() == 5
     assert BostonTariffVersion.objects.count() == 2
 
 

@@ -12,7 +12,9 @@ import pytest
 from django.urls import reverse
 
 from scoring import selectors, services
+from scoring.engine.errors import RuleError
 from scoring.engine.preferans.rules import PreferansRules
+from scoring.models import PreferansTariff
 from scoring.services.imports import version_for
 from tests import factories
 
@@ -70,13 +72,28 @@ def test_a_record_with_third_edition_settings_is_imported_shown_and_exported(cli
 
 
 def test_the_federations_preset_is_a_tariff_file_an_organiser_imports():
-    """docs/tariffs/fspr-leningrad.json, imported (the admin's tariff import calls the same
-    service), is the engine's preset; a record that names the preset then finds it."""
+    """docs/tariffs/fspr-leningrad.json is the tariff migration 0028 seeds: imported next
+    to the seeded one (the admin's tariff import calls the same service) it is refused by
+    its name and adds nothing; a club that renamed the seeded tariff imports the file as
+    the engine's preset, and a record that names the preset then finds it."""
     path = Path(__file__).parents[3] / "docs" / "tariffs" / "fspr-leningrad.json"
     document = json.loads(path.read_text(encoding="utf-8"))
+    seeded = PreferansTariff.objects.get(name=document["name"])
+    assert seeded.to_rules() == PreferansRules.from_dict(document["rules"])
+
+    with pytest.raises(RuleError) as refused:
+        services.tariff_import(document, by=None)
+
+    assert (refused.value.field, refused.value.message) == (
+        "name",
+        "a tariff with this name exists already",
+    )
+    assert PreferansTariff.objects.count() == 5  # the five presets, nothing added
+    PreferansTariff.objects.filter(pk=seeded.pk).update(name="Наша ФСПР")
 
     tariff = services.tariff_import(document, by=None)
 
+    assert tariff.name == "ФСПР Ленинградская (FSPR Leningrad)"
     assert tariff.to_rules() == PreferansRules.preset("fspr_leningrad")
     record = {
         "format": "pulka/1",

@@ -18,6 +18,7 @@ from django.urls import reverse, reverse_lazy
 
 from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
+from scoring.engine.preferans import PreferansRules
 from scoring.engine.record import MAX_DEALS, MAX_RECORD_BYTES
 from scoring.models import AuditEntry, DealRecord, Seat, Table
 from scoring.pages.tables import LOG_SHOWN
@@ -63,6 +64,32 @@ def test_a_member_opens_a_pulka_they_play_at(client):
     assert (table.pool_target, table.first_dealer, str(table.price)) == (30, 1, "0.50")
     assert table.preferans_version == version
     assert [s.name for s in table.seats.order_by("position")] == ["Anna", "Boris", "Vera"]
+
+
+def test_the_seeded_federations_preset_is_offered_and_plays(client):
+    """«ФСПР Ленинградская», seeded by migration 0028, is a choice of the open form like
+    the other presets, and the table opened under it plays the engine's preset."""
+    players = [factories.member(n) for n in ("Anna", "Boris", "Vera")]
+    client.force_login(players[0])
+    version = factories.preferans_version("ФСПР Ленинградская (FSPR Leningrad)")
+
+    form = unescaped(client.get(reverse("scoring:table_open", args=["preferans"])))
+    response = client.post(
+        reverse("scoring:table_open", args=["preferans"]),
+        {
+            "version": version.pk,
+            "first_dealer": 0,
+            "pool_target": 20,
+            "price": "1",
+            **{f"player_{i}": p.pk for i, p in enumerate(players)},
+        },
+    )
+
+    assert f'<option value="{version.pk}">ФСПР Ленинградская (FSPR Leningrad)' in form
+    assert response.status_code == 302
+    table = Table.objects.get()
+    assert table.preferans_version == version
+    assert table.version.to_rules() == PreferansRules.preset("fspr_leningrad")
 
 
 def test_a_member_cannot_open_a_table_for_others(client):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import unescape as html_unescape
 from html.parser import HTMLParser
 
 import pytest
@@ -83,7 +84,25 @@ def test_list_shows_every_tariff_with_its_version(client: Client, django_assert_
         assert tariff.name in html
     assert f'href="{preferans_url(SOCHI)}"' in html
     assert f'href="{boston_url(VALUE_CARD)}"' in html
-    assert html.count("version 1") == 6
+    assert html.count("version 1") == 7  # the seven presets
+
+
+@pytest.mark.django_db
+def test_list_tells_the_federations_preset_from_leningrad(client: Client):
+    """The seeded «ФСПР Ленинградская» is Leningrad plus the widow premium (and its end of
+    a pass-out series): its card says the premium, Leningrad's does not."""
+    html = client.get(reverse("scoring:tariff_list")).content.decode()
+    text = html_unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
+    leningrad = text.split(LENINGRAD)[1].split("Ростов (Rostov)")[0]
+    fspr = text.split("ФСПР Ленинградская (FSPR Leningrad)")[1].split(VALUE_CARD)[0]
+
+    assert "gentleman's whist; whists ×2, remise ×2; pass-outs 2, 4, 6, exit 7;" in leningrad
+    assert "widow premium" not in leningrad
+    assert (
+        "gentleman's whist; whists ×2, remise ×2; pass-outs 2, 4, 6, exit 7; "
+        "widow premium (fast tricks); a pool point is worth 20 whists." in fspr
+    )
+    assert text.count("widow premium") == 1
 
 
 @pytest.mark.django_db
