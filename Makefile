@@ -223,8 +223,8 @@ kills: venv
 
 # Sixteen clients flooding the sign-in (at one gunicorn, then through nginx) while a visitor
 # watches a pulka's page, then 2,000 connections at once, against nginx with docs/deploy.md's
-# settings (bench/crowd_run.py). Fails if a flood more than doubles the page's median, or
-# on a dropped connection.
+# settings (bench/crowd_run.py). Fails if the flood through nginx more than doubles the
+# page's median, or on a dropped connection.
 crowd: venv tools
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { echo "error: make crowd needs nginx (apt-get install nginx)" >&2; exit 1; }
 	$(BIN)/python -m bench.crowd_run $(ARGS)
