@@ -312,7 +312,7 @@ LAST_EVENING = PULKAS[4]
 TONIGHT = PULKAS[-1]
 """The pulka in play tonight (Anna, Boris, Gleb), opened by hand: round 1 of tonight."""
 TONIGHT_ARRIVALS = ("vera", "dina", "egor")
-GUEST = "Пётр (гость)"
+GUEST = "Пётр"
 """Tonight's guest: drawn with Vera, Dina and Egor for round 2."""
 TONIGHT_SEED = 2026
 TONIGHT_SCRIPT = "gpgmgrgg"
