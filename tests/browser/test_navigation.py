@@ -60,8 +60,14 @@ def test_a_phone_has_a_one_line_header_and_a_tab_bar(new_page):
     tabs.last.tap()
     expect(page).to_have_url(re.compile(r"/members/anna/$"))
     expect(tabs.last).to_have_attribute("aria-current", "page")
-    # Nothing at the foot of a page hides under the bar.
-    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    # Nothing at the foot of a page hides under the bar. (The page loaded whole first, and
+    # the scroll waited for: under load the URL changed while the page still grew, and the
+    # foot was measured half-way down.)
+    page.wait_for_load_state("networkidle")
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_function(
+        "window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1"
+    )
     last = page.locator("main > :last-child").bounding_box()
     bar = page.locator("nav.tab-bar").bounding_box()
     assert last is not None and bar is not None
