@@ -188,7 +188,8 @@ def main(argv: list[str]) -> int:
             "through nginx": f"http://127.0.0.1:{layout.nginx_port}",
         }
         for name, base in floods.items():
-            subprocess.run(["redis-cli", "-p", str(layout.redis_port), "flushall"], check=True)
+            flush = ["redis-cli", "-p", str(layout.redis_port), "flushall"]
+            subprocess.run(flush, check=True, capture_output=True)
             took, answers = under_flood(base, page, args.loops, args.flood_seconds)
             ratio = median_ms(took) / quiet
             said = ", ".join(
