@@ -40,6 +40,7 @@ from collections import Counter
 from contextlib import ExitStack
 from multiprocessing.queues import Queue
 
+from bench import load
 from bench.fault_run import Layout, gunicorn, own_database_and_cache, warm_up
 from bench.live_load import nginx
 
@@ -128,19 +129,12 @@ def crowd(url: str, connections: int, seconds: int) -> tuple[str, int]:
     output = subprocess.run(
         [*command, url], capture_output=True, text=True, check=True, preexec_fn=more_files
     ).stdout
-    errors = 0
-    if match := re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output):
-        errors += int(match.group(1))
-    if match := re.search(
-        r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output
-    ):
-        errors += sum(int(n) for n in match.groups())
     requests = re.search(r"(\d+) requests in", output)
     p99 = re.search(r"99%\s+(\S+)", output)
     summary = (
         f"{requests.group(1) if requests else '?'} requests, p99 {p99.group(1) if p99 else '?'}"
     )
-    return summary, errors
+    return summary, load.wrk_errors(output)
 
 
 def median_ms(took: list[float]) -> float:

@@ -114,6 +114,11 @@ def wrk(
     latency = re.search(r"Latency\s+([\d.]+)(us|ms|s)", output)
     scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}
     latency_ms = float(latency.group(1)) * scale[latency.group(2)] if latency else 0.0
+    return Throughput(name, rps, latency_ms, wrk_errors(output))
+
+
+def wrk_errors(output: str) -> int:
+    """The answers other than 2xx/3xx and the socket errors in wrk's report ``output``."""
     errors = 0
     if match := re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output):
         errors += int(match.group(1))
@@ -121,7 +126,7 @@ def wrk(
         r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output
     ):
         errors += sum(int(n) for n in match.groups())
-    return Throughput(name, rps, latency_ms, errors)
+    return errors
 
 
 def worker_memory_mb(master: subprocess.Popen[bytes]) -> list[float]:
