@@ -13,29 +13,17 @@ import datetime
 import importlib
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from scoring.engine.preferans.rules import PreferansRules
 from scoring.models import PreferansTariff, PreferansTariffVersion, Season
 from tests import factories
+from tests.scoring.models.migrating import migrate
 
 pytestmark = pytest.mark.slow  # the app's last migration run back and forth
 
 MIGRATION = importlib.import_module("scoring.migrations.0028_fspr_leningrad_preset")
 NAME = "ФСПР Ленинградская (FSPR Leningrad)"
 BEFORE = [("scoring", "0027_table_acceptance")]
-
-
-def migrate(targets: list[tuple[str, str]] | None = None) -> MigrationExecutor:
-    """Migrate the test database to ``targets``; by default to the app's newest migration,
-    so that the database is never left behind the models."""
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    if targets is None:
-        targets = executor.loader.graph.leaf_nodes("scoring")
-    executor.migrate(targets)
-    return executor
 
 
 def test_the_name_and_the_rules_are_the_engines_preset() -> None:

@@ -5,26 +5,14 @@ its yes/no ``passout_zero_bonus`` becomes the choice it meant (yes: ``price``, n
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from scoring.engine.preferans.rules import PreferansRules
 from scoring.models import PreferansTariff
+from tests.scoring.models.migrating import migrate
 
 pytestmark = pytest.mark.slow  # every migration since 0006 run back and forth
 
 BEFORE = [("scoring", "0006_table_record_digest")]
-
-
-def migrate(targets: list[tuple[str, str]] | None = None) -> MigrationExecutor:
-    """Migrate the test database to ``targets``; by default to the app's newest migration
-    (0009 and any after it), so that the database is never left behind the models."""
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    if targets is None:
-        targets = executor.loader.graph.leaf_nodes("scoring")
-    executor.migrate(targets)
-    return executor
 
 
 # Migrating back and forth rewrites tables, so it runs outside the test's transaction; the

@@ -5,23 +5,13 @@ standing changes; only imports from then on await acceptance."""
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from scoring.models import Table
+from tests.scoring.models.migrating import migrate
 
 pytestmark = pytest.mark.slow  # the scoring migrations run back and forth
 
 BEFORE = [("scoring", "0026_table_announced_revision")]
-
-
-def migrate(targets: list[tuple[str, str]] | None = None) -> MigrationExecutor:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    if targets is None:
-        targets = executor.loader.graph.leaf_nodes("scoring")
-    executor.migrate(targets)
-    return executor
 
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
