@@ -74,9 +74,9 @@ def check_rule(rule: PointsRule) -> None:
     """Refuse a rule that cannot be applied (``RuleError`` in words)."""
     if rule.kind not in POINTS_KINDS:
         raise RuleError(
-            N_("unknown points rule %(kind)s; use: %(kinds)s"),
+            N_("unknown points rule %(rule)s; use: %(kinds)s"),
             field="points",
-            kind=rule.kind,
+            rule=rule.kind,
             kinds=", ".join(POINTS_KINDS),
         )
     if rule.kind == "bands":

@@ -55,12 +55,13 @@ def _edit(key: str, **changes: Any) -> Format:
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"tours": 0}, "tours must be a whole number"),
+        ({"tours": 0}, "the tours must be a whole number"),
+        ({"cut": Cut(after=3, keep=6, deals=0)}, "the deals must be a whole number"),
         ({"seating": ("random",) * 4}, "one seating mode per tour: 5 tours, 4 modes"),
         ({"seating": ("swiss",) * 5}, "the first tour is seated at random or by the schedule"),
         ({"seating": ("random", "schedule", "swiss", "swiss", "swiss")}, "a schedule is"),
         ({"seating": ("random", "dice", "swiss", "swiss", "swiss")}, "unknown seating mode"),
-        ({"length": Length("pool")}, "a tour played to pool needs its number"),
+        ({"length": Length("pool")}, "a tour played to a pool needs the pool's size"),
         ({"length": Length("laps", pool=3)}, "unknown tour length"),
         ({"best_of": 6}, "best 6 of 5 tours"),
         ({"cut": Cut(after=5, keep=6)}, "leaves no tour to play"),
