@@ -14,5 +14,5 @@ docs/tournaments.md tells an organiser what each choice does.
 
 Interface changes (each in a commit whose subject starts "tournament: interface"):
 none yet. Added since the first interface commit, nothing changed: ``check_format``,
-``check_rule``, ``standings.with_final``.
+``check_rule``, ``points.timeout_scores``, ``standings.with_final``.
 """

@@ -9,7 +9,14 @@ import pytest
 
 from scoring.engine.errors import RuleError
 from scoring.engine.tournament.formats import PRESETS
-from scoring.engine.tournament.points import Band, PointsRule, band_points, bye_score, score_table
+from scoring.engine.tournament.points import (
+    Band,
+    PointsRule,
+    band_points,
+    bye_score,
+    score_table,
+    timeout_scores,
+)
 
 D = Decimal
 GAMBLER = PRESETS["gambler"].points
@@ -133,3 +140,14 @@ def test_a_rule_that_cannot_be_applied(rule: PointsRule, message: str) -> None:
 def test_a_table_of_two_is_refused() -> None:
     with pytest.raises(RuleError, match="3 or 4 players, not 2"):
         score_table({"a": D(1), "b": D(-1)}, PointsRule("raw"))
+
+
+def test_a_table_out_of_time_scores_zero() -> None:
+    scores = timeout_scores({"a": D(120), "b": D(-20), "c": D(-100)})
+    assert [(s.result, s.place, s.points) for s in scores.values()] == [
+        (D(120), 1, D(0)),
+        (D(-20), 2, D(0)),
+        (D(-100), 3, D(0)),
+    ]
+    assert scores["a"].explanation == "the table ran out of time at 120: 0, as the format says"
+    assert scores["b"].opponents == ("a", "c")
