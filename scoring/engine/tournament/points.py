@@ -167,14 +167,14 @@ def score_table(results: Mapping[str, Decimal], rule: PointsRule) -> dict[str, T
         if rule.kind == "raw":
             points = _tidy(result)
             explanation = Text(
-                N_("result %(result)s whists, counted as it is: %(points)s points"),
+                N_("result %(result)s, counted as it is → %(points)s"),
                 result=_tidy(result),
                 points=points,
             )
         elif rule.kind == "bands":
             points, calc = band_points(result, rule.bands)
             explanation = Text(
-                N_("result %(result)s whists through the bands: %(calc)s = %(points)s points"),
+                N_("result %(result)s through the bands: %(calc)s = %(points)s"),
                 result=_tidy(result),
                 calc=calc,
                 points=points,
@@ -189,8 +189,8 @@ def score_table(results: Mapping[str, Decimal], rule: PointsRule) -> dict[str, T
                     calc = Text("%(left)s + %(right)s", left=calc, right=p)
                 explanation = Text(
                     N_(
-                        "places %(first)s–%(last)s shared (result %(result)s whists): "
-                        "(%(calc)s) / %(tied)s = %(points)s points"
+                        "places %(first)s–%(last)s shared (result %(result)s): "
+                        "(%(calc)s) / %(tied)s = %(points)s"
                     ),
                     first=place,
                     last=place + tied - 1,
@@ -201,27 +201,19 @@ def score_table(results: Mapping[str, Decimal], rule: PointsRule) -> dict[str, T
                 )
             elif reason == "sole":
                 explanation = Text(
-                    N_(
-                        "place 1 at the table, the only positive result (%(result)s whists): "
-                        "%(points)s points"
-                    ),
+                    N_("place 1, the only positive result (%(result)s) → %(points)s"),
                     result=_tidy(result),
                     points=points,
                 )
             elif reason == "negative":
                 explanation = Text(
-                    N_(
-                        "place 2 at the table with a negative result (%(result)s whists): "
-                        "%(points)s points"
-                    ),
+                    N_("place 2 with a negative result (%(result)s) → %(points)s"),
                     result=_tidy(result),
                     points=points,
                 )
             else:
                 explanation = Text(
-                    N_(
-                        "place %(place)s at the table (result %(result)s whists): %(points)s points"
-                    ),
+                    N_("place %(place)s (result %(result)s) → %(points)s"),
                     place=place,
                     result=_tidy(result),
                     points=points,
@@ -239,5 +231,5 @@ def bye_score(player: str, points: Decimal) -> TourScore:
         Decimal(0),
         0,
         _tidy(points),
-        Text(N_("a bye: %(points)s points, as the format says"), points=_tidy(points)),
+        Text(N_("a bye → %(points)s, as the format says"), points=_tidy(points)),
     )

@@ -18,9 +18,10 @@ disqualify. Disqualified players are listed last, with ``rank`` ``None``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from scoring.engine.errors import N_, RuleError
 from scoring.engine.text import Text
 from scoring.engine.tournament.points import TourScore
 
@@ -45,6 +46,15 @@ class Line:
     penalty: Decimal = Decimal(0)
 
 
+def _counted(scores: list[TourScore | None], best_of: int | None) -> tuple[bool, ...]:
+    """Which tours count: every tour played, or the best ``best_of`` by points (the
+    earlier tour first among equal points)."""
+    played = [i for i, score in enumerate(scores) if score is not None]
+    if best_of is not None:
+        played = sorted(played, key=lambda i: (-scores[i].points, i))[:best_of]  # type: ignore[union-attr]
+    return tuple(i in played for i in range(len(scores)))
+
+
 def rank(
     tours: Sequence[Mapping[str, TourScore]],
     *,
@@ -58,11 +68,121 @@ def rank(
     """The standings after ``tours`` (each: player → his ``TourScore`` in that tour),
     ordered as the module docstring says. ``players``: anyone to list though he has no
     tour yet (after the cut, the players who did not reach the final still appear)."""
-    raise NotImplementedError
+    penalties = penalties or {}
+    cards = cards or {}
+    everyone = list(dict.fromkeys([*players, *(p for tour in tours for p in tour)]))
+    lines: dict[str, Line] = {}
+    for player in everyone:
+        scores = [tour.get(player) for tour in tours]
+        counted = _counted(scores, best_of)
+        chosen = [s for s, c in zip(scores, counted, strict=True) if c and s is not None]
+        penalty = Decimal(penalties.get(player, 0))
+        earned = sum(
+            1
+            for s in scores
+            if s is not None and yellow_below is not None and s.result < yellow_below
+        )
+        total_cards = earned + cards.get(player, 0)
+        lines[player] = Line(
+            player=player,
+            rank=None,
+            total=sum((s.points for s in chosen), Decimal(0)) + penalty,
+            tours=tuple(scores),
+            counted=counted,
+            result_total=sum((s.result for s in chosen), Decimal(0)),
+            cards=total_cards,
+            disqualified=total_cards >= disqualify_at,
+            tie_break=Text(""),
+            penalty=penalty,
+        )
+    totals = {p: line.total for p, line in lines.items()}
+
+    def head_to_head(player: str, group: set[str]) -> int:
+        """Meetings with the others of ``group``: +1 placed above one, −1 below."""
+        wins = 0
+        for index, score in enumerate(lines[player].tours):
+            for other in score.opponents if score is not None else ():
+                theirs = lines[other].tours[index] if other in group else None
+                if score is not None and theirs is not None:
+                    wins += (score.place < theirs.place) - (score.place > theirs.place)
+        return wins
+
+    def strength(player: str) -> Decimal:
+        return sum(
+            (totals.get(o, Decimal(0)) for s in lines[player].tours if s for o in s.opponents),
+            Decimal(0),
+        )
+
+    ordered: list[tuple[tuple[Decimal, Decimal, int, Decimal], Line]] = []
+    for disqualified in (False, True):
+        pool = [line for line in lines.values() if line.disqualified == disqualified]
+        groups: dict[tuple[Decimal, Decimal], set[str]] = {}
+        for line in pool:
+            groups.setdefault((line.total, line.result_total), set()).add(line.player)
+        keyed = []
+        for line in pool:
+            group = groups[(line.total, line.result_total)]
+            h2h = head_to_head(line.player, group) if len(group) > 1 else 0
+            key = (line.total, line.result_total, h2h, strength(line.player))
+            keyed.append((key, line))
+        keyed.sort(key=lambda kl: (*(-k for k in kl[0]), kl[1].player))
+        ordered.extend((key, line) for key, line in keyed)
+    result: list[Line] = []
+    previous: tuple[Decimal, Decimal, int, Decimal] | None = None
+    for index, (key, line) in enumerate(ordered):
+        place: int | None = None
+        if not line.disqualified:
+            place = result[-1].rank if previous == key and result else index + 1
+        why = _tie_break(key, previous) if previous is not None and not line.disqualified else None
+        result.append(replace(line, rank=place, tie_break=why or Text("")))
+        previous = key
+    return result
+
+
+def _tie_break(
+    key: tuple[Decimal, Decimal, int, Decimal], above: tuple[Decimal, Decimal, int, Decimal]
+) -> Text | None:
+    """What separated a line from the one above on equal points, in words."""
+    if key[0] != above[0]:
+        return None
+    if key[1] != above[1]:
+        return Text(
+            N_("equal points; the total result decides: %(mine)s against %(above)s"),
+            mine=key[1],
+            above=above[1],
+        )
+    if key[2] != above[2]:
+        return Text(
+            N_("equal points and result; head-to-head decides: %(mine)s against %(above)s"),
+            mine=key[2],
+            above=above[2],
+        )
+    if key[3] != above[3]:
+        return Text(
+            N_(
+                "equal points, result and head-to-head; opponents' strength decides: "
+                "%(mine)s against %(above)s"
+            ),
+            mine=key[3],
+            above=above[3],
+        )
+    return Text(N_("equal on every tie-break: the same rank"))
 
 
 def cut(lines: Sequence[Line], keep: int) -> tuple[str, ...]:
     """The best ``keep`` players of ``lines`` (as ``rank`` ordered them), the disqualified
     left out. ``RuleError`` when players sharing a rank straddle the line: the judges
     decide between them."""
-    raise NotImplementedError
+    if keep < 1:
+        raise RuleError(N_("the cut keeps at least one player"), field="cut")
+    eligible = [line for line in lines if not line.disqualified]
+    if len(eligible) > keep and eligible[keep - 1].rank == eligible[keep].rank:
+        tied = [line.player for line in eligible if line.rank == eligible[keep].rank]
+        raise RuleError(
+            N_(
+                "%(players)s are equal on every tie-break at the cut: the judges decide who goes on"
+            ),
+            field="cut",
+            players=", ".join(tied),
+        )
+    return tuple(line.player for line in eligible[:keep])
