@@ -34,6 +34,12 @@ from scoring.models.tariffs import (
 )
 
 
+def entry_key(pk: int) -> str:
+    """An entry's key for the engine: ``e`` and its id in nine digits, so that keys sort
+    as the entries were made and a seed seats two fields entered alike the same way."""
+    return f"e{pk:09d}"
+
+
 def _member_or_guest() -> Q:
     return Q(member__isnull=False, guest__isnull=True) | Q(member__isnull=True, guest__isnull=False)
 
@@ -99,7 +105,7 @@ class Tournament(models.Model):
         blank=True,
         editable=False,
         on_delete=models.PROTECT,
-        related_name="+",
+        related_name="tournaments",
     )
     boston_version = models.ForeignKey(
         BostonTariffVersion,
@@ -108,7 +114,7 @@ class Tournament(models.Model):
         blank=True,
         editable=False,
         on_delete=models.PROTECT,
-        related_name="+",
+        related_name="tournaments",
     )
     status = models.CharField(
         _("status"), max_length=10, choices=STATUSES, default=DRAFT, editable=False
@@ -345,8 +351,7 @@ class Entry(models.Model):
 
     @property
     def key(self) -> str:
-        """The entry's key for the engine: ``e<id>``."""
-        return f"e{self.pk}"
+        return entry_key(self.pk)
 
     @property
     def is_playing(self) -> bool:

@@ -95,7 +95,7 @@ class TournamentPage:
     """Everything the tournament's page shows."""
 
     tournament: Tournament
-    field: list[Entry]
+    entries: list[Entry]
     tours: list[TourView]
     standings: StandingsView
     history: list[StandingsView] = field(default_factory=list)
@@ -108,7 +108,7 @@ class TournamentPage:
 
     @property
     def checked_in(self) -> int:
-        return sum(e.checked_in for e in self.field)
+        return sum(e.checked_in for e in self.entries)
 
 
 def _seat_line(seat: Any) -> SeatLine:
@@ -222,7 +222,7 @@ def tournament_page(tournament: Tournament, *, history: bool = True) -> Tourname
     )
     return TournamentPage(
         tournament=tournament,
-        field=field_,
+        entries=field_,
         tours=tour_views(tours),
         standings=standings_view(now),
         history=past,

@@ -18,7 +18,7 @@ from django.db.models import Prefetch, QuerySet
 from scoring.engine.tournament.points import TourScore
 from scoring.engine.tournament.standings import Line, rank
 from scoring.models import Entry, Penalty, Tour, Tournament, TourSeat, TourTable
-from scoring.models.tournaments import text_from_json
+from scoring.models.tournaments import entry_key, text_from_json
 
 Pair = frozenset[str]
 
@@ -124,7 +124,7 @@ def standings(
     for penalty in given:
         if not penalty.in_force or not _given_by(penalty, last, upto):
             continue
-        key = f"e{penalty.entry_id}"
+        key = entry_key(penalty.entry_id)
         points[key] -= penalty.points
         if penalty.category == Penalty.YELLOW:
             cards[key] += 1

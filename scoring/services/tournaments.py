@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime
 import secrets
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -304,12 +304,13 @@ def tour_close(*, tour: Tour) -> Tour:
             for key, score in score_table(results, fmt.points).items():
                 tour_seat_row = at_table[key][0]
                 tour_seat_row.result, tour_seat_row.place = score.result, score.place
-                tour_seat_row.points = score.points
+                tour_seat_row.points = _hundredths(score.points)
                 tour_seat_row.calc = text_to_json(score.explanation)
                 changed.append(tour_seat_row)
         for row in tour.seats.filter(table__isnull=True).select_related("entry"):
             score = bye_score(row.entry.key, fmt.bye_points)
-            row.result, row.place, row.points = score.result, score.place, score.points
+            row.result, row.place = score.result, score.place
+            row.points = _hundredths(score.points)
             row.calc = text_to_json(score.explanation)
             changed.append(row)
         TourSeat.objects.bulk_update(changed, ["result", "place", "points", "calc"])
@@ -321,6 +322,12 @@ def tour_close(*, tour: Tour) -> Tour:
             tournament.finished_at = tour.closed_at
             tournament.save(update_fields=["status", "finished_at"])
         return tour
+
+
+def _hundredths(points: Decimal) -> Decimal:
+    """Tour points as they are kept and shown: to the hundredth, halves up (58.335 →
+    58.34), like the tables' balances."""
+    return points.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
 
 
 def table_extra_time(*, link: TourTable, minutes: int) -> TourTable:

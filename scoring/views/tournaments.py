@@ -59,7 +59,7 @@ def tournament_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     runs = can_run_tournament(request.user)
     members = (
         Member.objects.filter(is_active=True)
-        .exclude(pk__in=[e.member_id for e in page.field if e.member_id])
+        .exclude(pk__in=[e.member_id for e in page.entries if e.member_id])
         .order_by("display_name")
         if runs and tournament.is_draft
         else []
@@ -74,7 +74,7 @@ def tournament_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             "runs": runs,
             "members": members,
             "field_rows": [
-                (e, can_check_in_entry(request.user, tournament, e)) for e in page.field
+                (e, can_check_in_entry(request.user, tournament, e)) for e in page.entries
             ],
             "categories": Penalty.CATEGORIES,
         },
@@ -191,7 +191,7 @@ def entry_add(request: SignedInRequest, pk: int) -> HttpResponse:
 def entry_check_in(request: SignedInRequest, pk: int) -> HttpResponse:
     """An organiser or a judge checks a player in (or out again); a member himself."""
     tournament = _tournament(pk)
-    entry = get_object_or_404(Entry, tournament=tournament, pk=_posted_int(request, "entry"))
+    entry = get_object_or_404(Entry, tournament=tournament, pk=_posted_int(request, "entry") or 0)
     if not can_check_in_entry(request.user, tournament, entry):
         raise PermissionDenied
     try:
@@ -263,7 +263,9 @@ def _points(text: str) -> Decimal:
 def penalty_add(request: SignedInRequest, pk: int) -> HttpResponse:
     """A judge gives a penalty: a player, its category, the reason, points off."""
     tournament = _judges(request, pk)
-    entry = Entry.objects.filter(tournament=tournament, pk=_posted_int(request, "entry")).first()
+    entry = Entry.objects.filter(
+        tournament=tournament, pk=_posted_int(request, "entry") or 0
+    ).first()
     try:
         if entry is None:
             raise RuleError(_("choose a player of the tournament"), field="entry")
