@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 from members.models import Member
-from scoring import selectors as table_selectors
 from scoring import services as table_services
 from scoring.engine.errors import RuleError
 from scoring.models import Entry, Penalty, PreferansTariff, Seat, Table, Tour, Tournament
@@ -28,23 +27,7 @@ SOCHI = "Сочи (Sochi)"
 
 
 def _tournament(players: int = 6, **fields: Any) -> Tournament:
-    """A draft on Sochi, three to a table, two Swiss tours to a pool of 10, ``players``
-    members entered and checked in (P0, P1, …)."""
-    values: dict[str, Any] = {
-        "name": "Cup",
-        "preferans_tariff": PreferansTariff.objects.get(name=SOCHI),
-        "tours": 2,
-        "seating": Tournament.SWISS,
-        "table_size": 3,
-        "length": Tournament.POOL,
-        "pool_target": 10,
-        "points": Tournament.RAW,
-    }
-    tournament = Tournament.objects.create(**(values | fields))
-    for i in range(players):
-        entry = services.entry_add(tournament=tournament, member=factories.member(f"P{i}"))
-        services.entry_check_in(entry=entry)
-    return tournament
+    return factories.tournament(players, **fields)  # type: ignore[no-any-return]
 
 
 def _judge() -> Member:
@@ -52,25 +35,7 @@ def _judge() -> Member:
 
 
 def _finish_tour(tour: Tour, by: Member) -> None:
-    """Each of the tour's tables: its first player in the deal (seat 1 at a table of 3; the
-    dealer sits out at a table of 4) declares an unplayed 10NT, both others pass."""
-    for link in tour.tables.select_related("table"):
-        table = link.table
-        names = list(table.seats.order_by("position").values_list("name", flat=True))
-        game = table_selectors.replay(table).game
-        declarer = game.active_seats()[0]
-        defenders = [names[s] for s in game.defenders(declarer)]
-        table_services.deal_create(
-            table,
-            {
-                "kind": "game",
-                "declarer": names[declarer],
-                "contract": "10N",
-                "answers": dict.fromkeys(defenders, "pass"),
-            },
-            by=by,
-        )
-        table_services.table_finish(table, by=by)
+    factories.tour_played(tour, by)
 
 
 def _totals(tournament: Tournament) -> dict[str, Decimal]:
