@@ -155,14 +155,15 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _positive(value: int | None, name: str, field: str) -> None:
+def _positive(value: int | None, template: str, field: str) -> None:
+    """Refuse ``value`` unless it is ``None`` or a whole number of at least 1."""
     if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-        raise RuleError(N_("%(name)s must be a whole number of at least 1"), field=field, name=name)
+        raise RuleError(template, field=field)
 
 
 def check_format(fmt: Format) -> None:
     """Refuse a format that cannot be played (``RuleError`` in words, on its field)."""
-    _positive(fmt.tours, "tours", "tours")
+    _positive(fmt.tours, N_("the tours must be a whole number, at least 1"), "tours")
     if fmt.game not in ("preferans", "boston"):
         raise RuleError(N_("unknown game %(game)s"), field="game", game=fmt.game)
     if len(fmt.seating) != fmt.tours:
@@ -200,20 +201,21 @@ def check_format(fmt: Format) -> None:
     length = fmt.length
     if length.kind not in LENGTH_KINDS:
         raise RuleError(
-            N_("unknown tour length %(kind)s; use: %(kinds)s"),
+            N_("unknown tour length %(length)s; use: %(kinds)s"),
             field="length",
-            kind=length.kind,
+            length=length.kind,
             kinds=", ".join(LENGTH_KINDS),
         )
-    _positive(length.pool, "pool", "length")
-    _positive(length.deals, "deals", "length")
-    _positive(length.minutes, "minutes", "length")
-    needed = {"pool": length.pool, "deals": length.deals, "time": length.minutes}[length.kind]
-    if needed is None:
-        raise RuleError(
-            N_("a tour played to %(kind)s needs its number"), field="length", kind=length.kind
-        )
-    _positive(fmt.best_of, "best of", "best_of")
+    _positive(length.pool, N_("the pool must be a whole number, at least 1"), "length")
+    _positive(length.deals, N_("the deals must be a whole number, at least 1"), "length")
+    _positive(length.minutes, N_("the minutes must be a whole number, at least 1"), "length")
+    if length.kind == "pool" and length.pool is None:
+        raise RuleError(N_("a tour played to a pool needs the pool's size"), field="length")
+    if length.kind == "deals" and length.deals is None:
+        raise RuleError(N_("a tour of fixed deals needs their number"), field="length")
+    if length.kind == "time" and length.minutes is None:
+        raise RuleError(N_("a tour played to time needs its minutes"), field="length")
+    _positive(fmt.best_of, N_("best N of M: N must be a whole number, at least 1"), "best_of")
     if fmt.best_of is not None and fmt.best_of > fmt.tours:
         raise RuleError(
             N_("best %(best)s of %(tours)s tours: cannot count more tours than are played"),
@@ -222,9 +224,8 @@ def check_format(fmt: Format) -> None:
             tours=fmt.tours,
         )
     if fmt.cut is not None:
-        _positive(fmt.cut.after, "the cut's tour", "cut")
-        _positive(fmt.cut.keep, "the players kept", "cut")
-        _positive(fmt.cut.deals, "the final's deals", "cut")
+        _positive(fmt.cut.after, N_("the cut comes after a tour: 1 or later"), "cut")
+        _positive(fmt.cut.deals, N_("the deals must be a whole number, at least 1"), "cut")
         if fmt.cut.after >= fmt.tours:
             raise RuleError(
                 N_("the cut after tour %(after)s leaves no tour to play: the format has %(tours)s"),
@@ -241,8 +242,12 @@ def check_format(fmt: Format) -> None:
             )
     if fmt.table_size not in (3, 4) or (fmt.game == "boston" and fmt.table_size != 4):
         raise RuleError(N_("a Preferans table has 3 or 4 players"), field="table_size")
-    _positive(fmt.interval, "the interval", "interval")
-    _positive(fmt.cards_to_disqualify, "cards to disqualify", "cards_to_disqualify")
+    _positive(fmt.interval, N_("the interval is at least 1"), "interval")
+    _positive(
+        fmt.cards_to_disqualify,
+        N_("the yellow cards that disqualify: a whole number, at least 1"),
+        "cards_to_disqualify",
+    )
     if fmt.yellow_below is not None and fmt.yellow_below >= 0:
         raise RuleError(
             N_("a yellow card is for a loss: the threshold must be below 0"), field="yellow_below"

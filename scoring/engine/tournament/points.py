@@ -74,9 +74,9 @@ def check_rule(rule: PointsRule) -> None:
     """Refuse a rule that cannot be applied (``RuleError`` in words)."""
     if rule.kind not in POINTS_KINDS:
         raise RuleError(
-            N_("unknown points rule %(kind)s; use: %(kinds)s"),
+            N_("unknown points rule %(rule)s; use: %(kinds)s"),
             field="points",
-            kind=rule.kind,
+            rule=rule.kind,
             kinds=", ".join(POINTS_KINDS),
         )
     if rule.kind == "bands":
@@ -233,3 +233,24 @@ def bye_score(player: str, points: Decimal) -> TourScore:
         _tidy(points),
         Text(N_("a bye → %(points)s, as the format says"), points=_tidy(points)),
     )
+
+
+def timeout_scores(results: Mapping[str, Decimal]) -> dict[str, TourScore]:
+    """Each player's ``TourScore`` at a table stopped by the time when the format says a
+    time-out scores 0 (``Format.timeout_scores_zero``, Gambler): his result as the sheet
+    stood is kept for the record and the total result, his place by it, his points 0."""
+    places = table_places([Decimal(r) for r in results.values()])
+    return {
+        player: TourScore(
+            player,
+            Decimal(result),
+            place,
+            Decimal(0),
+            Text(
+                N_("the table ran out of time at %(result)s: 0, as the format says"),
+                result=_tidy(Decimal(result)),
+            ),
+            tuple(p for p in results if p != player),
+        )
+        for (player, result), place in zip(results.items(), places, strict=True)
+    }

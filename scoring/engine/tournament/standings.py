@@ -186,3 +186,30 @@ def cut(lines: Sequence[Line], keep: int) -> tuple[str, ...]:
             players=", ".join(tied),
         )
     return tuple(line.player for line in eligible[:keep])
+
+
+def with_final(at_cut: Sequence[Line], now: Sequence[Line], finalists: Sequence[str]) -> list[Line]:
+    """The standings of an event with a cut: the ``finalists`` first, in the order of
+    ``now`` (``rank`` over the tours that count for the final: all of them when the cut
+    carries the points, else the final's alone), then everyone else as ``at_cut`` ranked
+    them (``rank`` over the tours up to the cut), ranks running on; the disqualified of
+    either last. A finalist always ranks above a player who did not reach the final."""
+    kept = set(finalists)
+    final = [line for line in now if line.player in kept and not line.disqualified]
+    others = [line for line in at_cut if line.player not in kept and not line.disqualified]
+    out = {line.player for line in final} | {line.player for line in others}
+    disqualified = [line for line in now if line.disqualified and line.player not in out]
+    disqualified += [
+        line
+        for line in at_cut
+        if line.disqualified and line.player not in out and line.player not in kept
+    ]
+    result: list[Line] = []
+    for part in (final, others):
+        first = len(result)
+        for index, line in enumerate(part):
+            shared = index and part[index - 1].rank == line.rank
+            place = result[-1].rank if shared else first + index + 1
+            result.append(replace(line, rank=place))
+    result.extend(replace(line, rank=None) for line in disqualified)
+    return result
