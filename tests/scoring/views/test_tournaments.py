@@ -106,7 +106,15 @@ def test_the_csv_has_one_row_per_player_and_tour(client: Client, cup: Tournament
     tour = cup.tour_set.get()
     winner = tour.seats.select_related("entry__member", "table").get(position=0, table__number=1)
     row = next(r for r in rows if r[1] == winner.entry.name)
-    assert row == ["1", winner.entry.name, str(winner.table.table_id), "66.67", "1", "66.67", "66.67"]
+    assert row == [
+        "1",
+        winner.entry.name,
+        str(winner.table.table_id),
+        "66.67",
+        "1",
+        "66.67",
+        "66.67",
+    ]
 
 
 def test_a_judge_gives_a_penalty_and_a_member_may_not(
