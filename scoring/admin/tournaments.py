@@ -56,10 +56,12 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
         data = super().clean() or {}
         if "game" in data:
             self.instance.game = data["game"]
-        if "preset" in self.changed_data or not self.instance.pk:
-            services.tournament_preset(
-                tournament=self.instance, preset=data.get("preset", "custom")
-            )
+        preset = data.get("preset", "custom")
+        if "preset" in self.changed_data and preset != "custom" and self.instance.is_draft:
+            try:
+                services.tournament_preset(tournament=self.instance, preset=preset)
+            except RuleError as error:
+                raise ValidationError(rule_error_text(error)) from None
             for name in FORMAT_FIELDS:
                 data[name] = getattr(self.instance, name)
         else:
