@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest
 
-from scoring.models import Attendance, Club, Evening, Guest, Seat, Table
+from scoring.models import Attendance, Club, Evening, Guest, Seat, Table, Tournament
 from scoring.models.evenings import party_key
 
 
@@ -153,3 +153,36 @@ def can_see_payments(user: Any, evening: Evening) -> bool:
     here = Attendance.objects.filter(evening=evening, member=user)
     seated = Seat.objects.filter(table__evening_link__evening=evening, member=user)
     return here.exists() or seated.exists()
+
+
+def can_run_tournament(user: Any) -> bool:
+    """Organisers create a tournament (in the admin), enter the field, check players in
+    and start it."""
+    return is_organiser(user)
+
+
+def is_judge(user: Any, tournament: Tournament) -> bool:
+    """Whether ``user`` is one of ``tournament``'s judges (kept on the tournament: a page
+    asks many times)."""
+    if not user.is_authenticated:
+        return False
+    if not hasattr(tournament, "_judge_ids"):
+        tournament._judge_ids = set(  # type: ignore[attr-defined]
+            tournament.judges.values_list("pk", flat=True)
+        )
+    return user.pk in tournament._judge_ids  # type: ignore[attr-defined]
+
+
+def can_judge(user: Any, tournament: Tournament) -> bool:
+    """The tournament's judges and the organisers seat the next tour, close a tour, give
+    a table extra time, and add and reverse penalties."""
+    return is_organiser(user) or is_judge(user, tournament)
+
+
+def can_check_in_entry(user: Any, tournament: Tournament, entry: Any) -> bool:
+    """An entry is checked in by an organiser or a judge, or by the member himself."""
+    if not user.is_authenticated:
+        return False
+    return can_judge(user, tournament) or (
+        entry.member_id is not None and entry.member_id == user.pk
+    )

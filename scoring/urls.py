@@ -1,7 +1,17 @@
 from django.urls import path, register_converter
 
 from scoring import views
-from scoring.views import app, deals, evenings, guests, rules, standings, tables, tariffs
+from scoring.views import (
+    app,
+    deals,
+    evenings,
+    guests,
+    rules,
+    standings,
+    tables,
+    tariffs,
+    tournaments,
+)
 
 app_name = "scoring"
 register_converter(standings.GameConverter, "game")
@@ -63,6 +73,37 @@ urlpatterns = [
     path("evenings/<int:pk>/ledger.csv", evenings.evening_ledger_csv, name="evening_ledger_csv"),
     path("evenings/<int:pk>/settle/", evenings.settlement_mark, name="settlement_mark"),
     path("evenings/<int:pk>/close/", evenings.evening_close, name="evening_close"),
+    # Tournaments (scoring/views/tournaments.py): the field, tours, standings, judges
+    path("tournaments/", tournaments.tournament_list, name="tournament_list"),
+    path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament_detail"),
+    path("tournaments/<int:pk>/screen/", tournaments.tournament_screen, name="tournament_screen"),
+    path("tournaments/<int:pk>/standings.csv", tournaments.tournament_csv, name="tournament_csv"),
+    path("tournaments/<int:pk>/enter/", tournaments.entry_add, name="tournament_entry_add"),
+    path("tournaments/<int:pk>/check-in/", tournaments.entry_check_in, name="tournament_check_in"),
+    path("tournaments/<int:pk>/start/", tournaments.tournament_start, name="tournament_start"),
+    path("tournaments/<int:pk>/seat/", tournaments.tour_seat, name="tour_seat"),
+    path("tournaments/<int:pk>/tours/<int:number>/", tournaments.tour_seating, name="tour_seating"),
+    path(
+        "tournaments/<int:pk>/tours/<int:number>/cards/",
+        tournaments.tour_cards,
+        name="tour_cards",
+    ),
+    path(
+        "tournaments/<int:pk>/tours/<int:number>/close/",
+        tournaments.tour_close,
+        name="tour_close",
+    ),
+    path(
+        "tournaments/<int:pk>/tours/<int:number>/tables/<int:table>/extra-time/",
+        tournaments.table_extra_time,
+        name="tour_table_extra_time",
+    ),
+    path("tournaments/<int:pk>/penalties/", tournaments.penalty_add, name="penalty_add"),
+    path(
+        "tournaments/<int:pk>/penalties/<int:penalty>/reverse/",
+        tournaments.penalty_reverse,
+        name="penalty_reverse",
+    ),
     # Guests (scoring/views/guests.py): organisers merge a guest's history into a member
     path("guests/", guests.guest_list, name="guest_list"),
     path("guests/<int:pk>/merge/", guests.guest_merge, name="guest_merge"),

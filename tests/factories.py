@@ -178,3 +178,53 @@ def finished_pulka(
         by=members[0],
     )
     return services.table_finish(table, by=members[0])
+
+
+def tournament(players: int = 6, **fields: Any) -> Any:
+    """A draft tournament on Sochi, three to a table, two Swiss tours to a pool of 10,
+    with ``players`` new members (P0, P1, …) entered and checked in; ``fields`` change
+    any column."""
+    from scoring.models import Tournament
+    from scoring.services import tournaments as services
+
+    values: dict[str, Any] = {
+        "name": "Cup",
+        "preferans_tariff": PreferansTariff.objects.get(name="Сочи (Sochi)"),
+        "tours": 2,
+        "seating": Tournament.SWISS,
+        "table_size": 3,
+        "length": Tournament.POOL,
+        "pool_target": 10,
+        "points": Tournament.RAW,
+    }
+    made = Tournament.objects.create(**(values | fields))
+    for i in range(players):
+        entry = services.entry_add(tournament=made, member=member(f"P{i}"))
+        services.entry_check_in(entry=entry)
+    return made
+
+
+def tour_played(tour: Any, by: Member) -> Any:
+    """Finish each table of ``tour`` with the hand-worked short deal: its first player in
+    the deal (seat 1 at a table of 3; the dealer sits out at a table of 4) declares an
+    unplayed 10NT and both others pass: +66.67 whists for him, −33.33 for each other
+    player (Sochi, pool 10). Returns the tour."""
+    from scoring import selectors
+
+    for link in tour.tables.select_related("table"):
+        table = link.table
+        names = list(table.seats.order_by("position").values_list("name", flat=True))
+        game = selectors.replay(table).game
+        declarer = game.active_seats()[0]
+        services.deal_create(
+            table,
+            {
+                "kind": "game",
+                "declarer": names[declarer],
+                "contract": "10N",
+                "answers": dict.fromkeys([names[s] for s in game.defenders(declarer)], "pass"),
+            },
+            by=by,
+        )
+        services.table_finish(table, by=by)
+    return tour

@@ -42,7 +42,13 @@ def _snapshot_spec() -> list[tuple[str, Any, tuple[str, ...] | None]]:
         Seat,
         Settlement,
         Table,
+        Tour,
+        Tournament,
+        TourSeat,
+        TourTable,
     )
+    from scoring.models import Entry as TournamentEntry
+    from scoring.models import Penalty as TournamentPenalty
 
     return [
         (
@@ -88,6 +94,16 @@ def _snapshot_spec() -> list[tuple[str, Any, tuple[str, ...] | None]]:
         ("apart", ApartRequest, ("evening_id", "first_id", "second_id")),
         ("evening_tables", EveningTable, ("evening_id", "table_id", "round")),
         ("settlements", Settlement, ("evening_id", "payer", "payee", "amount")),
+        (
+            "tournaments",
+            Tournament,
+            ("name", "status", "seed", "preferans_version_id", "tours", "points", "finished_at"),
+        ),
+        ("entries", TournamentEntry, ("tournament_id", "member_id", "guest_id", "checked_in")),
+        ("tours", Tour, ("tournament_id", "number", "status", "closed_at")),
+        ("tour_tables", TourTable, ("tour_id", "table_id", "extra_minutes")),
+        ("tour_seats", TourSeat, ("tour_id", "entry_id", "points")),
+        ("penalties", TournamentPenalty, ("entry_id", "category", "points", "reversed_at")),
     ]
 
 

@@ -6,11 +6,11 @@ Importing the package registers every model admin (Django's autodiscovery import
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from scoring.admin import club, seasons, tables, tariffs
+from scoring.admin import club, seasons, tables, tariffs, tournaments
 
 # The organisers read the club's admin, not "Django administration".
 admin.site.site_header = _("Club administration")
 admin.site.site_title = _("Club administration")
 admin.site.index_title = _("What the organisers edit")
 
-__all__ = ["club", "seasons", "tables", "tariffs"]
+__all__ = ["club", "seasons", "tables", "tariffs", "tournaments"]

@@ -32,10 +32,21 @@ from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
 from scoring.engine.preferans import Pulka
 from scoring.engine.preferans.rules import LEVELS
-from scoring.models import BostonTariff, Club, Evening, EveningTable, PreferansTariff, Table
+from scoring.models import (
+    BostonTariff,
+    Club,
+    Entry,
+    Evening,
+    EveningTable,
+    Guest,
+    PreferansTariff,
+    Table,
+    Tournament,
+)
 from scoring.selectors import evenings as evening_selectors
 from scoring.services import evenings as evening_services
 from scoring.services import notifications
+from scoring.services import tournaments as tournament_services
 
 SEED = 2026
 ATTEMPTS = 200  # proposals per deal before giving up (the drawer is almost always right)
@@ -300,6 +311,9 @@ def load_demo(*, stdout: Writer) -> dict[str, str]:
         if LAST_EVENING in played and TONIGHT in played:
             _finished_evening(played[LAST_EVENING], members, organiser)
             tables += _tonight(played[TONIGHT], members, organiser, rng)
+        sochi = PreferansTariff.objects.filter(name=SOCHI).first()
+        if sochi is not None and sochi.current_version is not None:
+            tables += _tournaments(sochi, members, organiser, rng, today)
     _report(stdout, passwords, tables)
     return passwords
 
@@ -356,6 +370,92 @@ def _tonight(
         scorer = next(s.member for s in opened.seats.order_by("position") if s.member)
         _play_script(opened, TONIGHT_SCRIPT, scorer, rng)
     return drawn
+
+
+CUP = "Кубок «Семь пик»"
+"""The finished demo tournament: 12 players (the six members and six guests), three Swiss
+tours, then the best three play a final of eight deals."""
+LEAGUE = "Осенняя лига"
+"""The demo tournament in progress: the six guests, tour 1 closed, tour 2 in play."""
+CUP_GUESTS = ("Иван", "Мария", "Сергей", "Наталья", "Кирилл", "Лев")
+CUP_DAYS_AGO = 20
+TOURNAMENT_SCRIPT = "gpgmgrgtgh"
+"""Each tournament table's deals (``PulkaPlan``'s letters), to a pool of 30: ten deals."""
+
+
+def _tournaments(
+    tariff: PreferansTariff,
+    members: dict[str, Member],
+    organiser: Member,
+    rng: random.Random,
+    today: Any,
+) -> list[Table]:
+    """The finished cup (every tour closed) and the league in progress (tour 2 in play),
+    both on Sochi, judged by the organiser; returns their tables."""
+    common = {
+        "preferans_tariff": tariff,
+        "table_size": 3,
+        "length": Tournament.POOL,
+        "pool_target": 30,
+        "points": Tournament.RAW,
+        "seating": Tournament.SWISS,
+        "organiser": organiser,
+        "place": "Клуб, большой зал",
+    }
+    cup = Tournament.objects.create(
+        name=CUP,
+        played_on=today - timedelta(days=CUP_DAYS_AGO),
+        tours=4,
+        cut_after=3,
+        cut_to=3,
+        final_deals=8,
+        **common,
+    )
+    players: list[Member | Guest] = [members[p.username] for p in MEMBERS]
+    players += [Guest.objects.create(name=name) for name in CUP_GUESTS]
+    tables = _run(cup, players, organiser, rng, closed=4)
+    league = Tournament.objects.create(name=LEAGUE, played_on=today, tours=3, **common)
+    tables += _run(league, players[len(MEMBERS) :], organiser, rng, closed=1, in_play=True)
+    return tables
+
+
+def _run(
+    tournament: Tournament,
+    players: list[Member | Guest],
+    judge: Member,
+    rng: random.Random,
+    *,
+    closed: int,
+    in_play: bool = False,
+) -> list[Table]:
+    """Enter ``players``, start ``tournament``, play and close ``closed`` tours (and seat
+    and play one more, left open, when ``in_play``); the tables are dated the
+    tournament's day."""
+    tournament.judges.add(judge)
+    for player in players:
+        entry = Entry.objects.create(
+            tournament=tournament,
+            member=player if isinstance(player, Member) else None,
+            guest=player if isinstance(player, Guest) else None,
+        )
+        tournament_services.entry_check_in(entry=entry)
+    tournament_services.tournament_start(tournament=tournament, seed=TONIGHT_SEED)
+    tables: list[Table] = []
+    for number in range(closed + in_play):
+        tour = tournament_services.tour_seat(tournament=tournament, by=judge)
+        opened = [link.table for link in tour.tables.select_related("table")]
+        Table.objects.filter(pk__in=[t.pk for t in opened]).update(played_on=tournament.played_on)
+        for table in opened:
+            table.refresh_from_db()
+            seats = table.seats.order_by("position")
+            scorer = next((s.member for s in seats if s.member is not None), judge)
+            _play_script(table, TOURNAMENT_SCRIPT, scorer, rng)
+            if number < closed:
+                table = services.table_finish(table, by=judge)
+            tables.append(table)
+        if number < closed:
+            tournament_services.tour_close(tour=tour)
+    return tables
 
 
 def _create_people() -> tuple[dict[str, str], dict[str, Member]]:

@@ -18,6 +18,7 @@ from scoring.models.tariffs import (
     PreferansTariff,
     PreferansTariffVersion,
 )
+from scoring.models.tournaments import Entry, Penalty, Tour, Tournament, TourSeat, TourTable
 
 __all__ = [
     "ApartRequest",
@@ -29,10 +30,12 @@ __all__ = [
     "BostonTariffVersion",
     "Club",
     "DealRecord",
+    "Entry",
     "Epoch",
     "Evening",
     "EveningTable",
     "Guest",
+    "Penalty",
     "PreferansTariff",
     "PreferansTariffVersion",
     "Rating",
@@ -44,5 +47,9 @@ __all__ = [
     "StandingsStamp",
     "StandingsTotal",
     "Table",
+    "Tour",
+    "TourSeat",
+    "TourTable",
+    "Tournament",
     "WriteKey",
 ]

@@ -35,7 +35,7 @@ def tariff_publish(tariff: Tariff, *, by: Member | None, move_tables: Iterable[i
         current = tariff.current_version
         if current is not None and current.has_rules(rules):
             version = current
-        elif current is not None and not current.tables.exists():
+        elif current is not None and not _played(current):
             current.rules = rules.to_dict()
             current.created_by = by
             current.save(update_fields=["rules", "created_by"])
@@ -50,6 +50,12 @@ def tariff_publish(tariff: Tariff, *, by: Member | None, move_tables: Iterable[i
             # is locked before the stamp, never after it.
             standings_changed()
         return version
+
+
+def _played(version: Any) -> bool:
+    """Whether ``version`` is in use: a table plays it, or a tournament froze it when it
+    started (its tables, seated later, must play the same rules: issue 32)."""
+    return bool(version.tables.exists() or version.tournaments.exists())
 
 
 def tariff_delete(*, tariff: Tariff) -> None:

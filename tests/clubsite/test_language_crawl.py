@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
+from decimal import Decimal
 from html.parser import HTMLParser
 from types import SimpleNamespace
 
@@ -31,8 +32,19 @@ from django.utils.translation import gettext
 
 from members.models import Member
 from scoring.club.demo import load_demo
-from scoring.models import BostonTariff, Club, Evening, Guest, PreferansTariff, Season, Table
-from scoring.services import evenings
+from scoring.models import (
+    BostonTariff,
+    Club,
+    Evening,
+    Guest,
+    Penalty,
+    PreferansTariff,
+    Season,
+    Table,
+    Tournament,
+)
+from scoring.services import evenings, tournaments
+from tests import factories
 from tests.clubsite.test_url_fuzz import PATTERNS, Param, Piece
 
 pytestmark = pytest.mark.django_db
@@ -52,6 +64,9 @@ ALLOWED_ON_RUSSIAN = {
     "English",
     # The messenger the club's chat is on, named as Russian speakers write it.
     "Telegram",
+    # The sites whose published events two tournament formats reproduce.
+    "Gambler",
+    "PlayElephant",
     # The letters of the tariff's formulas, each defined where it is used: V the value of
     # a contract, O the defence's obligation, n the number of players.
     "V",
@@ -66,6 +81,11 @@ ALLOWED_ON_PAGE = {
     # The season's ranking field is typed as these keys; the help text beside it gives
     # each one's meaning in the page's language.
     "/admin/scoring/season/": {"total", "money", "average", "wins", "rating", "best", "games"},
+    # The tournament's bands are typed as JSON ("null": no upper bound) and its help names
+    # the best N tours; a started tournament shows its frozen yes/no fields with Django's
+    # icons (alt "True"/"False"); the judges' list has Django's own Russian hint, which
+    # names the keys "Control" and "Command" on a Mac.
+    "/admin/scoring/tournament/": {"null", "N", "True", "False", "Control", "Command", "Mac"},
 }
 
 
@@ -165,7 +185,28 @@ def demo_club() -> SimpleNamespace:
         evenings.evening_check_in(evening=evening, member=member, by=olga)
     evenings.evening_draw(evening=evening, seed=1)
     evenings.evening_open_tables(evening=evening, by=olga)
+    _tournament(olga)
     return SimpleNamespace(member=Member.objects.get(username="anna"), organiser=olga)
+
+
+def _tournament(olga: Member) -> None:
+    """A tournament with a tour played and closed, a second in play and a penalty, so
+    that its pages show standings, explanations, clocks and the judges' forms."""
+    cup = factories.tournament(6, name="Кубок клуба", length=Tournament.TIME, minutes=120)
+    cup.judges.add(olga)
+    tournaments.tournament_start(tournament=cup, seed=3)
+    first = tournaments.tour_seat(tournament=cup, by=olga)
+    factories.tour_played(first, olga)
+    tournaments.tour_close(tour=first)
+    tournaments.tour_seat(tournament=cup, by=olga)
+    tournaments.penalty_add(
+        tournament=cup,
+        entry=cup.entries.order_by("pk")[0],
+        category=Penalty.POINTS,
+        reason="опоздание",
+        points=Decimal(5),
+        by=olga,
+    )
 
 
 def club_names() -> list[str]:
@@ -179,6 +220,8 @@ def club_names() -> list[str]:
         *Season.objects.values_list("name", flat=True),
         *Evening.objects.values_list("place", flat=True),
         *Guest.objects.values_list("name", flat=True),
+        *Tournament.objects.values_list("name", flat=True),
+        *Penalty.objects.values_list("reason", flat=True),
         *Club.objects.values_list("name", flat=True),
         *Club.objects.values_list("name_en", flat=True),
     ]
@@ -229,6 +272,16 @@ def values(name: str, param: Param, language: str) -> tuple[str, ...]:
         return ()  # filled with the table's own deals
     if name.startswith("scoring:evening") or name.startswith("scoring:settlement"):
         return tuple(str(pk) for pk in Evening.objects.values_list("pk", flat=True))
+    if name.startswith(("scoring:tournament", "scoring:tour_", "scoring:penalty")):
+        tournament = Tournament.objects.get(name="Кубок клуба")
+        if param.name == "pk":
+            return (str(tournament.pk),)
+        if param.name == "number":
+            return tuple(str(n) for n in tournament.tour_set.values_list("number", flat=True))
+        if param.name == "table":
+            return ("1",)
+        if param.name == "penalty":
+            return tuple(str(pk) for pk in tournament.penalties.values_list("pk", flat=True))
     if name.startswith("scoring:season"):
         return tuple(str(pk) for pk in Season.objects.values_list("pk", flat=True))
     if name == "scoring:preferans_tariff_detail":

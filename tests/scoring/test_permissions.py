@@ -56,11 +56,14 @@ from scoring.models import (
     Evening,
     EveningTable,
     Guest,
+    Penalty,
     PreferansTariff,
     Season,
     Table,
+    Tournament,
 )
 from scoring.services import evenings as services_evenings
+from scoring.services import tournaments as services_tournaments
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, PASSOUT
 from tests.fuzz_strategies import db_fingerprint, db_snapshot
@@ -203,6 +206,27 @@ MATRIX: list[tuple[str, str]] = [
     ("guests",               "login   403     403     ok      ok      403     ok"),
     ("guest-merge",          "login   403     403     ok      ok      403     ok"),
     ("guest-merge-seated",   "login   403     403     refused refused 403     refused"),
+    # -- tournaments ("seated": Anna, a judge of the tournament)
+    ("tournaments",          "ok      ok      ok      ok      ok      ok      ok"),
+    ("tournament",           "ok      ok      ok      ok      ok      ok      ok"),
+    ("tournament-screen",    "ok      ok      ok      ok      ok      ok      ok"),
+    ("tour-seating",         "ok      ok      ok      ok      ok      ok      ok"),
+    ("tour-cards",           "ok      ok      ok      ok      ok      ok      ok"),
+    ("tournament-csv",       "ok      ok      ok      ok      ok      ok      ok"),
+    ("tournament-enter",     "login   403     403     ok      ok      403     ok"),
+    ("tournament-check-in",  "login   403     ok      ok      ok      403     ok"),
+    ("tournament-check-in-self", "login ok    ok      ok      ok      ok      ok"),
+    ("tournament-start",     "login   403     403     ok      ok      403     ok"),
+    ("tournament-start-small", "login 403     403     refused refused 403     refused"),
+    ("tour-seat",            "login   403     ok      ok      ok      403     ok"),
+    ("tour-close",           "login   403     ok      ok      ok      403     ok"),
+    ("tour-close-in-play",   "login   403     refused refused refused 403     refused"),
+    ("tour-extra-time",      "login   403     ok      ok      ok      403     ok"),
+    ("penalty-add",          "login   403     ok      ok      ok      403     ok"),
+    ("penalty-add-no-reason", "login  403     refused refused refused 403     refused"),
+    ("penalty-reverse",      "login   403     ok      ok      ok      403     ok"),
+    ("tournament-admin-list", "admin  admin   admin   admin   ok      403     ok"),
+    ("tournament-admin-page", "admin  admin   admin   admin   ok      403     ok"),
     # -- the admin: tariffs, seasons, members, the club's name
     ("admin-index",          "admin   admin   admin   admin   ok      ok      ok"),
     ("tariff-admin-list",    "admin   admin   admin   admin   ok      403     ok"),
@@ -1815,6 +1839,300 @@ action(
         _url("scoring:guest_merge", w.extra["pyotr"].pk), {"member": w.vera.pk}
     )
 )
+
+
+# tournaments ("seated": Anna judges them)
+
+
+def _cup(w: World, *, players: int = 3, start: bool = True, seat: bool = True) -> None:
+    """A tournament on Sochi judged by Anna: Boris, Vera and ``players`` − 2 more members
+    entered and checked in, three to a table, tours of two hours to a pool of 10; started
+    and tour 1 seated unless told."""
+    cup = Tournament.objects.create(
+        name="Cup",
+        preferans_tariff=PreferansTariff.objects.get(name="Сочи (Sochi)"),
+        tours=2,
+        table_size=3,
+        length=Tournament.TIME,
+        pool_target=10,
+        minutes=120,
+    )
+    cup.judges.add(w.anna)
+    others = [factories.member(f"Extra {i}") for i in range(players - 2)]
+    for member in [w.boris, w.vera, *others]:
+        entry = services_tournaments.entry_add(tournament=cup, member=member)
+        services_tournaments.entry_check_in(entry=entry)
+    w.extra["cup"] = cup
+    if start:
+        services_tournaments.tournament_start(tournament=cup, seed=7)
+    if start and seat:
+        w.extra["tour"] = services_tournaments.tour_seat(tournament=cup, by=w.anna)
+
+
+def _cup_draft(w: World) -> None:
+    _cup(w, start=False)
+
+
+def _cup_started(w: World) -> None:
+    _cup(w, seat=False)
+
+
+def _cup_played(w: World) -> None:
+    _cup(w)
+    factories.tour_played(w.extra["tour"], w.anna)
+
+
+def _cup_closed(w: World) -> None:
+    _cup_played(w)
+    services_tournaments.tour_close(tour=w.extra["tour"])
+
+
+def _cup_penalty(w: World) -> None:
+    _cup(w)
+    w.extra["penalty"] = services_tournaments.penalty_add(
+        tournament=w.extra["cup"],
+        entry=w.extra["cup"].entries.order_by("pk")[0],
+        category=Penalty.POINTS,
+        reason="late",
+        points=Decimal(5),
+        by=w.anna,
+    )
+
+
+def _cup_url(name: str, *more: Any) -> Callable[[World], str]:
+    return lambda w: _url(name, w.extra["cup"].pk, *more)
+
+
+def _cup_get(name: str, *more: Any) -> Send:
+    return lambda client, w: client.get(_cup_url(name, *more)(w))
+
+
+def _cup_post(name: str, data: Callable[[World], dict[str, Any]], *more: Any) -> Send:
+    return lambda client, w: client.post(_cup_url(name, *more)(w), data(w))
+
+
+def _entry_of(w: World, member: Member) -> Any:
+    return w.extra["cup"].entries.get(member=member)
+
+
+def _cup_status(status: str) -> Callable[[World, HttpResponse], None]:
+    def done(w: World, response: HttpResponse) -> None:
+        assert Tournament.objects.get(pk=w.extra["cup"].pk).status == status
+
+    return done
+
+
+def _tours(count: int) -> Callable[[World, HttpResponse], None]:
+    def done(w: World, response: HttpResponse) -> None:
+        assert w.extra["cup"].tour_set.count() == count
+
+    return done
+
+
+def _tour_closed(w: World, response: HttpResponse) -> None:
+    tour = w.extra["cup"].tour_set.get(number=1)
+    assert tour.is_closed and tour.seats.filter(points__isnull=True).count() == 0
+
+
+def _extra_time(w: World, response: HttpResponse) -> None:
+    assert w.extra["tour"].tables.get(number=1).extra_minutes == 10
+
+
+def _penalised(w: World, response: HttpResponse) -> None:
+    penalty = Penalty.objects.get()
+    assert (penalty.by, penalty.points, penalty.reason) == (w.actor, Decimal(3), "slow play")
+
+
+def _reversed(w: World, response: HttpResponse) -> None:
+    penalty = Penalty.objects.get()
+    assert (penalty.reversed_by, penalty.reversal_reason) == (w.actor, "a mistake")
+
+
+def _cup_csv(w: World, response: HttpResponse) -> None:
+    assert response.content.startswith(b"tour,player,table,result,place,points,total")
+
+
+action("tournaments", "Tournaments — `GET /tournaments/`", prepare=_cup_closed)(
+    _get("scoring:tournament_list")
+)
+action("tournament", "A tournament — `GET /tournaments/<id>/`", prepare=_cup_closed)(
+    _cup_get("scoring:tournament_detail")
+)
+action(
+    "tournament-screen",
+    "The tournament's big screen — `GET /tournaments/<id>/screen/`",
+    prepare=_cup_closed,
+)(_cup_get("scoring:tournament_screen"))
+action(
+    "tour-seating",
+    "A tour's seating — `GET /tournaments/<id>/tours/<n>/`",
+    prepare=_cup_closed,
+)(_cup_get("scoring:tour_seating", 1))
+action(
+    "tour-cards",
+    "A tour's table cards, printable — `GET /tournaments/<id>/tours/<n>/cards/`",
+    prepare=_cup_closed,
+)(_cup_get("scoring:tour_cards", 1))
+action(
+    "tournament-csv",
+    "The tournament's standings as CSV — `GET /tournaments/<id>/standings.csv`",
+    prepare=_cup_closed,
+    done=_cup_csv,
+)(_cup_get("scoring:tournament_csv"))
+action(
+    "tournament-enter",
+    "Enter a guest in a draft tournament — `POST /tournaments/<id>/enter/`",
+    prepare=_cup_draft,
+    ok_status=302,
+    writes=True,
+    done=lambda w, r: assert_entered(w, "Pyotr"),
+)(_cup_post("scoring:tournament_entry_add", lambda w: {"guest_name": "Pyotr"}))
+action(
+    "tournament-check-in",
+    "Undo Boris's check-in at a draft tournament — `POST /tournaments/<id>/check-in/`",
+    prepare=_cup_draft,
+    ok_status=302,
+    writes=True,
+    done=lambda w, r: assert_checked_in(w, w.boris, False),
+)(
+    _cup_post(
+        "scoring:tournament_check_in",
+        lambda w: {"entry": _entry_of(w, w.boris).pk, "checked_in": "0"},
+    )
+)
+
+
+def _own_entry(w: World) -> None:
+    """A draft with the actor entered (not yet checked in)."""
+    _cup_draft(w)
+    if w.actor is not None:
+        services_tournaments.entry_add(tournament=w.extra["cup"], member=w.actor)
+
+
+def _own_entry_data(w: World) -> dict[str, Any]:
+    entry = w.extra["cup"].entries.filter(member=w.actor).first()
+    return {"entry": entry.pk if entry else 0, "checked_in": "1"}
+
+
+action(
+    "tournament-check-in-self",
+    "Check oneself in at a tournament one entered — `POST /tournaments/<id>/check-in/`",
+    prepare=_own_entry,
+    ok_status=302,
+    writes=True,
+    done=lambda w, r: assert_checked_in(w, w.actor, True),
+)(_cup_post("scoring:tournament_check_in", _own_entry_data))
+action(
+    "tournament-start",
+    "Start a tournament (the tariff version frozen) — `POST /tournaments/<id>/start/`",
+    prepare=_cup_draft,
+    ok_status=302,
+    writes=True,
+    done=_cup_status(Tournament.RUNNING),
+)(_cup_post("scoring:tournament_start", lambda w: {}))
+
+
+def _cup_too_small(w: World) -> None:
+    _cup_draft(w)
+    _entry_of(w, w.vera).delete()
+
+
+action(
+    "tournament-start-small",
+    "Start a tournament of two players — `POST /tournaments/<id>/start/`",
+    prepare=_cup_too_small,
+    refusal="players cannot make a table",
+)(_cup_post("scoring:tournament_start", lambda w: {}))
+action(
+    "tour-seat",
+    "Seat the next tour and open its tables — `POST /tournaments/<id>/seat/`",
+    prepare=_cup_started,
+    ok_status=302,
+    writes=True,
+    done=_tours(1),
+)(_cup_post("scoring:tour_seat", lambda w: {}))
+action(
+    "tour-close",
+    "Close a tour whose tables have finished — `POST /tournaments/<id>/tours/<n>/close/`",
+    prepare=_cup_played,
+    ok_status=302,
+    writes=True,
+    done=_tour_closed,
+)(_cup_post("scoring:tour_close", lambda w: {}, 1))
+action(
+    "tour-close-in-play",
+    "Close a tour with a table in play — `POST /tournaments/<id>/tours/<n>/close/`",
+    prepare=_cup,
+    refusal="tables still in play: 1",
+)(_cup_post("scoring:tour_close", lambda w: {}, 1))
+action(
+    "tour-extra-time",
+    "Give a table extra time — `POST /tournaments/<id>/tours/<n>/tables/<n>/extra-time/`",
+    prepare=_cup,
+    ok_status=302,
+    writes=True,
+    done=_extra_time,
+)(_cup_post("scoring:tour_table_extra_time", lambda w: {"minutes": "10"}, 1, 1))
+action(
+    "penalty-add",
+    "Give a penalty — `POST /tournaments/<id>/penalties/`",
+    prepare=_cup,
+    ok_status=302,
+    writes=True,
+    done=_penalised,
+)(
+    _cup_post(
+        "scoring:penalty_add",
+        lambda w: {
+            "entry": _entry_of(w, w.boris).pk,
+            "category": "points",
+            "points": "3",
+            "reason": "slow play",
+        },
+    )
+)
+action(
+    "penalty-add-no-reason",
+    "Give a penalty without a reason — `POST /tournaments/<id>/penalties/`",
+    prepare=_cup,
+    refusal="say why: the reason is shown with the penalty",
+)(
+    _cup_post(
+        "scoring:penalty_add",
+        lambda w: {"entry": _entry_of(w, w.boris).pk, "category": "warning", "reason": " "},
+    )
+)
+action(
+    "penalty-reverse",
+    "Reverse a penalty, with a reason — `POST /tournaments/<id>/penalties/<id>/reverse/`",
+    prepare=_cup_penalty,
+    ok_status=302,
+    writes=True,
+    done=_reversed,
+)(
+    lambda client, w: client.post(
+        _url("scoring:penalty_reverse", w.extra["cup"].pk, w.extra["penalty"].pk),
+        {"reason": "a mistake"},
+    )
+)
+action(
+    "tournament-admin-list",
+    "Tournament admin, the list — `GET /admin/scoring/tournament/`",
+    prepare=_cup_closed,
+)(lambda client, w: client.get(_admin("scoring_tournament_changelist")))
+action(
+    "tournament-admin-page",
+    "Tournament admin, a started one (format read-only) — `GET …/tournament/<id>/change/`",
+    prepare=_cup_closed,
+)(lambda client, w: client.get(_admin("scoring_tournament_change", w.extra["cup"].pk)))
+
+
+def assert_entered(w: World, name: str) -> None:
+    assert w.extra["cup"].entries.filter(guest__name=name).exists()
+
+
+def assert_checked_in(w: World, member: Member | None, here: bool) -> None:
+    assert _entry_of(w, member).checked_in is here
 
 
 def assert_sits_out(w: World) -> None:

@@ -6,6 +6,7 @@ import dataclasses
 import io
 from collections.abc import Iterator
 from datetime import timedelta
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -17,7 +18,15 @@ from django.utils import timezone, translation
 
 from members.models import ORGANISERS, Member
 from scoring import games, selectors
-from scoring.club.demo import BOSTON_CARD, BOSTON_TARIFF, GUEST, TONIGHT_SEED, load_demo
+from scoring.club.demo import (
+    BOSTON_CARD,
+    BOSTON_TARIFF,
+    CUP,
+    GUEST,
+    LEAGUE,
+    TONIGHT_SEED,
+    load_demo,
+)
 from scoring.engine.boston import score_boston
 from scoring.models import (
     AuditEntry,
@@ -28,8 +37,10 @@ from scoring.models import (
     PreferansTariff,
     Seat,
     Table,
+    Tournament,
 )
 from scoring.selectors import evenings as evening_selectors
+from scoring.selectors import tournaments as tournament_selectors
 
 pytestmark = pytest.mark.django_db
 
@@ -79,12 +90,13 @@ def test_the_command_loads_once() -> None:
     first, second = io.StringIO(), io.StringIO()
 
     call_command("load_demo", stdout=first)
-    tables = Table.objects.count()
+    tables = Table.objects.filter(tour_link__isnull=True).count()
     call_command("load_demo", stdout=second)
 
     assert "Demo club loaded" in first.getvalue()
     assert "demo club already loaded" in second.getvalue()
-    assert Table.objects.count() == tables == 10  # 9 opened by hand, 1 by tonight's draw
+    # 9 opened by hand, 1 by tonight's draw (besides the tournaments' tables)
+    assert Table.objects.filter(tour_link__isnull=True).count() == tables == 10
 
 
 def test_nothing_is_loaded_into_a_club_with_members() -> None:
@@ -145,7 +157,9 @@ def test_demo_has_finished_tables_under_every_preset_tariff(
 def test_demo_has_tonights_two_pulkas_in_play(demo: tuple[dict[str, str], str]) -> None:
     """Tonight's evening: round 1, Anna, Boris and Gleb's pulka opened by hand; round 2,
     drawn for Vera, Dina, Egor and a guest."""
-    tables = Table.objects.filter(status=Table.OPEN).order_by("evening_link__round")
+    tables = Table.objects.filter(status=Table.OPEN, tour_link__isnull=True).order_by(
+        "evening_link__round"
+    )
     assert [t.evening_link.round for t in tables] == [1, 2]
     for table in tables:
         assert table.game == Table.PREFERANS
@@ -278,3 +292,35 @@ def test_the_boston_tables_have_a_preference_suit_and_their_old_numbers(
         games.BOSTON.parse_deal(r.data, state.players, n) for n, r in enumerate(state.records, 1)
     ]
     assert score_boston(unmarked, parsed) == state.result
+
+
+def test_demo_has_a_finished_cup_with_a_final_and_a_league_in_play(
+    demo: tuple[dict[str, str], str],
+) -> None:
+    """The cup: 12 players, three Swiss tours, then the best three in a final; every tour
+    closed and each player's total the sum of his results at his tables (raw points). The
+    league: tour 1 closed, tour 2 in play."""
+    cup = Tournament.objects.get(name=CUP)
+    assert cup.status == Tournament.FINISHED and cup.entries.count() == 12
+    tours = list(cup.tour_set.order_by("number"))
+    assert [(t.number, t.is_final, t.is_closed) for t in tours] == [
+        (1, False, True),
+        (2, False, True),
+        (3, False, True),
+        (4, True, True),
+    ]
+    assert tours[3].seats.count() == 3
+    lines = tournament_selectors.standings(cup).lines
+    for line in lines:
+        entry = cup.entries.get(pk=int(line.player[1:]))
+        seats = Seat.objects.filter(table__tour_link__tour__tournament=cup)
+        seats = (
+            seats.filter(member=entry.member) if entry.member else seats.filter(guest=entry.guest)
+        )
+        assert line.total == sum(seats.values_list("result", flat=True), Decimal(0))
+
+    league = Tournament.objects.get(name=LEAGUE)
+    assert league.status == Tournament.RUNNING
+    assert [t.is_closed for t in league.tour_set.order_by("number")] == [True, False]
+    in_play = Table.objects.filter(tour_link__tour__tournament=league, status=Table.OPEN)
+    assert in_play.count() == 2
