@@ -425,7 +425,19 @@ class BostonDealForm(ErrorSummary, forms.Form):
         ("pass", _("pass round")),
         ("adjust", _("adjustment")),
     )
-    kind = forms.ChoiceField(label=_("deal"), choices=KINDS, initial="ask", widget=Segmented)
+    SYSTEM_KINDS: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "payment-tariff": ("ask", "independence"),
+        "value-card": ("card",),
+    }
+    """The contracts each scoring system scores (the engine refuses the other's: its
+    ``_require_system``); a pass round and an adjustment are every table's."""
+    NOT_SCORED: ClassVar[Mapping[str, Promise]] = {
+        "ask": _("an ask or independence is not scored at a value-card table"),
+        "independence": _("an ask or independence is not scored at a value-card table"),
+        "card": _("a value-card contract is not scored at a payment-tariff table"),
+    }
+    """The engine's refusals (``boston.table.score_deal``), in the member's language."""
+    kind = KindField(label=_("deal"), choices=KINDS, initial="ask", refused={}, widget=Segmented)
     suit = forms.ChoiceField(
         label=_("suit"), choices=list(SUIT_CLASSES.items()), required=False, widget=Segmented
     )
@@ -485,9 +497,12 @@ class BostonDealForm(ErrorSummary, forms.Form):
         *args: Any,
         players: tuple[str, ...],
         preference_suit: str | None = None,
+        system: str = "payment-tariff",
         **kwargs: Any,
     ) -> None:
-        """The deal form of a table of ``players``. At a table with a ``preference_suit``
+        """The deal form of a table of ``players`` scored by ``system``, which offers that
+        system's contracts only (a contract of the other is refused in the engine's
+        words, not as an unknown choice). At a table with a ``preference_suit``
         an ask or independence is entered by its trump (♠ ♣ ♦ ♥), and the engine derives
         minor or major from it; the class can still be chosen instead, when the trump is
         not known (a deal copied from a paper sheet that wrote only «старшая»). Without a
@@ -495,6 +510,15 @@ class BostonDealForm(ErrorSummary, forms.Form):
         entered as before, minor unless chosen."""
         super().__init__(*args, **kwargs)
         self.preference_suit = preference_suit
+        own = self.SYSTEM_KINDS.get(system, ())
+        self.kinds = tuple(
+            (k, label) for k, label in self.KINDS if k in own or k not in self.NOT_SCORED
+        )
+        kind = self.fields["kind"]
+        assert isinstance(kind, KindField)  # noqa: S101 - declared above
+        kind.choices = self.kinds
+        kind.initial = self.kinds[0][0]
+        kind.refused = {k: why for k, why in self.NOT_SCORED.items() if k not in own}
         choices = [(n, n) for n in players]
         if preference_suit is not None:
             self.fields["trump"] = forms.ChoiceField(
@@ -522,7 +546,7 @@ class BostonDealForm(ErrorSummary, forms.Form):
 
     def kind_value(self) -> str:
         kind = self["kind"].value()
-        return kind if kind in dict(self.KINDS) else "ask"
+        return kind if kind in dict(self.kinds) else self.kinds[0][0]
 
     def preference_hint(self) -> Any:
         """What the trump means at this table, e.g. «Preference suit ♥ hearts: …»."""

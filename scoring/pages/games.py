@@ -265,7 +265,11 @@ class BostonPage(GamePage):
     ) -> BostonDealForm:
         assert isinstance(engine, BostonTable)  # noqa: S101 - a Boston table's engine
         return BostonDealForm(
-            data, players=players, preference_suit=engine.setup.preference_suit, initial=initial
+            data,
+            players=players,
+            preference_suit=engine.setup.preference_suit,
+            system=engine.setup.rules.system,
+            initial=initial,
         )
 
     def sheet_context(
