@@ -103,8 +103,8 @@ def test_the_regulars_come_first_and_the_others_one_tap_further(monkeypatch):
 
     text = drawn(signed_in(anna))
 
-    # Vera 2, Boris 2, Gleb 1, Dina 1 (Dina before Gleb? ties go by name: Dina, Gleb), and
-    # Anna herself, who opens it, replaces the last of them: Anna, Boris, Dina, Vera.
+    # Seats in the last year: Boris 2, Vera 2, Dina 1, Gleb 1 (a tie goes by name), Egor 0.
+    # Anna, who opens it, takes the last place (Gleb's): Anna, Boris, Dina, Vera by name.
     seat = text.split('id="id_player_1"', 1)[1].split("</fieldset>", 1)[0]
     shown, more = seat.split('<details class="more-members">')
     assert [label for _v, label in choices(shown, "player_1")] == [
