@@ -32,6 +32,7 @@ from scoring.pages.labels import (
     seat_letter,
     suit_label,
 )
+from scoring.selectors.players import SeatCandidates
 
 TRICKS = [(n, str(n)) for n in range(11)]
 BOSTON_TRICKS = [(n, str(n)) for n in range(14)]
@@ -425,7 +426,19 @@ class BostonDealForm(ErrorSummary, forms.Form):
         ("pass", _("pass round")),
         ("adjust", _("adjustment")),
     )
-    kind = forms.ChoiceField(label=_("deal"), choices=KINDS, initial="ask", widget=Segmented)
+    SYSTEM_KINDS: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "payment-tariff": ("ask", "independence"),
+        "value-card": ("card",),
+    }
+    """The contracts each scoring system scores (the engine refuses the other's: its
+    ``_require_system``); a pass round and an adjustment are every table's."""
+    NOT_SCORED: ClassVar[Mapping[str, Promise]] = {
+        "ask": _("an ask or independence is not scored at a value-card table"),
+        "independence": _("an ask or independence is not scored at a value-card table"),
+        "card": _("a value-card contract is not scored at a payment-tariff table"),
+    }
+    """The engine's refusals (``boston.table.score_deal``), in the member's language."""
+    kind = KindField(label=_("deal"), choices=KINDS, initial="ask", refused={}, widget=Segmented)
     suit = forms.ChoiceField(
         label=_("suit"), choices=list(SUIT_CLASSES.items()), required=False, widget=Segmented
     )
@@ -485,9 +498,12 @@ class BostonDealForm(ErrorSummary, forms.Form):
         *args: Any,
         players: tuple[str, ...],
         preference_suit: str | None = None,
+        system: str = "payment-tariff",
         **kwargs: Any,
     ) -> None:
-        """The deal form of a table of ``players``. At a table with a ``preference_suit``
+        """The deal form of a table of ``players`` scored by ``system``, which offers that
+        system's contracts only (a contract of the other is refused in the engine's
+        words, not as an unknown choice). At a table with a ``preference_suit``
         an ask or independence is entered by its trump (♠ ♣ ♦ ♥), and the engine derives
         minor or major from it; the class can still be chosen instead, when the trump is
         not known (a deal copied from a paper sheet that wrote only «старшая»). Without a
@@ -495,6 +511,15 @@ class BostonDealForm(ErrorSummary, forms.Form):
         entered as before, minor unless chosen."""
         super().__init__(*args, **kwargs)
         self.preference_suit = preference_suit
+        own = self.SYSTEM_KINDS.get(system, ())
+        self.kinds = tuple(
+            (k, label) for k, label in self.KINDS if k in own or k not in self.NOT_SCORED
+        )
+        kind = self.fields["kind"]
+        assert isinstance(kind, KindField)  # noqa: S101 - declared above
+        kind.choices = self.kinds
+        kind.initial = self.kinds[0][0]
+        kind.refused = {k: why for k, why in self.NOT_SCORED.items() if k not in own}
         choices = [(n, n) for n in players]
         if preference_suit is not None:
             self.fields["trump"] = forms.ChoiceField(
@@ -522,7 +547,7 @@ class BostonDealForm(ErrorSummary, forms.Form):
 
     def kind_value(self) -> str:
         kind = self["kind"].value()
-        return kind if kind in dict(self.KINDS) else "ask"
+        return kind if kind in dict(self.kinds) else self.kinds[0][0]
 
     def preference_hint(self) -> Any:
         """What the trump means at this table, e.g. «Preference suit ♥ hearts: …»."""
@@ -618,14 +643,50 @@ def reason_refusal(form: forms.Form, missing: str) -> RuleError:
     return RuleError(missing, field="reason")
 
 
+class SeatWidget(Segmented):
+    """A seat's members as a row of buttons: the club's regulars, and the other members
+    (if any) in a ``<details>`` under them, one tap further, the same radio group; the
+    first button, «—», leaves the seat to a guest's name (or, beyond the fewest seats,
+    empty)."""
+
+    template_name = "scoring/widgets/seat.html"
+
+    def __init__(self, *args: Any, others: frozenset[str] = frozenset(), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.others = others
+
+    def get_context(self, name: str, value: Any, attrs: Any) -> dict[str, Any]:
+        context = super().get_context(name, value, attrs)
+        options = [o for _name, group, _i in context["widget"]["optgroups"] for o in group]
+        shown = [o for o in options if str(o["value"]) not in self.others]
+        more = [o for o in options if str(o["value"]) in self.others]
+        context["widget"] |= {
+            "shown": shown,
+            "more": more,
+            "more_open": any(o["selected"] for o in more),
+        }
+        return context
+
+
 class TableOpenForm(forms.Form):
-    """Open a table: the seed sheet's fields, the tariff version and the players."""
+    """Open a table: the tariff version, the players and the seed sheet's fields, each
+    choice a row of buttons for a thumb (``Segmented``), as the deal form's. A three-player
+    pulka of regulars opens in three taps: the club's tariff is chosen
+    (``selectors.tariffs.opening_tariff``), seat А is the member opening it when he plays,
+    the first dealer is seat А; two seats and «Open the table» are left."""
 
     version = forms.ModelChoiceField(
-        label=_("tariff"), queryset=PreferansTariffVersion.objects.none()
+        label=_("tariff"),
+        queryset=PreferansTariffVersion.objects.none(),
+        widget=Segmented,
+        empty_label=None,
     )
     first_dealer = forms.TypedChoiceField(
-        label=_("first dealer"), choices=[(i, str(i + 1)) for i in range(4)], coerce=int, initial=0
+        label=_("first dealer"),
+        choices=lambda: [(i, seat_letter(i)) for i in range(4)],
+        coerce=int,
+        initial=0,
+        widget=Segmented,
     )
     pool_target = forms.IntegerField(
         label=_("pool target"), min_value=1, max_value=10_000, initial=20
@@ -637,12 +698,17 @@ class TableOpenForm(forms.Form):
         decimal_places=2,
         initial=1,
     )
-    control_time = forms.TimeField(label=_("control time"), required=False)
+    control_time = forms.TimeField(
+        label=_("control time"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+    )
     preference_suit = forms.ChoiceField(
         label=_("preference suit"),
         # A callable, so that the suits' names are in the language of the request.
-        choices=lambda: [("", "—"), *((s, suit_label(s)) for s in SUIT_SYMBOLS)],
+        choices=lambda: [(s, suit_label(s)) for s in SUIT_SYMBOLS],
         help_text=_("The suit turned at the first deal: the major suit of the payment tariff."),
+        widget=Segmented,
     )
 
     CONDITIONS = ("first_dealer", "pool_target", "control_time", "preference_suit")
@@ -656,26 +722,42 @@ class TableOpenForm(forms.Form):
         players: tuple[int, ...],
         conditions: tuple[str, ...],
         price_label: Any,
+        candidates: SeatCandidates,
+        default_tariff: Any = None,
         **kwargs: Any,
     ) -> None:
-        """A form for a table of ``game``: under one of ``versions``, with as many players as
-        ``players`` allows (seats beyond the fewest are optional), and of the optional
-        ``CONDITIONS`` only ``conditions``."""
+        """A form for a table of ``game``: under one of ``versions`` (the newest version of
+        ``default_tariff`` chosen), with as many players as ``players`` allows (seats
+        beyond the fewest are optional) taken from ``candidates`` (seat А is
+        ``candidates.me``), and of the optional ``CONDITIONS`` only ``conditions``."""
         super().__init__(*args, **kwargs)
         self.game = game
-        members = Member.objects.filter(is_active=True).order_by("display_name", "username")
+        self.candidates = candidates
+        self.by_pk = {str(m.pk): m for m in candidates.everyone}
+        others = frozenset(str(m.pk) for m in candidates.others)
+        choices = [("", "—"), *((str(m.pk), m.name) for m in candidates.everyone)]
         self.seats_needed = min(players)
         for i in range(4):
             # A seat is a member, or a guest typed by name (the form checks one of them).
-            self.fields[f"player_{i}"] = forms.ModelChoiceField(
-                label=_("seat %(n)s") % {"n": seat_letter(i)}, queryset=members, required=False
+            self.fields[f"player_{i}"] = forms.ChoiceField(
+                label=_("seat %(n)s") % {"n": seat_letter(i)},
+                choices=choices,
+                required=False,
+                widget=SeatWidget(others=others),
             )
             self.fields[f"guest_{i}"] = forms.CharField(
                 label=_("or a guest's name"), max_length=60, required=False
             )
+        if candidates.me is not None:
+            self.fields["player_0"].initial = str(candidates.me.pk)
         version_field = self.fields["version"]
         assert isinstance(version_field, forms.ModelChoiceField)  # noqa: S101
         version_field.queryset = _newest_versions(versions)
+        # Read once: the buttons are drawn from this list (the queryset checks a choice).
+        newest = list(version_field.queryset)
+        version_field.choices = [(v.pk, v.tariff.name) for v in newest]
+        chosen = getattr(default_tariff, "pk", None)
+        version_field.initial = next((v.pk for v in newest if v.tariff_id == chosen), None)
         self.fields["price"].label = price_label
         for name in self.CONDITIONS:
             if name not in conditions:
@@ -685,9 +767,19 @@ class TableOpenForm(forms.Form):
         """Each seat's two fields: a member, or a guest's name."""
         return [(self[f"player_{i}"], self[f"guest_{i}"]) for i in range(4)]
 
+    def choice_fields(self) -> list[forms.BoundField]:
+        """The rows of buttons after the seats: the first dealer, the preference suit."""
+        return [self[n] for n in ("first_dealer", "preference_suit") if n in self.fields]
+
+    def condition_fields(self) -> list[forms.BoundField]:
+        """The typed conditions, each with its usual value: the pool, the price, the
+        control time."""
+        return [self[n] for n in ("pool_target", "price", "control_time") if n in self.fields]
+
     def _seat(self, data: dict[str, Any], i: int) -> Member | Guest | None:
         guest = " ".join((data.get(f"guest_{i}") or "").split())
-        return data.get(f"player_{i}") or (Guest(name=guest) if guest else None)
+        member = self.by_pk.get(data.get(f"player_{i}") or "")
+        return member or (Guest(name=guest) if guest else None)
 
     def members(self) -> list[Member | Guest]:
         """The seated players, clockwise: members, and guests (not saved yet)."""
@@ -696,12 +788,14 @@ class TableOpenForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         for i in range(4):
+            if f"player_{i}" in self.errors:  # not one of the members offered: said so
+                continue
             if data.get(f"player_{i}") and (data.get(f"guest_{i}") or "").strip():
                 self.add_error(f"guest_{i}", _("A seat is a member or a guest, not both."))
             elif i < self.seats_needed and self._seat(data, i) is None:
                 self.add_error(f"player_{i}", _("Choose a member or type a guest's name."))
         chosen = [data[f"player_{i}"] for i in range(4) if data.get(f"player_{i}")]
-        if len({m.pk for m in chosen}) != len(chosen):
+        if len(set(chosen)) != len(chosen):
             raise forms.ValidationError(_("Each member can take one seat only."))
         seated = [p for i in range(4) if (p := self._seat(data, i)) is not None]
         if data.get("first_dealer", 0) >= max(len(seated), 1):

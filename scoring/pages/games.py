@@ -15,10 +15,12 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 from django import forms as django_forms
+from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from members.models import Member
 from scoring import games
 from scoring.engine.boston import BostonTable
 from scoring.engine.preferans import Pulka
@@ -27,6 +29,8 @@ from scoring.models import Table
 from scoring.pages.forms import BostonDealForm, PreferansDealForm, TableOpenForm
 from scoring.pages.labels import deal_title, engine_text, entry_text, suit_label, transfer_text
 from scoring.pages.sheet import draw_pulka
+from scoring.selectors.players import seat_candidates
+from scoring.selectors.tariffs import opening_tariff
 
 
 class Cache(Protocol):
@@ -112,8 +116,10 @@ class GamePage:
     def __repr__(self) -> str:
         return f"<pages of {self.code}>"
 
-    def open_form(self, data: Any = None) -> TableOpenForm:
-        """The form that opens a table of this game."""
+    def open_form(self, data: Any = None, *, me: Member | None = None) -> TableOpenForm:
+        """The form that opens a table of this game, for ``me`` (seated at А when he
+        plays): the club's tariff chosen, its regulars offered first."""
+        today = timezone.localdate()
         return TableOpenForm(
             data,
             game=self.code,
@@ -121,6 +127,8 @@ class GamePage:
             players=self.game.seats,
             conditions=self.conditions,
             price_label=self.price_label,
+            candidates=seat_candidates(self.game, today, me),
+            default_tariff=opening_tariff(self.game, today),
         )
 
     def deal_form(
@@ -265,7 +273,11 @@ class BostonPage(GamePage):
     ) -> BostonDealForm:
         assert isinstance(engine, BostonTable)  # noqa: S101 - a Boston table's engine
         return BostonDealForm(
-            data, players=players, preference_suit=engine.setup.preference_suit, initial=initial
+            data,
+            players=players,
+            preference_suit=engine.setup.preference_suit,
+            system=engine.setup.rules.system,
+            initial=initial,
         )
 
     def sheet_context(

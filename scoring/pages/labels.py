@@ -159,8 +159,8 @@ def deal_title(deal: dict[str, Any], *, preference_suit: str | None = None) -> s
     """A stored deal as the log shows it, e.g. «игра 7♥ · Анна»; a conceded contract as
     players say it, «Вера 7♠ — уход без трёх» (give it the undertricks it was scored
     with when the record leaves them to the tariff); a Boston ask or independence with
-    its suit, e.g. «прикуп ♥ старшая · Анна» at a table whose preference suit is
-    ``preference_suit`` (hearts)."""
+    its suit and the declarer's partner, e.g. «прикуп ♥ старшая · Анна · партнёр: Вера» at
+    a table whose preference suit is ``preference_suit`` (hearts)."""
     if deal.get("kind") == "concede":
         return _concede_title(deal)
     parts = [str(DEAL_KINDS.get(deal.get("kind", ""), deal.get("kind", "")))]
@@ -172,6 +172,8 @@ def deal_title(deal: dict[str, Any], *, preference_suit: str | None = None) -> s
         parts[0] += f" {SUIT_SYMBOLS[deal['column']]}"
     if deal.get("declarer"):
         parts.append(str(deal["declarer"]))
+    if deal.get("partner"):  # a Boston side of two
+        parts.append(str(_("partner: %(name)s")) % {"name": deal["partner"]})
     return " · ".join(parts)
 
 

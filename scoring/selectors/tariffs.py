@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, QuerySet, prefetch_related_objects
+from django.db.models import Count, Q, QuerySet, prefetch_related_objects
 
 from scoring import games
 from scoring.engine.boston.rules import SYSTEMS
@@ -106,3 +106,44 @@ def _house_tariff(
     if version is not None and fits(version.tariff):
         return version.tariff
     return candidates.order_by("-changed_at", "name").first()
+
+
+RECENT_TABLES_DAYS = 90
+"""How far back "the tariff the club plays by now" looks at the tables opened."""
+
+
+def opening_tariff(game: Game, day: datetime.date) -> Any:
+    """The tariff a new table of ``game`` starts on, pre-selected on the open form: the
+    first there is of
+
+    1. the default tariff of the season that holds ``day``: what the organisers chose;
+    2. the tariff most tables of the last ``RECENT_TABLES_DAYS`` days were opened under:
+       what the club plays now;
+    3. the tariff the rules page calls the club's (``house_tariffs``' steps 2–4: the most
+       played ever, the game's default preset, the last changed), for a club that has not
+       played lately.
+
+    Ties go to the first name; ``None`` only when the game has no tariff at all."""
+    season = (
+        Season.objects.select_related(game.season_tariff_field)
+        .filter(starts_on__lte=day, ends_on__gte=day)
+        .first()
+    )
+    chosen = getattr(season, game.season_tariff_field) if season else None
+    if chosen is not None:
+        return chosen
+    since = day - datetime.timedelta(days=RECENT_TABLES_DAYS)
+    candidates = game.tariff_model.objects.all()  # type: ignore[attr-defined]
+    recent = (
+        candidates.annotate(
+            recent=Count("versions__tables", filter=Q(versions__tables__played_on__gte=since))
+        )
+        .filter(recent__gt=0)
+        .order_by("-recent", "name")
+        .first()
+    )
+    if recent is not None:
+        return recent
+    return _house_tariff(
+        game, None, game.parse_rules(game.default_rules), candidates, fits=lambda tariff: True
+    )

@@ -99,7 +99,7 @@ def table_open(request: SignedInRequest, game: str) -> HttpResponse:
     if game not in games.GAMES:
         raise PermissionDenied
     kind = game_pages.of(game)
-    form = kind.open_form(request.POST or None)
+    form = kind.open_form(request.POST or None, me=request.user)
     if request.method == "POST" and form.is_valid():
         members = form.members()
         user = request.user

@@ -103,8 +103,8 @@ def test_opening_a_table_is_russian() -> None:
 
     assert_russian(
         html,
-        ["Новая пулька", "Игроки по часовой стрелке", "место А", "Условия", "- Выберите вариант -"],
-        ["Open a pulka", "Players, clockwise", "seat А", "Conditions", "Select an option"],
+        ["Новая пулька", "Игроки по часовой стрелке", "место А", "Условия", "первый сдающий"],
+        ["Open a pulka", "Players, clockwise", "seat А", "Conditions", "first dealer"],
     )
     assert "Для игры втроём оставьте место Г пустым." in html
 
@@ -117,7 +117,12 @@ def test_opening_a_table_in_english_letters_the_seats_a_b_c_d() -> None:
     html = page(client, reverse("scoring:table_open", args=["preferans"]))
 
     for seat, letter in enumerate("ABCD"):
-        assert f'<label for="id_player_{seat}">seat {letter}:' in html
+        assert f"<legend>seat {letter}</legend>" in html
+        # The first dealer is named by the same letters (not 1–4).
+        assert f'name="first_dealer" value="{seat}" id="id_first_dealer_{seat}"' in html
+        assert (
+            f'id="id_first_dealer_{seat}"{" checked" if seat == 0 else ""}><span>{letter}' in html
+        )
     assert "Leave seat D empty for three players." in html
 
 

@@ -196,8 +196,8 @@ def test_the_print_view_is_russian_with_signs_and_a_header_for_every_column() ->
     text = visible(response)
     assert "1 таблица стоимости маленький мизер ♠ · Anna Boris → Anna: 16;" in text
     assert (
-        "2 таблица стоимости 5 один или 8 вдвоём ♥ · Boris Gleb → Boris: 32; Anna → Vera: 32"
-        in text
+        "2 таблица стоимости 5 один или 8 вдвоём ♥ · Boris · партнёр: Vera "
+        "Gleb → Boris: 32; Anna → Vera: 32" in text
     )
     assert "card small-misere" not in text
 

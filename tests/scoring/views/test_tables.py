@@ -85,7 +85,8 @@ def test_the_seeded_federations_preset_is_offered_and_plays(client):
         },
     )
 
-    assert f'<option value="{version.pk}">ФСПР Ленинградская (FSPR Leningrad)' in form
+    assert (f'<input type="radio" name="version" value="{version.pk}" id="id_version_') in form
+    assert "<span>ФСПР Ленинградская (FSPR Leningrad)</span>" in form
     assert response.status_code == 302
     table = Table.objects.get()
     assert table.preferans_version == version

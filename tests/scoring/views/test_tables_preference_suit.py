@@ -56,9 +56,16 @@ def test_the_open_form_asks_for_the_preference_suit(client, four):
     client.force_login(four[0])
     page = page_text(client.get(OPEN))
 
-    assert '<select name="preference_suit"' in page
-    for option in ("♠ spades", "♣ clubs", "♦ diamonds", "♥ hearts"):
-        assert option in page
+    # A row of buttons, none chosen: the suit is turned at the table, so nothing can be
+    # assumed for it.
+    for suit, option in zip(
+        ("spades", "clubs", "diamonds", "hearts"),
+        ("♠ spades", "♣ clubs", "♦ diamonds", "♥ hearts"),
+        strict=True,
+    ):
+        assert f'<input type="radio" name="preference_suit" value="{suit}"' in page
+        assert f"<span>{option}</span>" in page
+    assert 'name="preference_suit" value="hearts" checked' not in page
     assert "The suit turned at the first deal" in page
     # A pulka has no preference suit to ask for.
     pulka_page = client.get(reverse("scoring:table_open", args=["preferans"])).content.decode()
