@@ -222,7 +222,7 @@ kills: venv
 	$(BIN)/python -m bench.kill_run $(ARGS)
 
 # Sixteen clients flooding the sign-in (at one gunicorn, then through nginx) while a visitor
-# watches a pulka's page, then 2,000 connections at once, against nginx with docs/deploy.md's
+# watches a pulka's page, then 2,000 connections at once, against nginx with deploy/nginx's
 # settings (bench/crowd_run.py). Fails if the flood through nginx more than doubles the
 # page's median, or on a dropped connection.
 crowd: venv tools
