@@ -271,6 +271,7 @@ def nginx(port: int, upstreams: list[int]) -> Iterator[str]:
                 "NGINX_RUN": str(folder),
                 "NGINX_LOGS": str(folder),
                 "CLUBSITE_LISTEN": f"127.0.0.1:{port}",
+                "CLUBSITE_SCHEME": "$scheme",
                 "CLUBSITE_SERVERS": servers,
                 # No push server here: the app servers answer /events/ 204 (keep polling).
                 "CLUBSITE_PUSH_SERVERS": servers,

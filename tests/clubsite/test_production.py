@@ -476,6 +476,7 @@ def load_run_nginx(folder: Path) -> str:
             "NGINX_RUN": str(folder),
             "NGINX_LOGS": str(folder),
             "CLUBSITE_LISTEN": f"127.0.0.1:{free_port()}",
+            "CLUBSITE_SCHEME": "$scheme",
             "CLUBSITE_SERVERS": servers,
             "CLUBSITE_PUSH_SERVERS": servers,
         }

@@ -175,6 +175,9 @@ def test_nginx_is_the_one_configuration_rendered_with_composes_values(
     assert servers == [(name, "8000") for name in WEB_SERVICES]
     assert re.findall(r"server (\S+):(\d+);", env["CLUBSITE_PUSH_SERVERS"]) == [("pushpin", "7999")]
     assert env["CLUBSITE_LISTEN"] == "80"
+    assert env["CLUBSITE_SCHEME"] == "http"  # what nginx listens on
+    behind_tls = compose({"CLUBSITE_SCHEME": "https"})["services"]["nginx"]["environment"]
+    assert behind_tls["CLUBSITE_SCHEME"] == "https"
 
     if not (binary := shutil.which("nginx") or shutil.which("/usr/sbin/nginx")):
         pytest.skip("nginx is not installed")
