@@ -11,7 +11,10 @@ import os
 import re
 import shutil
 import subprocess
+import sys
+import time
 import urllib.parse
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -317,3 +320,58 @@ def test_a_release_for_an_unknown_club_does_nothing(tmp_path: Path) -> None:
     assert refused.returncode == 2
     assert "CLUB must be demo or empty, not 'demos': nothing was done" in refused.stderr
     assert list(tmp_path.iterdir()) == []  # no secret made, no manage.py run
+
+
+@pytest.mark.slow
+def test_pushpin_starts_with_composes_configuration_and_fails_over(tmp_path: Path) -> None:
+    """Debian's Pushpin with deploy/pushpin/pushpin.conf as its entrypoint writes it (the
+    folders and ports moved to free ones here): the publish port answers, and a request is
+    proxied to the second app server when the first does not answer."""
+    if not (binary := shutil.which("pushpin")):
+        pytest.skip("pushpin is not installed")
+    from bench.load import free_port
+
+    ports = {port: free_port() for port in ("7999", "5560", "5561", "5562", "5563")}
+    conf = (ROOT / "deploy" / "pushpin" / "pushpin.conf").read_text()
+    for old, new in ports.items():
+        conf = re.sub(rf"(?<=[:=]){old}\b", str(new), conf)
+    for folder in ("run", "log"):
+        (tmp_path / folder).mkdir()
+    conf = conf.replace("=/run/pushpin", f"={tmp_path}/run").replace(
+        "=/var/log/pushpin", f"={tmp_path}/log"
+    )
+    conf = re.sub(r"(?m)^sig_key=.*$", "sig_key=test", conf)
+    (tmp_path / "pushpin.conf").write_text(conf)
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "index.html").write_text("app server two")
+    alive, dead = free_port(), free_port()
+    (tmp_path / "run" / "routes").write_text(f"* 127.0.0.1:{dead} 127.0.0.1:{alive}\n")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(alive), "--bind", "127.0.0.1"],
+        cwd=app,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    pushpin = subprocess.Popen(
+        [binary, "--config", str(tmp_path / "pushpin.conf"), "--merge-output"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        published = proxied = None
+        for _ in range(100):
+            try:
+                published = urllib.request.urlopen(f"http://127.0.0.1:{ports['5561']}/", timeout=2)
+                proxied = urllib.request.urlopen(f"http://127.0.0.1:{ports['7999']}/", timeout=5)
+                break
+            except OSError:
+                time.sleep(0.2)
+        assert published is not None and published.status == 200
+        assert proxied is not None and proxied.read() == b"app server two"
+    finally:
+        pushpin.terminate()
+        server.terminate()
+        pushpin.wait(timeout=15)
+        server.wait(timeout=15)
