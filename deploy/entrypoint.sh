@@ -20,7 +20,7 @@ state="${CLUBSITE_STATE:-/var/lib/clubsite}"
 secret() {
     file="$state/$1"
     if [ ! -s "$file" ]; then
-        (umask 027 && python -c 'import secrets; print(secrets.token_urlsafe(50))' > "$file.new")
+        (umask 027 && python3 -c 'import secrets; print(secrets.token_urlsafe(50))' > "$file.new")
         mv "$file.new" "$file"
     fi
     cat "$file"

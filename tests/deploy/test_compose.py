@@ -274,7 +274,11 @@ def test_the_procfile_names_web_worker_and_release() -> None:
 def entrypoint(state: Path, *command: str, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         ["/bin/sh", str(ENTRYPOINT), *command],
-        env={"PATH": os.environ["PATH"], "CLUBSITE_STATE": str(state), **env},
+        env={
+            "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
+            "CLUBSITE_STATE": str(state),
+            **env,
+        },
         capture_output=True,
         text=True,
         timeout=30,
