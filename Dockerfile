@@ -1,8 +1,8 @@
 # The club site's image: gunicorn with clubsite/gunicorn.conf.py, the runtime packages of
 # uv.lock and the static files collected. compose.yaml runs it as the app servers, the
 # task worker and the one-shot release (migrate, the demo club); docs/deploy.md.
-# bench/deploy_check.py runs these RUN steps on the host (CI has no Docker daemon): change
-# one here, change it there.
+# bench/deploy_check.py (make deploy-check, in CI, which has no Docker daemon) reads this
+# file and runs the build stage's steps on the host as written: keep them plain shell.
 
 ARG PYTHON_IMAGE=python:3.12-slim-bookworm
 
@@ -27,6 +27,9 @@ COPY . .
 # collect as production does; the key only lets the settings load and is thrown away.
 RUN DJANGO_DEBUG=0 DJANGO_SECRET_KEY=collectstatic-only DJANGO_STATIC_ROOT=/srv/clubsite/staticfiles \
     .venv/bin/python manage.py collectstatic --noinput --verbosity 0
+# The site's bytecode, written once here: the image's user may not write beside the sources,
+# and each worker would otherwise compile the site again at every start.
+RUN .venv/bin/python -m compileall -q clubsite members scoring
 
 # --- the image: Python, the fonts of the sheet's picture, the venv, the site ----------------
 FROM ${PYTHON_IMAGE}
