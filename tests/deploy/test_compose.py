@@ -87,6 +87,42 @@ def test_compose_runs_every_part_of_the_layout(services: dict[str, dict[str, Any
     assert compose({"CLUBSITE_PORT": "80"})["services"]["nginx"]["ports"] == ["80:80"]
 
 
+# The keys of a service the file uses, each one of the compose specification's: a misspelt
+# one (`healtcheck:`) is an error to `docker compose`, which does not run here.
+SERVICE_KEYS = {
+    "build",
+    "image",
+    "command",
+    "environment",
+    "env_file",
+    "volumes",
+    "ports",
+    "depends_on",
+    "healthcheck",
+    "restart",
+    "stop_signal",
+    "stop_grace_period",
+}
+HEALTHCHECK_KEYS = {"test", "interval", "timeout", "start_period", "retries", "disable"}
+
+
+def test_every_key_is_one_compose_knows(services: dict[str, dict[str, Any]]) -> None:
+    loaded = compose()
+    assert set(loaded) == {"x-app", "x-web", "services", "volumes"}
+    for name, service in services.items():
+        assert set(service) <= SERVICE_KEYS, name
+        assert set(service.get("healthcheck", {})) <= HEALTHCHECK_KEYS, name
+        for condition in service.get("depends_on", {}).values():
+            assert condition["condition"] in {
+                "service_healthy",
+                "service_completed_successfully",
+                "service_started",
+            }
+        for volume in service.get("volumes", []):
+            source = volume.split(":", 1)[0]
+            assert source in loaded["volumes"] or (ROOT / source).exists(), volume
+
+
 def test_the_app_servers_share_the_database_and_the_cache(
     services: dict[str, dict[str, Any]],
 ) -> None:
