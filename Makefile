@@ -26,7 +26,7 @@ NPM ?= npm
 NODE_STAMP := node_modules/.installed
 BIOME := node_modules/.bin/biome
 
-.PHONY: venv uv lock node run serve-prod test test-fast screens lint fmt messages bench load faults kills crowd pictures tools clean
+.PHONY: venv uv lock node run serve-prod deploy-check test test-fast screens lint fmt messages bench load faults kills crowd pictures tools clean
 
 venv: $(STAMP)
 
@@ -107,6 +107,15 @@ serve-prod: venv
 	  done ) & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \
 	$(BIN)/gunicorn --config clubsite/gunicorn.conf.py clubsite.wsgi
+
+# The Dockerfile's steps run on this host, where no Docker builder runs (bench/deploy_check.py):
+# uv from its hashes, a fresh venv from uv.lock, collectstatic, in a temporary folder; then
+# the image's entrypoint: the release (migrate, the demo club) on a scratch PostgreSQL
+# database (DEPLOY_CHECK_DATABASE_URL, by default clubsite_deploy_check, dropped after) and
+# gunicorn as the image starts it, asked /healthz and pages. compose.yaml itself is checked
+# by tests/deploy/test_compose.py.
+deploy-check: venv
+	$(BIN)/python -m bench.deploy_check $(ARGS)
 
 # The suite runs on both cores (pytest-xdist, one database per worker), on PostgreSQL when
 # one answers on 127.0.0.1 (so the production save path, the connection pool and the write
@@ -222,7 +231,7 @@ kills: venv
 	$(BIN)/python -m bench.kill_run $(ARGS)
 
 # Sixteen clients flooding the sign-in (at one gunicorn, then through nginx) while a visitor
-# watches a pulka's page, then 2,000 connections at once, against nginx with docs/deploy.md's
+# watches a pulka's page, then 2,000 connections at once, against nginx with deploy/nginx's
 # settings (bench/crowd_run.py). Fails if the flood through nginx more than doubles the
 # page's median, or on a dropped connection.
 crowd: venv tools

@@ -1,6 +1,6 @@
-"""``make crowd``: a sign-in flood and a crowd of connections against the documented nginx.
+"""``make crowd``: a sign-in flood and a crowd of connections against the deployed nginx.
 
-The layout of ``make faults`` (nginx with docs/deploy.md's settings in front of two
+The layout of ``make faults`` (nginx with deploy/nginx/nginx.conf.template in front of two
 gunicorn instances, on a PostgreSQL cluster and a Redis of the run's own). A watcher asks
 a pulka's page as a visitor, one request after another, throughout:
 
@@ -18,7 +18,7 @@ answer other than 200. The flood at one gunicorn is reported, not judged: its 16
 each asking again the moment it is answered, keep that server's two workers busy however
 cheap the answer (a paused address's refusal is a cache read), so pages sent to it queue;
 only a limit in front of the app, one that holds a client instead of answering it at
-once, spares the server — nginx's, which docs/deploy.md sets up.
+once, spares the server — nginx's, which deploy/nginx/ sets up.
 """
 
 from __future__ import annotations

@@ -43,71 +43,19 @@ LOG_SHOWN = 10  # deals in the sheet's log (scoring.pages.tables.LOG_SHOWN)
 REDIS_URL = os.environ.get("LOAD_REDIS_URL", "redis://127.0.0.1:6379/5")
 NEWEST_DEAL = re.compile(r'<li value="(\d+)">')
 
-NGINX_CONF = """\
-# The reverse proxy of docs/deploy.md, on the loopback, for a load run.
-{user}
-worker_processes 1;
-daemon off;
-pid {folder}/nginx.pid;
-error_log {folder}/error.log warn;
-# Connections and open files as docs/deploy.md: two descriptors a proxied connection.
-worker_rlimit_nofile 40000;
-events {{
-    worker_connections 16384;
-}}
-http {{
-    access_log off;
-    # The sign-in limit of docs/deploy.md: 10 posts a minute per address after 20; the next
-    # 40 wait their turn, the rest are refused.
-    map $request_method $clubsite_post_address {{
-        POST    $binary_remote_addr;
-        default "";
-    }}
-    limit_req_zone $clubsite_post_address zone=clubsite_sign_in:10m rate=10r/m;
-    limit_req_status 429;
-    client_body_temp_path {folder}/client_body;
-    proxy_temp_path {folder}/proxy;
-    fastcgi_temp_path {folder}/fastcgi;
-    uwsgi_temp_path {folder}/uwsgi;
-    scgi_temp_path {folder}/scgi;
+NGINX_TEMPLATE = Path(__file__).resolve().parent.parent / "deploy" / "nginx" / "nginx.conf.template"
+"""The reverse proxy's one configuration, compose's and the load runs' (docs/deploy.md)."""
+PLACEHOLDER = re.compile(r"\$\{([A-Z][A-Z0-9_]*)\}")
 
-    upstream clubsite {{
-        # max_fails=0: a server is never rested. By default one failed request (a worker
-        # killed under it) rests a server for 10 s, and with both rested every request got
-        # 502 "no live upstreams"; a request that fails is still tried on the other server.
-{servers}
-        # Keep-alive connections to the app servers, closed before gunicorn's own
-        # keepalive (5 s) would close them under a request.
-        keepalive 32;
-        keepalive_timeout 4s;
-    }}
-    server {{
-        listen 127.0.0.1:{port};
-        client_max_body_size 2m;
-        location / {{
-            proxy_pass http://clubsite;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_set_header Host $http_host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto $scheme;
-            proxy_set_header X-Request-ID $request_id;
-            # Which app server answered (the run counts the sheets each one served).
-            add_header X-Upstream $upstream_addr always;
-        }}
-        location ~ ^/(members/sign-in|members/password-reset|admin/login)/$ {{
-            limit_req zone=clubsite_sign_in burst=60 delay=20;
-            proxy_pass http://clubsite;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_set_header Host $http_host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto $scheme;
-            add_header X-Upstream $upstream_addr always;
-        }}
-    }}
-}}
-"""
+
+def nginx_conf(values: dict[str, str]) -> str:
+    """``NGINX_TEMPLATE`` with every ``${NAME}`` filled in from ``values``, as the nginx
+    image's envsubst fills it from compose's environment; nginx's own ``$variables`` are
+    left alone. A name without a value is an error, not an empty string."""
+    missing = sorted(set(PLACEHOLDER.findall(NGINX_TEMPLATE.read_text())) - set(values))
+    if missing:
+        raise KeyError(f"{NGINX_TEMPLATE.name} needs a value for {', '.join(missing)}")
+    return PLACEHOLDER.sub(lambda name: values[name[1]], NGINX_TEMPLATE.read_text())
 
 
 @dataclass
@@ -313,10 +261,23 @@ def nginx(port: int, upstreams: list[int]) -> Iterator[str]:
     for buffers in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
         (folder / buffers).mkdir(mode=0o777)
         (folder / buffers).chmod(0o777)
-    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in upstreams)
-    user = "user nobody nogroup;" if os.geteuid() == 0 else ""
+    servers = " ".join(f"server 127.0.0.1:{p} max_fails=0;" for p in upstreams)
     config = folder / "nginx.conf"
-    config.write_text(NGINX_CONF.format(user=user, folder=folder, servers=servers, port=port))
+    config.write_text(
+        nginx_conf(
+            {
+                "NGINX_USER": "nobody nogroup",  # its workers', when the run is root's
+                "NGINX_WORKERS": "1",
+                "NGINX_RUN": str(folder),
+                "NGINX_LOGS": str(folder),
+                "CLUBSITE_LISTEN": f"127.0.0.1:{port}",
+                "CLUBSITE_SCHEME": "$scheme",
+                "CLUBSITE_SERVERS": servers,
+                # No push server here: the app servers answer /events/ 204 (keep polling).
+                "CLUBSITE_PUSH_SERVERS": servers,
+            }
+        )
+    )
     command = [binary, "-p", str(folder), "-c", str(config), "-e", str(folder / "error.log")]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
