@@ -123,3 +123,8 @@ def test_a_visitor_on_a_desktop_sees_the_sheet_as_wide_as_its_column(new_page):
     box = page.evaluate(FRAME)
     assert box["svgWidth"] > 640, box  # it was held at 40 rem
     assert box["svgRight"] <= box["frameRight"] and box["scrollWidth"] <= box["clientWidth"]
+    # Its frame is as wide as "Actual size" already: the switch zooms half as large again.
+    page.get_by_text("Actual size").click()
+    zoomed = page.evaluate(FRAME)
+    assert zoomed["svgWidth"] == pytest.approx(1.5 * box["svgWidth"], abs=1), zoomed
+    assert zoomed["page"] <= PC["viewport"]["width"], zoomed
