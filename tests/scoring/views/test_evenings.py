@@ -339,3 +339,21 @@ def test_the_draw_names_who_deals_first_in_words_for_anyone(
     assert "сдаёт первым" not in card
     assert card.count("Pyotr") == 1 + (first_name == "Pyotr")
     assert card.count('<span class="badge badge--guest">гость</span>') == 1
+
+
+def test_a_tap_s_answer_costs_a_fixed_number_of_queries(
+    client: Client, organiser: Member, django_assert_num_queries: object
+) -> None:
+    """The htmx answer is the evening's page after the write: the page's queries and the
+    write's, however many are here."""
+    evening = _evening(organiser)
+    people = [factories.member(f"P{i}") for i in range(9)]
+    for m in people[:6]:
+        Attendance.objects.create(evening=evening, member=m)
+    url = reverse("scoring:evening_check_in", args=[evening.pk])
+    client.post(url, {"member": people[6].pk}, **HTMX)
+    # 13: the session and the organiser; the evening and the member tapped; the write in
+    # its savepoint (3); then the page: the evening again, its tables, who is here, the
+    # guests who came before, the "not together" requests, who is not here yet.
+    with django_assert_num_queries(13):  # type: ignore[operator]
+        client.post(url, {"member": people[7].pk}, **HTMX)
