@@ -827,7 +827,11 @@ class EveningForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = Evening
         fields = ("played_on", "place", "game", "table_size")
-        widgets: ClassVar[dict[str, Any]] = {"played_on": forms.DateInput(attrs={"type": "date"})}
+        # A date input takes and shows ISO dates only, whatever the page's language: a
+        # Russian page's «06.12.2026» left it empty (issue 30).
+        widgets: ClassVar[dict[str, Any]] = {
+            "played_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+        }
 
 
 class DrawForm(forms.Form):

@@ -42,6 +42,7 @@ SHELL_FILES = (
     "css/sheet.css",
     "js/deal-form.js",
     "js/share.js",
+    "js/sheet-zoom.js",
     "js/offline.js",
     "js/outbox.js",
     "js/sw-register.js",

@@ -2,6 +2,11 @@
 ledger (printable, and as CSV). HTTP only: each view asks ``scoring.permissions``, calls
 one service or selector, and answers a POST with a redirect (post/redirect/get), so every
 page works without JavaScript; the tables region refreshes itself with htmx.
+
+Who is here is set in one hand, a tap per arrival (issue 30): the check-in's writes answer
+htmx with the evening's page, whose setup region (``#evening-setup``) htmx swaps in, and a
+plain POST with a redirect to the page; either way the list that was tapped stays open
+(``?opened=``), so the next arrival is one tap too.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.formats import sanitize_separators
 from django.utils.translation import get_language, get_language_info, ngettext
 from django.utils.translation import gettext as _
@@ -70,23 +76,33 @@ def _members_here(names: dict[str, str]) -> list[tuple[str, str]]:
     return sorted(((k, n) for k, n in names.items() if k.startswith("m")), key=lambda i: i[1])
 
 
+OPENED = ("check-in", "guest")
+"""The evening page's lists that a tap leaves open (``?opened=``): the members to check
+in, and the guests."""
+
+
 def evening_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The evening's page; for htmx, its tables region, which polls itself (and so reads
     only the tables)."""
     evening = get_object_or_404(Evening.objects.select_related("organiser"), pk=pk)
     tables = selectors.evening_tables(evening)
     context: dict[str, Any] = {"evening": evening, "tables": tables}
+    opened = request.GET.get("opened", "")
     return page_or_partial(
         request,
         "scoring/evening_detail.html#evening-tables",
         context,
-        page=lambda: context | _evening_page(request, evening),
+        page=lambda: context | _evening_page(request, evening, opened=opened),
     )
 
 
-def _evening_page(request: HtmxHttpRequest, evening: Evening) -> dict[str, Any]:
+def _evening_page(
+    request: HtmxHttpRequest, evening: Evening, *, opened: str = "", refused: str = ""
+) -> dict[str, Any]:
     """What the whole page shows besides the tables: who is here and who is not, the
-    check-in, the draw and its forms."""
+    check-in, the draw and its forms; ``opened``, the list left open (``OPENED``), and
+    ``refused``, why the tap just made stored nothing (for htmx, which swaps the setup
+    region in and not the page's messages)."""
     here = selectors.attendances(evening)
     names = {a.party: a.player.name for a in here}
     here_ids = {a.member_id for a in here if a.member_id is not None}
@@ -98,6 +114,8 @@ def _evening_page(request: HtmxHttpRequest, evening: Evening) -> dict[str, Any]:
     )
     choices = sorted(names.items(), key=lambda item: item[1])
     return {
+        "opened": opened if opened in OPENED else "",
+        "refused": refused,
         "here": here,
         "absent": absent,
         "runs": runs,
@@ -108,7 +126,7 @@ def _evening_page(request: HtmxHttpRequest, evening: Evening) -> dict[str, Any]:
         "draft": [
             {
                 "players": [(key, names.get(key, "?")) for key in t["players"]],
-                "first": t["first_dealer"],
+                "first": names.get(t["players"][t["first_dealer"]], "?"),
             }
             for t in evening.draft or []
         ],
@@ -132,6 +150,25 @@ def _refuse(request: HtmxHttpRequest, evening: Evening, error: RuleError) -> Htt
     return _back(evening)
 
 
+def _tapped(
+    request: HtmxHttpRequest, evening: Evening, opened: str, error: RuleError | None = None
+) -> HttpResponse:
+    """The answer to a tap of the check-in (who came, who sits out, who left): for htmx
+    the evening's page, of which it swaps the setup region in, with the list ``opened``
+    still open and the refusal, if any, in the region; otherwise back to the page, the list
+    open and in view (post/redirect/get), the refusal as a message."""
+    if request.htmx:
+        evening = Evening.objects.select_related("organiser").get(pk=evening.pk)
+        refused = rule_error_text(error) if error is not None else ""
+        context = {"evening": evening, "tables": selectors.evening_tables(evening)}
+        page = _evening_page(request, evening, opened=opened, refused=refused)
+        return render(request, "scoring/evening_detail.html", context | page)
+    if error is not None:
+        messages.error(request, rule_error_text(error))
+    url = reverse("scoring:evening_detail", args=[evening.pk])
+    return redirect(f"{url}?opened={opened}#{opened}" if opened else f"{url}#here")
+
+
 def _posted_member(request: HtmxHttpRequest) -> Player | None:
     """The member (``member``: his id) or the guest (``guest``: his id) a POST is about."""
     model: type[Member] | type[Guest] = Guest if "guest" in request.POST else Member
@@ -150,11 +187,13 @@ def evening_check_in(request: SignedInRequest, pk: int) -> HttpResponse:
     member = _posted_member(request)
     if not isinstance(member, Member) or not can_check_in(request.user, member):
         raise PermissionDenied  # a guest is checked in by name (evening_check_in_guest)
+    # An organiser taps arrivals in from the list; a member taps "I am here" for himself.
+    opened = "check-in" if can_run_evening(request.user) else ""
     try:
         services.evening_check_in(evening=evening, member=member, by=request.user)
     except RuleError as error:
-        return _refuse(request, evening, error)
-    return _back(evening)
+        return _tapped(request, evening, opened, error)
+    return _tapped(request, evening, opened)
 
 
 @login_required
@@ -173,8 +212,8 @@ def evening_check_in_guest(request: SignedInRequest, pk: int) -> HttpResponse:
             name = form.cleaned_data["name"]
             services.evening_check_in_guest(evening=evening, name=name, by=request.user)
     except RuleError as error:
-        return _refuse(request, evening, error)
-    return _back(evening)
+        return _tapped(request, evening, "guest", error)
+    return _tapped(request, evening, "guest")
 
 
 @login_required
@@ -187,8 +226,8 @@ def evening_check_out(request: SignedInRequest, pk: int) -> HttpResponse:
     try:
         services.evening_check_out(evening=evening, member=member)
     except RuleError as error:
-        return _refuse(request, evening, error)
-    return _back(evening)
+        return _tapped(request, evening, "", error)
+    return _tapped(request, evening, "")
 
 
 @login_required
@@ -204,8 +243,8 @@ def evening_sits_out(request: SignedInRequest, pk: int) -> HttpResponse:
             evening=evening, member=member, sits_out=request.POST.get("sits_out") == "1"
         )
     except RuleError as error:
-        return _refuse(request, evening, error)
-    return _back(evening)
+        return _tapped(request, evening, "", error)
+    return _tapped(request, evening, "")
 
 
 def _organisers_evening(request: HtmxHttpRequest, pk: int) -> Evening:

@@ -179,7 +179,9 @@ def test_save_is_on_the_first_screen_and_the_sheet_is_readable(new_page):
     assert page.evaluate("window.scrollY") == 0
     box = save.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE_HEIGHT, box
-    # Every word of the drawn sheet at its size as displayed (the SVG's scale applied).
+    # Every word of the drawn sheet at its size as displayed (the SVG's scale applied), once
+    # "Actual size" is on: by default the whole sheet fits the phone (test_sheet_phone.py).
+    page.get_by_text("Actual size").tap()
     sizes = page.evaluate(
         """() => {
             const svg = document.querySelector('#sheet svg.pulka-sheet');

@@ -10,6 +10,7 @@ from decimal import Decimal
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone, translation
 
 from members.models import Member
 from scoring.models import Attendance, Evening, EveningTable, Table
@@ -55,7 +56,7 @@ def test_the_organiser_taps_people_in_draws_and_opens(client: Client, organiser:
     client.post(reverse("scoring:evening_draw", args=[evening.pk]), {"seed": "4242"})
     page = client.get(reverse("scoring:evening_detail", args=[evening.pk])).content.decode()
     assert "<strong>4242</strong>" in page
-    assert page.count("deals first") == 2
+    assert page.count("Deals first: ") == 2
     response = client.post(reverse("scoring:evening_open", args=[evening.pk]))
     assert response.status_code == 302
     assert EveningTable.objects.filter(evening=evening).count() == 2
@@ -236,3 +237,123 @@ def test_the_members_page_shows_his_unpaid_balance_to_him_only(client: Client) -
     assert "Club evenings" not in client.get(url).content.decode()
     mine = client.get(reverse("members:detail", args=["anna"])).content.decode()
     assert "Club evenings: 66.67 still to be paid to you." in mine
+
+
+# -- The evening in one hand (issue 30, item 4) ---------------------------------------------
+
+
+def test_the_new_evening_s_date_is_filled_in_as_a_date_input_reads_it(
+    client: Client, organiser: Member
+) -> None:
+    """An <input type=date> takes ISO dates only: «06.12.2026» left it empty on the
+    Russian page."""
+    with translation.override("ru"):
+        page = client.get(reverse("scoring:evening_list"), HTTP_ACCEPT_LANGUAGE="ru")
+    today = timezone.localdate()
+    field = page.content.decode().split('name="played_on"')[1].split(">")[0]
+    assert f'value="{today.isoformat()}"' in field, field
+    assert today.strftime("%d.%m.%Y") not in field
+
+
+def test_a_tap_checks_one_in_and_leaves_the_list_open(client: Client, organiser: Member) -> None:
+    evening = _evening(organiser)
+    anna, boris = factories.member("Anna"), factories.member("Boris")
+    url = reverse("scoring:evening_check_in", args=[evening.pk])
+    # Without JavaScript: back to the page with the list open and in view.
+    response = client.post(url, {"member": anna.pk})
+    detail = reverse("scoring:evening_detail", args=[evening.pk])
+    assert response["Location"] == f"{detail}?opened=check-in#check-in"
+    page = client.get(response["Location"]).content.decode()
+    assert '<details id="check-in" open>' in page
+    assert '<details id="guest">' in page  # only the list tapped
+    # With htmx: the page, whose setup region htmx swaps in, the list still open.
+    swapped = client.post(url, {"member": boris.pk}, **HTMX)
+    html = swapped.content.decode()
+    assert swapped.status_code == 200
+    assert '<div id="evening-setup"' in html
+    assert '<details id="check-in" open>' in html
+    here = html.split('<ul class="checked-in rows">')[1].split("</ul>")[0]
+    assert "Anna" in here and "Boris" in here
+    assert list(evening.attendances.values_list("member", flat=True)) == [anna.pk, boris.pk]
+    # Without ?opened the lists are closed, as before.
+    assert '<details id="check-in">' in client.get(detail).content.decode()
+
+
+def test_a_refused_tap_says_why_in_the_region_and_stores_nothing(
+    client: Client, organiser: Member
+) -> None:
+    evening = _evening(organiser)
+    url = reverse("scoring:evening_check_in_guest", args=[evening.pk])
+    response = client.post(url, {"name": "   "}, **HTMX)
+    html = response.content.decode()
+    region = html.split('<div id="evening-setup"')[1]
+    assert '<p class="message error" role="alert">type the guest&#x27;s name</p>' in region
+    assert '<details id="guest" open>' in region
+    assert not evening.attendances.exists()
+    # Without JavaScript the refusal is the page's message, the guest list open.
+    plain = client.post(url, {"name": ""})
+    assert plain["Location"].endswith("?opened=guest#guest")
+    assert "type the guest&#x27;s name" in client.get(plain["Location"]).content.decode()
+
+
+def test_sitting_out_and_leaving_are_buttons_that_say_what_they_do(
+    client: Client, organiser: Member
+) -> None:
+    evening = _evening(organiser)
+    anna = factories.member("Anna")
+    Attendance.objects.create(evening=evening, member=anna)
+    page = client.get(reverse("scoring:evening_detail", args=[evening.pk])).content.decode()
+    assert '<button type="submit" class="button button--small">Sit out</button>' in page
+    assert '<button type="submit" class="button button--small">Check out</button>' in page
+    response = client.post(
+        reverse("scoring:evening_sits_out", args=[evening.pk]),
+        {"member": anna.pk, "sits_out": "1"},
+        **HTMX,
+    )
+    html = response.content.decode()
+    assert '<span class="badge badge--muted">sits out</span>' in html
+    assert ">Back in the draw</button>" in html
+    assert Attendance.objects.get(evening=evening, member=anna).sits_out
+
+
+def test_the_draw_names_who_deals_first_in_words_for_anyone(
+    client: Client, organiser: Member
+) -> None:
+    """«Первым сдаёт: Марина», not «Марина (сдаёт первым)»; a guest is marked once."""
+    evening = _evening(organiser)
+    for name in ("Anna", "Boris"):
+        Attendance.objects.create(evening=evening, member=factories.member(name))
+    services.evening_check_in_guest(evening=evening, name="Pyotr", by=organiser)
+    services.evening_draw(evening=evening, seed=7)
+    evening.refresh_from_db()
+    (drawn,) = evening.draft
+    with translation.override("ru"):
+        page = client.get(
+            reverse("scoring:evening_detail", args=[evening.pk]), HTTP_ACCEPT_LANGUAGE="ru"
+        ).content.decode()
+    card = page.split('<ol class="draft cards">')[1].split("</ol>")[0]
+    names = {"m": {m.pk: m.name for m in Member.objects.all()}}
+    first = drawn["players"][drawn["first_dealer"]]
+    first_name = "Pyotr" if first.startswith("g") else names["m"][int(first[1:])]
+    assert f"Первым сдаёт: {first_name}" in card
+    assert "сдаёт первым" not in card
+    assert card.count("Pyotr") == 1 + (first_name == "Pyotr")
+    assert card.count('<span class="badge badge--guest">гость</span>') == 1
+
+
+def test_a_tap_s_answer_costs_a_fixed_number_of_queries(
+    client: Client, organiser: Member, django_assert_num_queries: object
+) -> None:
+    """The htmx answer is the evening's page after the write: the page's queries and the
+    write's, however many are here."""
+    evening = _evening(organiser)
+    people = [factories.member(f"P{i}") for i in range(9)]
+    for m in people[:6]:
+        Attendance.objects.create(evening=evening, member=m)
+    url = reverse("scoring:evening_check_in", args=[evening.pk])
+    client.post(url, {"member": people[6].pk}, **HTMX)
+    # 13: the session and the organiser; the evening and the member tapped; the write in
+    # its savepoint (3); then the page: the evening again, its tables, who is here, the
+    # guests who came before, the "not together" requests, who is not here yet.
+    with django_assert_num_queries(13):  # type: ignore[operator]
+        client.post(url, {"member": people[7].pk}, **HTMX)
