@@ -614,6 +614,8 @@ def table_reopen(table: Table, *, by: Member | None, reason: str, drawn: Drawn =
         _check_drawn(table, drawn, AuditEntry.REOPEN)
         if table.is_open:
             raise RuleError(N_("the table is in play already"), field="table")
+        if table.totals_only:  # nothing to replay: its seats' results are all it has
+            raise RuleError(N_("a table of paper history has no deals to correct"), field="table")
         if table.counts:  # a table that did not count added nothing to take off
             standings_before_reopen(table)  # while its seats still hold what they added
         table.status = Table.OPEN
