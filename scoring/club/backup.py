@@ -868,9 +868,7 @@ class _Importer:
         if any(r is None for r in results) or sum(r or 0 for r in results) != 0:
             raise BackupError(f"{path}.seats: the results of paper history must add up to 0")
         money = [seat.money for seat in seats]
-        if any(m is not None for m in money) and (
-            any(m is None for m in money) or sum(m or 0 for m in money) != 0
-        ):
+        if any(m is None for m in money) or sum(m or 0 for m in money) != 0:
             raise BackupError(f"{path}.seats: the money of paper history must add up to 0")
         places = table_places([r or Decimal(0) for r in results])
         for i, (seat, place) in enumerate(zip(seats, places, strict=True)):

@@ -115,8 +115,8 @@ def history_table_digest(game: str, played_on: datetime.date, seats: Iterable[Se
     players = sorted(
         [
             seat.member.username if seat.member is not None else f"guest:{name_key(seat.name)}",
-            str(seat.result),
-            None if seat.money is None else str(seat.money),
+            f"{seat.result:.2f}",  # as the seats keep them: 5 and 5.00 are one result
+            f"{seat.money or 0:.2f}",
         ]
         for seat in seats
     )
@@ -433,7 +433,9 @@ def _create_table(planned: PlannedTable, *, file_name: str, by: Member | None) -
             member=seat.player if isinstance(seat.player, Member) else None,
             guest=seat.player if isinstance(seat.player, Guest) else None,
             result=seat.result,
-            money=seat.money,
+            # No money written down: none changed hands as far as the club knows (every
+            # read that sums money, the old pages' included, expects a number).
+            money=Decimal(0) if seat.money is None else seat.money,
             place=seat.place,
             won=seat.place == 1,
             stats={},
