@@ -31,15 +31,12 @@ def _require_organiser(request: SignedInRequest) -> None:
         raise PermissionDenied
 
 
-def _upload_page(
-    request: SignedInRequest, form: HistoryUploadForm, status: int = 200
-) -> HttpResponse:
+def _upload_page(request: SignedInRequest, form: HistoryUploadForm) -> HttpResponse:
     imports = HistoryImport.objects.select_related("by")[:20]
     return render(
         request,
         "scoring/history_upload.html",
         {"form": form, "imports": imports, "limit": MAX_HISTORY_BYTES // 1_000_000},
-        status=status,
     )
 
 
@@ -54,7 +51,6 @@ def _preview(
         request,
         "scoring/history_preview.html",
         {"plan": plan, "refused": refused, "confirm": confirm, "file_name": file_name},
-        status=200 if plan.ready else 400,
     )
 
 
@@ -64,7 +60,7 @@ def history_upload(request: SignedInRequest) -> HttpResponse:
     _require_organiser(request)
     form = HistoryUploadForm(request.POST or None, request.FILES or None)
     if request.method != "POST" or not form.is_valid():
-        return _upload_page(request, form, status=400 if request.method == "POST" else 200)
+        return _upload_page(request, form)
     upload = form.cleaned_data["file"]
     try:
         check_size(upload.size)  # refused before a byte of it is read
@@ -72,7 +68,7 @@ def history_upload(request: SignedInRequest) -> HttpResponse:
         plan = history_plan(content=content)
     except RuleError as error:
         form.add_error("file", rule_error_text(error))
-        return _upload_page(request, form, status=400)
+        return _upload_page(request, form)
     return _preview(request, plan, content, upload.name or "")
 
 
@@ -98,7 +94,7 @@ def history_confirm(request: SignedInRequest) -> HttpResponse:
     except RuleError as error:
         upload = HistoryUploadForm()
         upload.add_error(None, rule_error_text(error))
-        return _upload_page(request, upload, status=400)
+        return _upload_page(request, upload)
     messages.success(
         request,
         _("Imported: %(tables)s tables, %(guests)s new guests.")
