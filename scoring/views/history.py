@@ -31,12 +31,19 @@ def _require_organiser(request: SignedInRequest) -> None:
         raise PermissionDenied
 
 
-def _upload_page(request: SignedInRequest, form: HistoryUploadForm) -> HttpResponse:
+def _upload_page(
+    request: SignedInRequest, form: HistoryUploadForm, problem: str = ""
+) -> HttpResponse:
     imports = HistoryImport.objects.select_related("by")[:20]
     return render(
         request,
         "scoring/history_upload.html",
-        {"form": form, "imports": imports, "limit": MAX_HISTORY_BYTES // 1_000_000},
+        {
+            "form": form,
+            "problem": problem,
+            "imports": imports,
+            "limit": MAX_HISTORY_BYTES // 1_000_000,
+        },
     )
 
 
@@ -92,9 +99,7 @@ def history_confirm(request: SignedInRequest) -> HttpResponse:
     except HistoryRefused as refused:
         return _preview(request, refused.plan, content, file_name)
     except RuleError as error:
-        upload = HistoryUploadForm()
-        upload.add_error(None, rule_error_text(error))
-        return _upload_page(request, upload)
+        return _upload_page(request, HistoryUploadForm(), problem=rule_error_text(error))
     messages.success(
         request,
         _("Imported: %(tables)s tables, %(guests)s new guests.")
