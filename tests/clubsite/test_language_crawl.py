@@ -66,6 +66,19 @@ ALLOWED_ON_PAGE = {
     # The season's ranking field is typed as these keys; the help text beside it gives
     # each one's meaning in the page's language.
     "/admin/scoring/season/": {"total", "money", "average", "wins", "rating", "best", "games"},
+    # A file of past results names its columns and games so, in every language: the page
+    # says what each means in the page's language. UTF-8 is the encoding's name.
+    "/club/history/": {
+        "table",
+        "date",
+        "game",
+        "player",
+        "result",
+        "money",
+        "preferans",
+        "boston",
+        "UTF",
+    },
 }
 
 
@@ -128,6 +141,7 @@ def foreign_words(html: str, language: str, names: list[str], url: str = "") -> 
     # Russian page needs no English hint.
     text = visible_text(html, hint="ru" if language == "en" else "")
     text = re.sub(r"\S+@\S+", " ", text)  # an e-mail address is data, in no language
+    text = re.sub(r"\S+\.(?:csv|json)\b", " ", text)  # so is a file's name (an import's)
     # Whole names only: the username "vera" is not taken out of "average".
     if names:
         whole_names = "|".join(re.escape(name) for name in names)
