@@ -757,7 +757,8 @@ def table_digests_fill(*, every: bool = False) -> tuple[int, list[int]]:
     table, after a release that changes how a record is written). Returns how many were
     stored and the tables whose deals no longer replay (left as they are)."""
     tables = (
-        Table.objects.filter(status=Table.FINISHED)
+        # A table of paper history has no deals: its digest is of its seats (history.py).
+        Table.objects.filter(status=Table.FINISHED, totals_only=False)
         .defer("result")
         .select_related(*(game.version_field for game in games.GAMES.values()))
         .prefetch_related("seats", "deal_records")
