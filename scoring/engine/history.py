@@ -336,13 +336,16 @@ def _table(label: str, rows: list[_Row]) -> tuple[HistoryTable | None, list[Refu
         seen.add(key)
     fewest, most = PLAYERS[first.game]
     if not fewest <= len(rows) <= most:
+        seats = (
+            N_("table %(table)s has %(count)s players; Preferans is played by 3 or 4")
+            if first.game == "preferans"
+            else N_("table %(table)s has %(count)s players; Boston is played by 4")
+        )
         refused.append(
             Refusal(
                 first.line,
                 RuleError(
-                    N_("table %(table)s has %(count)s players; Preferans is played by 3 or 4")
-                    if first.game == "preferans"
-                    else N_("table %(table)s has %(count)s players; Boston is played by 4"),
+                    seats,
                     field="player",
                     table=label,
                     count=len(rows),
