@@ -45,8 +45,9 @@ def can_clear_control_time(user: Any, table: Table) -> bool:
 
 
 def can_reopen(user: Any, table: Table) -> bool:
-    """Only organisers reopen a finished table."""
-    return not table.is_open and is_organiser(user)
+    """Only organisers reopen a finished table; a table of paper history has no deals to
+    correct, so nobody reopens it."""
+    return not table.is_open and not table.totals_only and is_organiser(user)
 
 
 def players_may_accept(table: Table) -> bool:
@@ -125,6 +126,12 @@ def can_check_in(user: Any, member: Any) -> bool:
     if not user.is_authenticated:
         return False
     return is_organiser(user) or (not isinstance(member, Guest) and user.pk == member.pk)
+
+
+def can_import_history(user: Any) -> bool:
+    """Only organisers bring the club's paper history in (``services.history``): a file
+    of past results writes tables every member's standings count."""
+    return is_organiser(user)
 
 
 def can_merge_guest(user: Any) -> bool:

@@ -6,6 +6,7 @@ from scoring.views import (
     deals,
     evenings,
     guests,
+    history,
     rules,
     standings,
     tables,
@@ -107,6 +108,10 @@ urlpatterns = [
     # Guests (scoring/views/guests.py): organisers merge a guest's history into a member
     path("guests/", guests.guest_list, name="guest_list"),
     path("guests/<int:pk>/merge/", guests.guest_merge, name="guest_merge"),
+    # The club's paper history (scoring/views/history.py): organisers bring past results in
+    path("club/history/", history.history_upload, name="history_upload"),
+    path("club/history/confirm/", history.history_confirm, name="history_confirm"),
+    path("club/history/template.csv", history.history_template, name="history_template"),
     # Standings (scoring/views/standings.py): seasons, leaderboards, CSV downloads
     path("seasons/", standings.season_list, name="season_list"),
     path("seasons/<int:pk>/<game:game>/", standings.season_standings, name="season_standings"),

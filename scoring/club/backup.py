@@ -59,6 +59,7 @@ from scoring import selectors, services
 from scoring.engine.errors import RuleError
 from scoring.engine.ledger import CLUB
 from scoring.engine.record import BAD_TEXT, MAX_DEALS, bad_text
+from scoring.engine.standings import table_places
 from scoring.engine.stats import before_concessions
 from scoring.games import GAMES, Game
 from scoring.live import keys
@@ -815,6 +816,9 @@ class _Importer:
             .prefetch_related("seats", "deal_records")
             .get(pk=table.pk)
         )
+        if table.totals_only:
+            self.check_totals(table, path)
+            return
         try:
             state = selectors.replay(table)
         except RuleError as error:
@@ -852,6 +856,33 @@ class _Importer:
                         f"{path}.seats[{i}].{name}: {_plain(have)!r}, but its deals give "
                         f"{_plain(should)!r} (a forged or damaged backup)"
                     )
+
+    def check_totals(self, table: Table, path: str) -> None:
+        """A table of paper history (``services.history``) has no deals to replay: it is
+        finished, its seats' results (and money, if any) add up to 0, and their places are
+        the ones the results give."""
+        seats = sorted(table.seats.all(), key=lambda seat: seat.position)
+        if table.status != Table.FINISHED or table.deal_records.all():
+            raise BackupError(f"{path}: a table of paper history is finished and has no deals")
+        results = [seat.result for seat in seats]
+        if any(r is None for r in results) or sum(r or 0 for r in results) != 0:
+            raise BackupError(f"{path}.seats: the results of paper history must add up to 0")
+        money = [seat.money for seat in seats]
+        if any(m is None for m in money) or sum(m or 0 for m in money) != 0:
+            raise BackupError(f"{path}.seats: the money of paper history must add up to 0")
+        places = table_places([r or Decimal(0) for r in results])
+        for i, (seat, place) in enumerate(zip(seats, places, strict=True)):
+            if (seat.place, seat.won, seat.stats) != (place, place == 1, {}):
+                raise BackupError(
+                    f"{path}.seats[{i}]: place {seat.place!r}, but the results give {place}"
+                )
+        Table.objects.filter(pk=table.pk).update(
+            record_digest=services.history_table_digest(
+                table.game,
+                table.played_on,
+                Seat.objects.filter(table=table).select_related("member"),
+            )
+        )
 
 
 def _counted_before_concessions(stored: Any, computed: dict[str, Any]) -> bool:

@@ -1,5 +1,5 @@
-"""The demo club: its name, members, finished pulkas and Boston tables, and one pulka in
-play.
+"""The demo club: its name, members, a year of paper history brought in from its
+notebook, finished pulkas and Boston tables, and one pulka in play.
 
 ``manage.py load_demo`` (run by ``make run``) fills an empty club so a newcomer sees
 every page with something on it. Every deal goes through ``services.deal_create``, so the
@@ -21,6 +21,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from decimal import Decimal
+from pathlib import Path
 from typing import Any, Protocol
 
 from django.contrib.auth.models import Group
@@ -47,6 +48,7 @@ from scoring.selectors import evenings as evening_selectors
 from scoring.services import evenings as evening_services
 from scoring.services import notifications
 from scoring.services import tournaments as tournament_services
+from scoring.services.history import history_import
 
 SEED = 2026
 ATTEMPTS = 200  # proposals per deal before giving up (the drawer is almost always right)
@@ -297,6 +299,10 @@ def load_demo(*, stdout: Writer) -> dict[str, str]:
         Club.objects.update_or_create(pk=Club.ONLY_PK, defaults=DEMO_CLUB)
         passwords, members = _create_people()
         organiser = members[ORGANISER.username]
+        # The year before the club came to the site, from its notebook (issue 34).
+        paper = history_import(
+            content=PAPER_HISTORY.read_bytes(), file_name=PAPER_HISTORY.name, by=organiser
+        )
         rng = random.Random(SEED)  # noqa: S311 - reproducible demo deals, not a secret
         today = timezone.localdate()
         tables = []
@@ -315,8 +321,18 @@ def load_demo(*, stdout: Writer) -> dict[str, str]:
         if sochi is not None and sochi.current_version is not None:
             tables += _tournaments(sochi, members, organiser, rng, today)
     _report(stdout, passwords, tables)
+    stdout.write(
+        f"\nAnd {paper.tables} tables of paper history, {paper.guests} guests among them.\n"
+    )
     return passwords
 
+
+PAPER_HISTORY = Path(__file__).with_name("demo_history.csv")
+"""The demo club's paper year (September 2025 to August 2026, Fridays, some missed in the
+summer): 66 tables in the organiser's notebook, written as an organiser writes them, by
+shown names; two players who never joined, «Семён Маркович» and «Лидия», come in as
+guests. Drawn once by a seeded script and kept as the file, so the demo imports it through
+the same service an organiser uses (``services.history``)."""
 
 DEMO_DOMAIN = "demo.example.org"
 """The demo members' e-mail domain (example.org: reserved, never delivers anywhere)."""

@@ -7,6 +7,7 @@ from scoring.models.club import Club
 from scoring.models.epoch import Epoch
 from scoring.models.evenings import ApartRequest, Attendance, Evening, EveningTable, Settlement
 from scoring.models.guests import Guest
+from scoring.models.history import HistoryImport
 from scoring.models.seasons import Rating, RatingHistory, Season
 from scoring.models.standings import RivalTotal, StandingsStamp, StandingsTotal
 from scoring.models.tables import AuditEntry, DealRecord, Seat, Table, WriteKey
@@ -35,6 +36,7 @@ __all__ = [
     "Evening",
     "EveningTable",
     "Guest",
+    "HistoryImport",
     "Penalty",
     "PreferansTariff",
     "PreferansTariffVersion",

@@ -163,6 +163,10 @@ class Table(models.Model):
     record_digest = models.CharField(  # noqa: DJ001 - None means "none yet", see above
         _("record digest"), max_length=64, null=True, blank=True, editable=False
     )
+    # A table brought in from the club's paper history (issue 34, services.history): only
+    # its seats' results were written down, so it has no deals, no sheet and no record; it
+    # is never reopened, and it counts in the standings from its seats like any other.
+    totals_only = models.BooleanField(_("paper history: totals only"), default=False)
     opened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

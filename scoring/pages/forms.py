@@ -821,6 +821,20 @@ class ImportForm(forms.Form):
     played_on = forms.DateField(label=_("date"), required=False, validators=[validate_played_on])
 
 
+class HistoryUploadForm(forms.Form):
+    """A CSV of the club's past results, for its dry run (``services.history``)."""
+
+    file = forms.FileField(label=_("file of past results (CSV)"))
+
+
+class HistoryConfirmForm(forms.Form):
+    """The file the dry run showed, sent back to be imported: its bytes (base64) and name.
+    The import reads them again from the start; nothing the page said is trusted."""
+
+    content = forms.CharField(widget=forms.HiddenInput)
+    file_name = forms.CharField(widget=forms.HiddenInput, required=False, max_length=200)
+
+
 class EveningForm(forms.ModelForm):  # type: ignore[type-arg]
     """A new club evening: date, place, game and the table size the draw prefers."""
 

@@ -86,6 +86,23 @@ def table_for_page(pk: int, *, with_tariff: bool = True) -> Table:
     return get_object_or_404(tables, pk=pk)
 
 
+def totals_context(table: Table) -> dict[str, Any]:
+    """The page of a table of paper history (``Table.totals_only``): its seats' results,
+    money and places as the file gave them, and who brought it in, when, from which file."""
+    imported = (
+        AuditEntry.objects.filter(table=table, action=AuditEntry.IMPORT)
+        .select_related("actor")
+        .order_by("id")
+        .first()
+    )
+    return {
+        "table": table,
+        "game": game_pages.of_table(table),
+        "seats": sorted(table.seats.all(), key=lambda seat: seat.position),
+        "imported": imported,
+    }
+
+
 def table_context(
     request: HttpRequest,
     table: Table,

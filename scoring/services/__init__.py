@@ -2,6 +2,13 @@
 member's edit as the standings see it, each in one transaction. Call sites use
 ``services.<name>``; the topic modules hold the code."""
 
+from scoring.services.history import (
+    HistoryPlan,
+    HistoryRefused,
+    history_import,
+    history_plan,
+    history_table_digest,
+)
 from scoring.services.imports import record_import
 from scoring.services.limits import imports_per_hour_check, tables_per_hour_check
 from scoring.services.members import member_save
@@ -66,6 +73,8 @@ __all__ = [
     "AlreadyImported",
     "AlreadyStored",
     "Drawn",
+    "HistoryPlan",
+    "HistoryRefused",
     "KeyReused",
     "Player",
     "RatingsNotUpdated",
@@ -79,6 +88,9 @@ __all__ = [
     "deal_edit",
     "deal_preview",
     "deal_undo",
+    "history_import",
+    "history_plan",
+    "history_table_digest",
     "imports_per_hour_check",
     "member_save",
     "ratings_after_finish",

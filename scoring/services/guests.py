@@ -17,6 +17,7 @@ from scoring.engine.errors import RuleError
 from scoring.models import Attendance, AuditEntry, Guest, RatingHistory, Seat, Settlement, Table
 from scoring.models.evenings import party_key
 from scoring.services import locking
+from scoring.services.history import history_table_digest
 from scoring.services.ratings import ratings_update_task
 from scoring.services.standings import standings_after_finish, standings_before_reopen
 from scoring.services.tables import table_digest
@@ -85,6 +86,9 @@ def _record(table: Table, guest: Guest, member: Member, by: Member) -> None:
         after={"member": member.username},
     )
     changes: dict[str, Any] = {"revision": F("revision") + 1}
-    if not table.is_open:
+    if table.totals_only:  # paper history: no deals, its digest is of its seats
+        seats = Seat.objects.filter(table=table).select_related("member")
+        changes["record_digest"] = history_table_digest(table.game, table.played_on, seats)
+    elif not table.is_open:
         changes["record_digest"] = table_digest(table, selectors.replay(table))
     Table.objects.filter(pk=table.pk).update(**changes)

@@ -614,6 +614,8 @@ def table_reopen(table: Table, *, by: Member | None, reason: str, drawn: Drawn =
         _check_drawn(table, drawn, AuditEntry.REOPEN)
         if table.is_open:
             raise RuleError(N_("the table is in play already"), field="table")
+        if table.totals_only:  # nothing to replay: its seats' results are all it has
+            raise RuleError(N_("a table of paper history has no deals to correct"), field="table")
         if table.counts:  # a table that did not count added nothing to take off
             standings_before_reopen(table)  # while its seats still hold what they added
         table.status = Table.OPEN
@@ -755,7 +757,8 @@ def table_digests_fill(*, every: bool = False) -> tuple[int, list[int]]:
     table, after a release that changes how a record is written). Returns how many were
     stored and the tables whose deals no longer replay (left as they are)."""
     tables = (
-        Table.objects.filter(status=Table.FINISHED)
+        # A table of paper history has no deals: its digest is of its seats (history.py).
+        Table.objects.filter(status=Table.FINISHED, totals_only=False)
         .defer("result")
         .select_related(*(game.version_field for game in games.GAMES.values()))
         .prefetch_related("seats", "deal_records")

@@ -51,11 +51,13 @@ from scoring.pages.tables import (
     sheet_html,
     table_context,
     table_for_page,
+    totals_context,
 )
 from scoring.permissions import (
     can_accept,
     can_clear_control_time,
     can_close_early,
+    can_import_history,
     can_reject,
     can_reopen,
     can_score,
@@ -78,6 +80,14 @@ def _require(allowed: bool) -> None:
         raise PermissionDenied
 
 
+def _played(table: Table) -> Table:
+    """``table``, whose deals were played here: a table of paper history has no sheet to
+    poll, draw or print and no game record to export (404)."""
+    if table.totals_only:
+        raise Http404
+    return table
+
+
 # -- pages -----------------------------------------------------------------------------------
 
 
@@ -90,6 +100,7 @@ def table_list(request: HtmxHttpRequest) -> HttpResponse:
             "games": game_pages.PAGES.values(),
             "in_play": tables.filter(status=Table.OPEN),
             "finished": tables.filter(status=Table.FINISHED)[:30],
+            "can_import_history": can_import_history(request.user),
         },
     )
 
@@ -139,6 +150,8 @@ def table_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The table page. A deal's values in the address (``?kind=game&declarer=…``: the way
     back after signing in again, ``clubsite.writes``) are drawn into the deal form."""
     table = table_for_page(pk)
+    if table.totals_only:  # paper history: its totals, no sheet
+        return render(request, "scoring/table_totals.html", totals_context(table))
     form = None
     if "kind" in request.GET and can_write(request.user, table):
         form = deal_form(selectors.current(table, latest=0), initial=request.GET.dict())
@@ -160,7 +173,7 @@ def _etag(request: HtmxHttpRequest, pk: int) -> str | None:
 def table_live(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The sheet region, polled by viewers: 304 while nothing changed, and after a change
     the same answer for every viewer who is not signed in (kept whole)."""
-    table = table_for_page(pk, with_tariff=False)
+    table = _played(table_for_page(pk, with_tariff=False))
     editable = can_write(request.user, table)
     return HttpResponse(sheet_html(request, table, None, editable=editable))
 
@@ -207,7 +220,7 @@ def table_sheet_png(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     page = _picture_page(request)
     if page is None:
         raise Http404
-    table = table_for_page(pk, with_tariff=False)
+    table = _played(table_for_page(pk, with_tariff=False))
     game = game_pages.of_table(table)
     if not game.draws_sheet:
         reason = _("This table's sheet has no drawing, so it has no picture: share its page.")
@@ -242,7 +255,7 @@ def table_sheet_png(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def table_print(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The whole sheet on paper: the drawing, the totals and every deal (titled as the
     log titles it)."""
-    table = table_for_page(pk)
+    table = _played(table_for_page(pk))
     context = sheet_context(table, selectors.current(table), shown=None)
     return render(request, "scoring/table_print.html", context)
 
@@ -457,7 +470,7 @@ def table_decide(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 def table_export(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    table = table_for_page(pk)
+    table = _played(table_for_page(pk))
     response = JsonResponse(
         services.table_export(table), json_dumps_params={"ensure_ascii": False, "indent": 1}
     )

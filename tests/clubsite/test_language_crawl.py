@@ -86,6 +86,19 @@ ALLOWED_ON_PAGE = {
     # icons (alt "True"/"False"); the judges' list has Django's own Russian hint, which
     # names the keys "Control" and "Command" on a Mac.
     "/admin/scoring/tournament/": {"null", "N", "True", "False", "Control", "Command", "Mac"},
+    # A file of past results names its columns and games so, in every language: the page
+    # says what each means in the page's language. UTF-8 is the encoding's name.
+    "/club/history/": {
+        "table",
+        "date",
+        "game",
+        "player",
+        "result",
+        "money",
+        "preferans",
+        "boston",
+        "UTF",
+    },
 }
 
 
@@ -148,6 +161,7 @@ def foreign_words(html: str, language: str, names: list[str], url: str = "") -> 
     # Russian page needs no English hint.
     text = visible_text(html, hint="ru" if language == "en" else "")
     text = re.sub(r"\S+@\S+", " ", text)  # an e-mail address is data, in no language
+    text = re.sub(r"\S+\.(?:csv|json)\b", " ", text)  # so is a file's name (an import's)
     # Whole names only: the username "vera" is not taken out of "average".
     if names:
         whole_names = "|".join(re.escape(name) for name in names)

@@ -22,6 +22,7 @@ every scoring model permission, but not an organiser) and ``admin`` (a superuser
 
 from __future__ import annotations
 
+import base64
 import copy
 import datetime
 import json
@@ -227,6 +228,16 @@ MATRIX: list[tuple[str, str]] = [
     ("penalty-reverse",      "login   403     ok      ok      ok      403     ok"),
     ("tournament-admin-list", "admin  admin   admin   admin   ok      403     ok"),
     ("tournament-admin-page", "admin  admin   admin   admin   ok      403     ok"),
+    # -- the paper history: organisers bring past results in from a CSV
+    ("history-upload-form",  "login   403     403     ok      ok      403     ok"),
+    ("history-dry-run",      "login   403     403     ok      ok      403     ok"),
+    ("history-dry-run-refused", "login 403    403     refused refused 403     refused"),
+    ("history-confirm",      "login   403     403     ok      ok      403     ok"),
+    ("history-confirm-twice", "login  403     403     refused refused 403     refused"),
+    ("history-template",     "login   403     403     ok      ok      403     ok"),
+    ("history-table",        "ok      ok      ok      ok      ok      ok      ok"),
+    ("history-table-reopen", "403     403     403     403     403     403     403"),
+    ("history-table-export", "404     404     404     404     404     404     404"),
     # -- the admin: tariffs, seasons, members, the club's name
     ("admin-index",          "admin   admin   admin   admin   ok      ok      ok"),
     ("tariff-admin-list",    "admin   admin   admin   admin   ok      403     ok"),
@@ -2133,6 +2144,93 @@ def assert_entered(w: World, name: str) -> None:
 
 def assert_checked_in(w: World, member: Member | None, here: bool) -> None:
     assert _entry_of(w, member).checked_in is here
+
+
+def _history_csv(w: World, result: str = "-6") -> bytes:
+    """Anna, Boris and Pyotr (a guest: nobody's name) at a pulka on the world's date."""
+    day = w.table.played_on.isoformat()
+    return (
+        "table,date,game,player,result\n"
+        f"1,{day},preferans,anna,10\n1,{day},preferans,boris,-4\n1,{day},preferans,Pyotr,{result}\n"
+    ).encode()
+
+
+def _history_upload(result: str = "-6") -> Send:
+    def send(client: Client, w: World) -> HttpResponse:
+        upload = SimpleUploadedFile("notebook.csv", _history_csv(w, result), "text/csv")
+        return client.post(_url("scoring:history_upload"), {"file": upload})
+
+    return send
+
+
+def _history_confirm(client: Client, w: World) -> HttpResponse:
+    content = base64.b64encode(_history_csv(w)).decode()
+    return client.post(
+        _url("scoring:history_confirm"), {"content": content, "file_name": "notebook.csv"}
+    )
+
+
+def _history_imported(w: World) -> None:
+    services.history_import(content=_history_csv(w), file_name="notebook.csv", by=None)
+    w.extra["history"] = Table.objects.get(totals_only=True)
+
+
+def _history_written(w: World, response: HttpResponse) -> None:
+    table = Table.objects.get(totals_only=True)
+    assert [s.result for s in table.seats.order_by("position")] == [10, -4, -6]
+    assert table.seats.get(position=2).guest.name == "Pyotr"
+
+
+action(
+    "history-upload-form",
+    "Paper history, the upload form — `GET /club/history/`",
+)(lambda client, w: client.get(_url("scoring:history_upload")))
+action(
+    "history-dry-run",
+    "Paper history, the dry run of a CSV of past results — `POST /club/history/`",
+)(_history_upload())
+action(
+    "history-dry-run-refused",
+    "Paper history, the dry run of a file whose results do not add up to 0 — `POST /club/history/`",
+    refusal="table 1: the results add up to 1.00, not 0",
+)(_history_upload("-5"))
+action(
+    "history-confirm",
+    "Paper history, the import confirmed — `POST /club/history/confirm/`",
+    ok_status=302,
+    writes=True,
+    done=_history_written,
+)(_history_confirm)
+action(
+    "history-confirm-twice",
+    "Paper history, a file imported before confirmed again — `POST /club/history/confirm/`",
+    prepare=_history_imported,
+    refusal="this file was imported already",
+)(_history_confirm)
+action(
+    "history-template",
+    "Paper history, the template CSV — `GET /club/history/template.csv`",
+)(lambda client, w: client.get(_url("scoring:history_template")))
+action(
+    "history-table",
+    "A table of paper history (its totals, no sheet) — `GET /tables/<id>/`",
+    prepare=_history_imported,
+)(lambda client, w: client.get(_url("scoring:table_detail", w.extra["history"].pk)))
+action(
+    "history-table-reopen",
+    "Reopen a table of paper history (it has no deals) — `POST /tables/<id>/reopen/`",
+    prepare=_history_imported,
+)(
+    lambda client, w: client.post(
+        _url("scoring:table_reopen", w.extra["history"].pk),
+        {"reason": "a typo", **factories.drawn(w.extra["history"])},
+    )
+)
+action(
+    "history-table-export",
+    "Export a table of paper history (it has no record) — `GET /tables/<id>/export/`",
+    prepare=_history_imported,
+)(lambda client, w: client.get(_url("scoring:table_export", w.extra["history"].pk)))
 
 
 def assert_sits_out(w: World) -> None:

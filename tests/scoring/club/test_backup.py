@@ -351,6 +351,11 @@ def test_the_control_time_mark_is_restored_and_an_older_backup_has_none(tmp_path
 
 _BACKUP: list[str] = []
 
+TABLES = 66 + 11
+"""The built club's tables: the demo's paper year (scoring/club/demo_history.csv, first by
+date: the cases that break a played table's deals find it with ``_finished``), the demo's
+10 played and one opened here."""
+
 
 def a_backup() -> dict[str, Any]:
     """The club's backup, with the club emptied again. Built once: each test starts from the
@@ -449,8 +454,17 @@ def test_a_malformed_document_exits_2_and_says_why(tmp_path: Path, text: str, me
         (lambda d: _set(d, ("tables", 0, "opened_by"), "nobody"), "no member 'nobody'"),
         (lambda d: _set(d, ("tables", 0, "game"), "poker"), "tables[0].version: no version"),
         (
-            lambda d: _set(d, ("tables", 0, "deals", 0, "data"), {"kind": "nonsense"}),
-            "tables[0]: its deals do not replay",
+            lambda d: _set(d, ("tables", _finished(d), "deals", 0, "data"), {"kind": "nonsense"}),
+            "]: its deals do not replay",
+        ),
+        # A table of the paper year whose results were changed no longer adds up.
+        (
+            lambda d: _set(d, ("tables", 0, "seats", 0, "result"), "1000.00"),
+            "tables[0].seats: the results of paper history must add up to 0",
+        ),
+        (
+            lambda d: _set(d, ("tables", 0, "seats", 0, "place"), 3),
+            "tables[0].seats[0]: place 3, but the results give 1",
         ),
         (lambda d: _set(d, ("tables", 1, "seats"), "four"), "tables[1].seats: must be a list"),
         (
@@ -507,12 +521,14 @@ def test_a_malformed_document_exits_2_and_says_why(tmp_path: Path, text: str, me
             "tables[1]: the database refused it",
         ),
         (
-            lambda d: _set(d, ("tables", 0, "deals", 0, "data", "tricks"), {"x": 10**30}),
-            "tables[0]: its deals do not replay",
+            lambda d: _set(
+                d, ("tables", _finished(d), "deals", 0, "data", "tricks"), {"x": 10**30}
+            ),
+            "]: its deals do not replay",
         ),
         (
-            lambda d: _set(d, ("tables", 0, "deals", 0, "data"), _nested(500)),
-            "tables[0]",
+            lambda d: _set(d, ("tables", _finished(d), "deals", 0, "data"), _nested(500)),
+            "tables[",
         ),
         # Dates within the sane range (issue 19): a far-future table would make every
         # later finish rebuild all ratings.
@@ -547,8 +563,10 @@ def test_a_malformed_document_exits_2_and_says_why(tmp_path: Path, text: str, me
             "members[0].date_joined: the time must be between 2000-01-01 and ",
         ),
         (  # more deals than a game record may have (issue 19), refused before any is stored
-            lambda d: _set(d, ("tables", 0, "deals"), d["tables"][0]["deals"][:1] * 1_001),
-            "tables[0].deals: 1,001 deals; a game has at most 1,000",
+            lambda d: _set(
+                d, ("tables", _finished(d), "deals"), d["tables"][_finished(d)]["deals"][:1] * 1_001
+            ),
+            "].deals: 1,001 deals; a game has at most 1,000",
         ),
         # A null in a column that holds none (found by the backup fuzz: the club's English
         # name as null was an IntegrityError, a traceback instead of a message).
@@ -715,7 +733,7 @@ def test_import_reads_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
 
     assert status == 0, out
     assert "Restored 8 members" in out
-    assert Table.objects.count() == 11
+    assert Table.objects.count() == TABLES
 
 
 def test_call_command_raises_with_exit_status_2() -> None:
@@ -752,8 +770,11 @@ def site_pages(client: Any) -> dict[str, str]:
         reverse("scoring:table_list"),
         reverse("scoring:season_list"),
     ]
-    for pk in Table.objects.order_by("pk").values_list("pk", flat=True):
-        for name in ("table_detail", "table_print", "table_export"):
+    for pk, totals_only in Table.objects.order_by("pk").values_list("pk", "totals_only"):
+        # A table of paper history has a page and no print view or record (404).
+        for name in (
+            ("table_detail",) if totals_only else ("table_detail", "table_print", "table_export")
+        ):
             urls.append(reverse(f"scoring:{name}", args=[pk]))
     for game in ("preferans", "boston"):
         urls.append(reverse("scoring:standings", args=[game]))
@@ -814,11 +835,11 @@ class TestTheWholeClub:
 
         assert (status, err) == (0, "")
         assert "Restored 8 members, 7 tariffs (8 versions; 7 preset tariffs replaced)" in out
-        assert "1 season and 11 tables" in out
-        assert "2 evenings and 1 guest;" in out
+        assert f"1 season and {TABLES} tables" in out
+        assert "2 evenings and 3 guests;" in out  # tonight's, and the paper year's two
         assert "unusable" in out and "changepassword" in out
         after = club_state()
-        assert len(after) == len(before) == 11
+        assert len(after) == len(before) == TABLES
         assert evenings_state() == evenings_before
         assert after.keys() == before.keys()
         for key, table in before.items():
@@ -851,7 +872,7 @@ class TestTheWholeClub:
 
         assert status == 2
         assert out == ""
-        assert "the club is not empty (8 members, 11 tables, 1 season)" in err
+        assert f"the club is not empty (8 members, {TABLES} tables, 1 season)" in err
         assert "Nothing was changed" in err
         assert (Member.objects.count(), Table.objects.count(), DealRecord.objects.count()) == counts
         assert list(PreferansTariffVersion.objects.values_list("pk", flat=True)) == tariffs

@@ -34,8 +34,10 @@ from scoring.models import (
     Club,
     DealRecord,
     Evening,
+    HistoryImport,
     PreferansTariff,
     Seat,
+    StandingsTotal,
     Table,
     Tournament,
 )
@@ -95,8 +97,8 @@ def test_the_command_loads_once() -> None:
 
     assert "Demo club loaded" in first.getvalue()
     assert "demo club already loaded" in second.getvalue()
-    # 9 opened by hand, 1 by tonight's draw (besides the tournaments' tables)
-    assert Table.objects.filter(tour_link__isnull=True).count() == tables == 10
+    # 9 opened by hand, 1 by tonight's draw, 66 from the notebook (besides the tournaments')
+    assert Table.objects.filter(tour_link__isnull=True).count() == tables == 10 + 66
 
 
 def test_nothing_is_loaded_into_a_club_with_members() -> None:
@@ -192,7 +194,9 @@ def test_demo_members_have_e_mail_addresses(demo: tuple[dict[str, str], str]) ->
 
 
 def test_demo_results_are_what_the_engine_says(demo: tuple[dict[str, str], str]) -> None:
-    finished = Table.objects.filter(status=Table.FINISHED).prefetch_related("seats", "deal_records")
+    finished = Table.objects.filter(status=Table.FINISHED, totals_only=False).prefetch_related(
+        "seats", "deal_records"
+    )
 
     assert finished.count() >= 8
     for table in finished:
@@ -201,7 +205,7 @@ def test_demo_results_are_what_the_engine_says(demo: tuple[dict[str, str], str])
 
 def test_demo_tables_look_like_club_evenings(demo: tuple[dict[str, str], str]) -> None:
     today = timezone.localdate()
-    tables = list(Table.objects.prefetch_related("seats", "deal_records"))
+    tables = list(Table.objects.filter(totals_only=False).prefetch_related("seats", "deal_records"))
     states = {table.pk: selectors.replay(table) for table in tables}
     pulkas = [t for t in tables if t.game == Table.PREFERANS]
     bostons = [t for t in tables if t.game == Table.BOSTON]
@@ -236,6 +240,52 @@ def test_demo_tables_look_like_club_evenings(demo: tuple[dict[str, str], str]) -
     assert bombs
 
 
+def test_the_demo_has_a_year_of_paper_history_that_counts(
+    demo: tuple[dict[str, str], str],
+) -> None:
+    """The notebook (scoring/club/demo_history.csv) brought in by the organiser, through
+    the service an organiser's upload uses: its tables count like the played ones."""
+    _passwords, out = demo
+    paper = Table.objects.filter(totals_only=True)
+    assert paper.count() == 66
+    assert "And 66 tables of paper history, 2 guests among them." in out
+    assert set(paper.values_list("status", "standing").distinct()) == {
+        (Table.FINISHED, Table.COUNTED)
+    }
+    assert not DealRecord.objects.filter(table__in=paper).exists()
+    first, last = paper.order_by("played_on").first(), paper.order_by("played_on").last()
+    assert first is not None and last is not None
+    assert (first.played_on.isoformat(), last.played_on.isoformat()) == (
+        "2025-09-05",
+        "2026-08-28",
+    )
+    # Every table of the notebook comes before the first played on the site.
+    played = Table.objects.filter(totals_only=False).order_by("played_on").first()
+    assert played is not None and last.played_on < played.played_on
+    guests = set(Seat.objects.filter(table__in=paper, guest__isnull=False).values_list("name"))
+    assert guests == {("Семён Маркович",), ("Лидия",)}
+    (history,) = HistoryImport.objects.all()
+    assert (history.file_name, history.tables, history.by.username) == (
+        "demo_history.csv",
+        66,
+        "olga",
+    )
+    # The first notebook table (worked from the file): Ольга +18, Вера −12, Семён −6,
+    # and money at half a whist.
+    seats = first.seats.order_by("position")
+    assert [(s.name, s.result, s.money, s.place) for s in seats] == [
+        ("Ольга", 18, 9, 1),
+        ("Вера", -12, -6, 3),
+        ("Семён Маркович", -6, -3, 2),
+    ]
+    # Olga's all-time Preferans total is her notebook's and her played tables' together.
+    olga = Member.objects.get(username="olga")
+    seated = Seat.objects.filter(member=olga, table__game="preferans", table__status="finished")
+    kept = StandingsTotal.objects.get(member=olga, season=None, game="preferans")
+    assert kept.tables == seated.count() > seated.filter(table__totals_only=False).count()
+    assert kept.total == sum(s.result for s in seated)
+
+
 def test_the_demo_club_has_its_own_name(demo: tuple[dict[str, str], str]) -> None:
     russian = Client().get("/").content.decode()
     english = Client(headers={"accept-language": "en"}).get("/").content.decode()
@@ -262,8 +312,9 @@ def test_a_second_load_changes_nothing(demo: tuple[dict[str, str], str]) -> None
 def test_the_boston_tables_have_a_preference_suit_and_their_old_numbers(
     demo: tuple[dict[str, str], str],
 ) -> None:
-    tariff = Table.objects.get(boston_version__tariff__name=BOSTON_TARIFF)
-    card = Table.objects.get(boston_version__tariff__name=BOSTON_CARD)
+    played = Table.objects.filter(totals_only=False)
+    tariff = played.get(boston_version__tariff__name=BOSTON_TARIFF)
+    card = played.get(boston_version__tariff__name=BOSTON_CARD)
 
     assert (tariff.preference_suit, card.preference_suit) == ("hearts", "diamonds")
     deals = [record.data for record in selectors.replay(tariff).records]

@@ -48,7 +48,9 @@ DAY = datetime.date(2026, 3, 10)
 
 
 def old_standings(game: str, season: Season | None) -> tuple[list[Standing], list[Standing]]:
-    seats = Seat.objects.filter(
+    # The members' seats: a guest is on no board (docs/evenings.md, Guests), and the demo's
+    # paper year has guests at counted tables.
+    seats = Seat.objects.members_only().filter(
         table__game=game, table__status=Table.FINISHED, table__standing=Table.COUNTED
     )
     if season is not None:
@@ -105,7 +107,8 @@ def old_profile(member: Any) -> dict[str, Any]:
                 counter.update({k: v for k, v in s[4].items() if isinstance(v, int)})
             counts[game] = +counter  # the counts that are not zero
     rivals = (
-        Seat.objects.filter(
+        Seat.objects.members_only()
+        .filter(
             table__status=Table.FINISHED,
             table__standing=Table.COUNTED,
             table__seats__member=member,
