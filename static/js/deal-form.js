@@ -264,6 +264,12 @@
   // page (a region that arrives with its words is not read out), and put the focus on the
   // form's first control for the next deal.
   document.addEventListener("htmx:afterSettle", () => {
+    // An undo redraws the table: its result, at the Undo button, takes the focus.
+    const undone = document.querySelector("#table-actions .undo-result");
+    if (undone && !undone.dataset.announced) {
+      undone.dataset.announced = "1";
+      undone.focus();
+    }
     const said = document.querySelector("#deal-form .deal-saved");
     if (!said || said.dataset.announced) {
       return;

@@ -165,4 +165,13 @@ def test_after_a_save_the_form_says_so_and_takes_the_focus(new_page, browser_pro
     # The next action takes the message away.
     tap(page, "level", "7")
     expect(said).to_have_count(0)
+
+    # A correction's message, atop the table page, goes at the next action too.
+    page.locator("#sheet .deal-fix").first.click()
+    page.locator("#id_reason").fill("the contract was 7")
+    page.locator("form#deal-edit").get_by_role("button", name="Save correction").click()
+    corrected = page.locator("main > .messages")
+    expect(corrected).to_have_text("Deal 1 corrected.")
+    tap(page, "kind", "misere")
+    expect(corrected).to_have_count(0)
     assert only_script_problems(browser_problems) == []
