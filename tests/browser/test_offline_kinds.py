@@ -9,6 +9,7 @@ kept. Offline is Playwright's ``context.set_offline`` (tests/browser/test_offlin
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from playwright.sync_api import Page, expect
 
 from scoring.models import DealRecord, Table
 from tests import factories
+from tests.browser.conftest import PHONE
 from tests.browser.test_offline import _QUEUED_KEYS, APP, QUEUED, controlled, only_script_problems
 from tests.browser.test_pulka_flow import sign_in, swapped_by
 
@@ -174,4 +176,25 @@ def test_after_a_save_the_form_says_so_and_takes_the_focus(new_page, browser_pro
     expect(corrected).to_have_text("Deal 1 corrected.")
     tap(page, "kind", "misere")
     expect(corrected).to_have_count(0)
+    assert only_script_problems(browser_problems) == []
+
+
+def test_without_javascript_a_save_is_said_at_save_and_tab_goes_into_the_form(
+    new_page, browser_problems
+):
+    """No script: the saved deal's message comes beside Save (not atop the page), and the
+    page opens at the form, so the next Tab is the form's first control."""
+    table = dark_table()
+    page = new_page(**PHONE, java_script_enabled=False)
+    sign_in(page, "anna")
+    page.goto(f"/tables/{table.pk}/")
+    form = page.locator("#deal-form form")
+    form.locator('label.segment:has(input[name="level"][value="6"])').tap()
+    form.get_by_role("button", name="Save deal").tap()
+
+    expect(page).to_have_url(re.compile(rf"/tables/{table.pk}/#deal-form$"))
+    expect(page.locator("#deal-form .buttons .deal-saved")).to_have_text("Deal 1 saved.")
+    expect(page.locator("main > .messages > li")).to_have_count(0)
+    page.keyboard.press("Tab")
+    expect(form.locator('input[name="kind"][value="game"]')).to_be_focused()
     assert only_script_problems(browser_problems) == []
