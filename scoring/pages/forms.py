@@ -140,6 +140,34 @@ ROWS_OF_ANOTHER_DEAL = _(
 )
 
 
+class DrawnRows:
+    """The deal forms' rows belong to one kind (and, for some kinds, one declarer): the
+    page draws every kind's and shows the chosen one's, and says which it shows in
+    ``drawn``, kept up to date by static/js/deal-form.js."""
+
+    def _rows_of_another_deal(self, data: dict[str, Any]) -> bool:
+        """A deal posted with the rows of another: the kind or the declarer was changed
+        without the fields following (a page without JavaScript, no «Show fields»). Its
+        rows would be stored for the wrong players, or missing, so it is refused and the
+        form drawn again for the deal chosen. A form posted without ``drawn`` (by hand,
+        from an older page) is judged as before."""
+        assert isinstance(self, forms.Form)  # noqa: S101 - mixed into the deal forms
+        drawn = self.data.get("drawn")
+        if not drawn or "kind" not in data:
+            return False
+        if drawn == self.drawn_now():
+            return False
+        self.add_error(None, ROWS_OF_ANOTHER_DEAL)
+        return True
+
+    def drawn_now(self) -> str:
+        """What the form's rows are drawn for: the kind and, where the rows depend on
+        him (a game's answers, a misère's tricks), the declarer, e.g. ``game:Boris``."""
+        kind = self.kind_value()  # type: ignore[attr-defined]
+        declarer = self.declarer_value() if kind in ROWS_BY_DECLARER else ""  # type: ignore[attr-defined]
+        return f"{kind}:{declarer}"
+
+
 class KindField(forms.ChoiceField):
     """The deal kinds a table offers. A kind of the game that the table's tariff does not
     allow is refused in words that say so (``refused``), not as an unknown choice: a
@@ -161,7 +189,7 @@ FAST_TRICKS = [(n, str(n)) for n in range(4)]
 """A concession's undertricks: 1 up to the level (the engine refuses more than the level)."""
 
 
-class PreferansDealForm(ErrorSummary, forms.Form):
+class PreferansDealForm(DrawnRows, ErrorSummary, forms.Form):
     """One Preferans deal. Fields for every active seat are present; the engine decides
     which answers and tricks apply (the declarer's own answer is ignored).
 
@@ -174,10 +202,6 @@ class PreferansDealForm(ErrorSummary, forms.Form):
     )
     kind = KindField(label=_("deal"), choices=KINDS, initial="game", refused={}, widget=Segmented)
     fields_template = "scoring/preferans/_deal_fields.html"
-    switches_in_page = True
-    """Every kind's and declarer's fields are drawn, the chosen ones shown: the page
-    switches them itself (static/js/deal-form.js), offline too, and without JavaScript
-    «Show fields» redraws the form."""
     SHOWN: ClassVar[Mapping[str, tuple[str, ...]]] = {
         # As scoring/preferans/_deal_fields.html shows them (whist_amount prints no error).
         "game": ("declarer", "level", "suit", "answer:", "tricks:", "fast_tricks", "dark"),
@@ -312,27 +336,6 @@ class PreferansDealForm(ErrorSummary, forms.Form):
         if data.get("kind") == "game":
             self._refuse_unplayed_tricks(data)
         return data
-
-    def _rows_of_another_deal(self, data: dict[str, Any]) -> bool:
-        """A deal posted with the rows of another: the page drew its answers and tricks
-        for one kind and declarer (``drawn``, kept up to date by static/js/deal-form.js),
-        and the kind or the declarer was changed without the fields following (a page
-        without JavaScript, no «Show fields»). Its rows would be stored for the wrong
-        players, so it is refused and the form drawn again for the deal chosen. A form
-        posted without ``drawn`` (by hand, from an older page) is judged as before."""
-        drawn = self.data.get("drawn")
-        if not drawn or "kind" not in data:
-            return False
-        if drawn == self.drawn_now():
-            return False
-        self.add_error(None, ROWS_OF_ANOTHER_DEAL)
-        return True
-
-    def drawn_now(self) -> str:
-        """What the form's rows are drawn for: the kind and, where the rows depend on
-        him (a game's answers, a misère's tricks), the declarer, e.g. ``game:Boris``."""
-        kind = self.kind_value()
-        return f"{kind}:{self.declarer_value() if kind in ROWS_BY_DECLARER else ''}"
 
     def _refuse_unplayed_tricks(self, data: dict[str, Any]) -> None:
         """Tricks entered for a game nobody whisted are refused on the tricks row, not
@@ -473,7 +476,7 @@ class PreferansDealForm(ErrorSummary, forms.Form):
         return initial
 
 
-class BostonDealForm(ErrorSummary, forms.Form):
+class BostonDealForm(DrawnRows, ErrorSummary, forms.Form):
     """One Boston deal: a payment-tariff ask or independence, a value-card contract, a
     pass, or an adjustment."""
 
@@ -522,11 +525,14 @@ class BostonDealForm(ErrorSummary, forms.Form):
         initial=0,
         widget=Segmented,
     )
-    reason = forms.CharField(label=_("reason"), max_length=200, required=False)
+    reason = forms.CharField(
+        label=_("reason"),
+        max_length=200,
+        required=False,
+        widget=forms.TextInput(attrs={"id": "id_adjust_reason"}),  # see PreferansDealForm
+    )
     amount = forms.IntegerField(label=_("chips"), required=False, min_value=1, max_value=100_000)
     fields_template = "scoring/boston/_deal_fields.html"
-    switches_in_page = False
-    """Another kind redraws the form through the server (htmx, or «Show fields»)."""
     SHOWN: ClassVar[Mapping[str, tuple[str, ...]]] = {
         # As scoring/boston/_deal_fields.html shows them (amount prints no error).
         "ask": ("declarer", "partner", "trump", "suit", "tour", "tricks"),
@@ -595,6 +601,8 @@ class BostonDealForm(ErrorSummary, forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if self._rows_of_another_deal(data):
+            return data
         # With a preference suit neither field has a default: a deal with neither would
         # otherwise be minor without anybody having said so.
         played = data.get("kind") in ("ask", "independence")

@@ -317,8 +317,6 @@ def _edit_page(
         "reason_form": reason,
         "n": n,
         "record": record,
-        "redraw_url": request.path,
-        "redraw_target": "#deal-edit",
         "new_key": uuid.uuid4,
         "edit_revision": table.revision,
     } | extra

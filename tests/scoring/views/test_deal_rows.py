@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import DealRecord, Table
+from tests import factories
 from tests.factories import HTMX
 from tests.html_forms import form_data, shown_fields
 
@@ -136,3 +137,24 @@ def test_rows_that_fit_the_deal_are_stored_at_once(client, table, anna):
     by_hand = {"kind": "misere", "declarer": "Vera", "tricks:Vera": "0", "revision": "1"}
     assert client.post(url, by_hand).status_code == 302
     assert [deal["kind"] for deal in deals(table)] == ["passout", "misere"]
+
+
+def test_a_boston_form_switches_its_kind_in_the_page_and_refuses_a_stale_one(client):
+    players = [factories.member(n) for n in ("Anna", "Boris", "Vera", "Gleb")]
+    table = factories.boston_table(players)
+    client.force_login(players[0])
+    page = client.get(reverse("scoring:table_detail", args=[table.pk])).content.decode()
+    form = deal_form(page)
+    assert 'name="drawn" value="ask:"' in form
+    assert 'name="contract"' in form and 'name="payer"' in form  # drawn for the page
+    shown = shown_fields(form)
+    assert {"declarer", "partner", "tricks"} <= shown
+    assert not {"contract", "column", "payer", "amount"} & shown
+
+    # A value-card contract chosen without «Show fields»: refused, nothing stored.
+    sent = form_of(page, table) | {"kind": "card", "declarer": "Anna", "tricks": "7"}
+    text = client.post(reverse("scoring:deal_create", args=[table.pk]), sent).content.decode()
+    assert ROWS in text
+    assert DealRecord.objects.count() == 0
+    assert 'name="drawn" value="card:"' in deal_form(text)
+    assert {"contract", "column", "honours"} <= shown_fields(deal_form(text))
