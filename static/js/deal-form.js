@@ -60,12 +60,11 @@
     const at = seats.indexOf(declarer);
     const order = at < 0 ? seats : [...seats.slice(at + 1), ...seats.slice(0, at), declarer];
     const end = answers.querySelector(":scope > .errorlist");
-    order.forEach((name) => {
-      const row = answers.querySelector(`:scope > fieldset[data-player="${CSS.escape(name)}"]`);
-      if (!row) {
-        return;
-      }
-      row.hidden = name === declarer;
+    const rows = order
+      .map((name) => answers.querySelector(`:scope > fieldset[data-player="${CSS.escape(name)}"]`))
+      .filter((row) => row !== null);
+    rows.forEach((row) => {
+      row.hidden = row.dataset.player === declarer;
       if (row.hidden) {
         // The declarer does not answer: a whist left in his row would show the tricks.
         const pass = row.querySelector('input[value="pass"]');
@@ -73,8 +72,14 @@
           pass.checked = true;
         }
       }
-      answers.insertBefore(row, end);
     });
+    // Moved only when out of order: a row taken out and put back loses the focus.
+    const now = Array.from(answers.querySelectorAll(":scope > fieldset[data-player]"));
+    if (rows.some((row, i) => now[i] !== row)) {
+      rows.forEach((row) => {
+        answers.insertBefore(row, end);
+      });
+    }
   }
 
   function apply(form) {
@@ -247,8 +252,9 @@
     }
   });
 
-  function prepareAll() {
-    document.querySelectorAll("form").forEach((form) => {
+  function prepare(root) {
+    const forms = root.matches?.("form") ? [root] : Array.from(root.querySelectorAll("form"));
+    forms.forEach((form) => {
       if (form.querySelector(".deal-missing")) {
         apply(form);
         describe(form);
@@ -256,9 +262,13 @@
     });
   }
 
-  document.addEventListener("DOMContentLoaded", prepareAll);
-  // A form redrawn or saved by htmx.
-  document.addEventListener("htmx:load", prepareAll);
+  document.addEventListener("DOMContentLoaded", () => {
+    prepare(document);
+  });
+  // A form redrawn or saved by htmx (not the live sheet's poll: nothing of a form there).
+  document.addEventListener("htmx:load", (event) => {
+    prepare(event.detail?.elt || document);
+  });
 
   // A deal saved: say so where the member looks, in a live region that is already on the
   // page (a region that arrives with its words is not read out), and put the focus on the
