@@ -12,9 +12,10 @@ from typing import Any
 class _FormFields(HTMLParser):
     """The values a browser would submit from the form with id ``form_id``."""
 
-    def __init__(self, form_id: str) -> None:
+    def __init__(self, form_id: str, action: str | None = None) -> None:
         super().__init__()
         self.form_id = form_id
+        self.action = action
         self.inside = False
         self.fields: list[tuple[str, str]] = []
         self._select: str | None = None
@@ -24,7 +25,9 @@ class _FormFields(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
         if tag == "form":
-            self.inside = a.get("id") == self.form_id
+            self.inside = a.get("id") == self.form_id or (
+                self.action is not None and a.get("action") == self.action
+            )
         if not self.inside or "disabled" in a:
             return
         name = a.get("name")
@@ -56,9 +59,10 @@ class _FormFields(HTMLParser):
             self._textarea = None
 
 
-def form_data(html: str, form_id: str) -> dict[str, Any]:
-    """The form's fields as the test client's POST data (repeated names become lists)."""
-    parser = _FormFields(form_id)
+def form_data(html: str, form_id: str = "", *, action: str | None = None) -> dict[str, Any]:
+    """The form's fields (the form with id ``form_id``, or posting to ``action``) as the
+    test client's POST data (repeated names become lists)."""
+    parser = _FormFields(form_id, action)
     parser.feed(html)
     data: dict[str, Any] = {}
     for name, value in parser.fields:
@@ -91,3 +95,36 @@ def group_errors(html: str, group: str) -> list[str]:
     if match is None:
         return []
     return [entities.unescape(item) for item in re.findall(r"<li>(.*?)</li>", match[1])]
+
+
+class _ShownFields(HTMLParser):
+    """The names of the inputs a page shows: none inside an element drawn ``hidden`` (the
+    deal form draws every kind's fields and shows the chosen kind's)."""
+
+    VOID = frozenset(("input", "br", "img", "meta", "link", "hr", "source", "wbr", "col"))
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[tuple[str, bool]] = []
+        self.names: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        hidden = bool(self.open and self.open[-1][1]) or "hidden" in a
+        if tag == "input" and a.get("name") and a.get("type") != "hidden" and not hidden:
+            self.names.add(str(a["name"]))
+        if tag not in self.VOID:
+            self.open.append((tag, hidden))
+
+    def handle_endtag(self, tag: str) -> None:
+        for i in range(len(self.open) - 1, -1, -1):
+            if self.open[i][0] == tag:
+                del self.open[i:]
+                return
+
+
+def shown_fields(html: str) -> set[str]:
+    """The names of the fields ``html`` shows (not inside anything ``hidden``)."""
+    parser = _ShownFields()
+    parser.feed(html)
+    return parser.names

@@ -131,6 +131,44 @@ UNPLAYED_TRICKS = _(
 )
 
 
+ROWS_BY_DECLARER = ("game", "misere")
+"""The kinds whose rows belong to the declarer: a game's answers are his defenders', a
+misère's tricks his own."""
+
+ROWS_OF_ANOTHER_DEAL = _(
+    "The answers and tricks on the form were for another declarer or another kind of deal, "
+    "so nothing was saved. They now fit your choice: check them and save again."
+)
+
+
+class DrawnRows:
+    """The deal forms' rows belong to one kind (and, for some kinds, one declarer): the
+    page draws every kind's and shows the chosen one's, and says which it shows in
+    ``drawn``, kept up to date by static/js/deal-form.js."""
+
+    def _rows_of_another_deal(self, data: dict[str, Any]) -> bool:
+        """A deal posted with the rows of another: the kind or the declarer was changed
+        without the fields following (a page without JavaScript, no «Show fields»). Its
+        rows would be stored for the wrong players, or missing, so it is refused and the
+        form drawn again for the deal chosen. A form posted without ``drawn`` (by hand,
+        from an older page) is judged as before."""
+        assert isinstance(self, forms.Form)  # noqa: S101 - mixed into the deal forms
+        drawn = self.data.get("drawn")
+        if not drawn or "kind" not in data:
+            return False
+        if drawn == self.drawn_now():
+            return False
+        self.add_error(None, ROWS_OF_ANOTHER_DEAL)
+        return True
+
+    def drawn_now(self) -> str:
+        """What the form's rows are drawn for: the kind and, where the rows depend on
+        him (a game's answers, a misère's tricks), the declarer, e.g. ``game:Boris``."""
+        kind = self.kind_value()  # type: ignore[attr-defined]
+        declarer = self.declarer_value() if kind in ROWS_BY_DECLARER else ""  # type: ignore[attr-defined]
+        return f"{kind}:{declarer}"
+
+
 class KindField(forms.ChoiceField):
     """The deal kinds a table offers. A kind of the game that the table's tariff does not
     allow is refused in words that say so (``refused``), not as an unknown choice: a
@@ -152,7 +190,7 @@ FAST_TRICKS = [(n, str(n)) for n in range(4)]
 """A concession's undertricks: 1 up to the level (the engine refuses more than the level)."""
 
 
-class PreferansDealForm(ErrorSummary, forms.Form):
+class PreferansDealForm(DrawnRows, ErrorSummary, forms.Form):
     """One Preferans deal. Fields for every active seat are present; the engine decides
     which answers and tricks apply (the declarer's own answer is ignored).
 
@@ -263,7 +301,14 @@ class PreferansDealForm(ErrorSummary, forms.Form):
                 required=False,
                 widget=forms.CheckboxSelectMultiple,
             )
-        self.fields["reason"] = forms.CharField(label=_("reason"), max_length=200, required=False)
+        # An adjustment's reason: drawn (hidden) with every kind's fields, so on the
+        # correction's page beside the correction's own reason, which keeps ``id_reason``.
+        self.fields["reason"] = forms.CharField(
+            label=_("reason"),
+            max_length=200,
+            required=False,
+            widget=forms.TextInput(attrs={"id": "id_adjust_reason"}),
+        )
         for name in self.everyone:
             self.fields[f"pool:{name}"] = forms.IntegerField(
                 label=name, required=False, min_value=-10_000, max_value=10_000
@@ -287,6 +332,8 @@ class PreferansDealForm(ErrorSummary, forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if self._rows_of_another_deal(data):
+            return data
         if data.get("kind") == "game":
             self._refuse_unplayed_tricks(data)
         return data
@@ -328,11 +375,26 @@ class PreferansDealForm(ErrorSummary, forms.Form):
         """The defenders' answers, in speaking order."""
         return [self[f"answer:{n}"] for n in self.defenders()]
 
+    def answer_rows(self) -> list[tuple[forms.BoundField, str, bool]]:
+        """Every active player's answer row as (field, player, hidden): the defenders' in
+        speaking order, then the declarer's own, hidden. The page shows the rows of
+        whoever is chosen as declarer without asking the server (deal-form.js)."""
+        declarer = self.declarer_value()
+        return [(self[f"answer:{n}"], n, False) for n in self.defenders()] + [
+            (self[f"answer:{declarer}"], declarer, True)
+        ]
+
     def trick_fields(self) -> list[forms.BoundField]:
         """Tricks of the players who hold cards (a misère: the declarer's only)."""
         if self.kind_value() == "misere":
             return [self[f"tricks:{self.declarer_value()}"]]
         return [self[f"tricks:{n}"] for n in self.active]
+
+    def trick_rows(self) -> list[tuple[forms.BoundField, str, bool]]:
+        """Every active player's tricks as (field, player, hidden): a misère shows the
+        declarer's only, the other kinds everybody's (deal-form.js switches them)."""
+        shown = {field.name for field in self.trick_fields()}
+        return [(self[f"tricks:{n}"], n, f"tricks:{n}" not in shown) for n in self.active]
 
     def adjustment_fields(self) -> list[tuple[str, forms.BoundField, forms.BoundField]]:
         """(player, pool, mountain) for an adjustment."""
@@ -415,7 +477,7 @@ class PreferansDealForm(ErrorSummary, forms.Form):
         return initial
 
 
-class BostonDealForm(ErrorSummary, forms.Form):
+class BostonDealForm(DrawnRows, ErrorSummary, forms.Form):
     """One Boston deal: a payment-tariff ask or independence, a value-card contract, a
     pass, or an adjustment."""
 
@@ -476,7 +538,12 @@ class BostonDealForm(ErrorSummary, forms.Form):
         initial=0,
         widget=Segmented,
     )
-    reason = forms.CharField(label=_("reason"), max_length=200, required=False)
+    reason = forms.CharField(
+        label=_("reason"),
+        max_length=200,
+        required=False,
+        widget=forms.TextInput(attrs={"id": "id_adjust_reason"}),  # see PreferansDealForm
+    )
     amount = forms.IntegerField(label=_("chips"), required=False, min_value=1, max_value=100_000)
     fields_template = "scoring/boston/_deal_fields.html"
     SHOWN: ClassVar[Mapping[str, tuple[str, ...]]] = {
@@ -559,6 +626,8 @@ class BostonDealForm(ErrorSummary, forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if self._rows_of_another_deal(data):
+            return data
         # With a preference suit neither field has a default: a deal with neither would
         # otherwise be minor without anybody having said so.
         played = data.get("kind") in ("ask", "independence")

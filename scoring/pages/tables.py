@@ -189,8 +189,6 @@ def deal_form_context(
         "can_close_early": not complete and can_close_early(request.user, table),
         "can_mark": kind.last_round and not marked and not complete,
         "can_clear_mark": marked and can_clear_control_time(request.user, table),
-        "redraw_url": reverse("scoring:deal_create", args=[table.pk]),
-        "redraw_target": "#deal-form",
         "deal_revision": table.revision,  # a form redrawn from what was posted keeps its own
         "new_key": uuid.uuid4,
     }

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, retarget
 
-from clubsite.http import HtmxHttpRequest, page_or_partial, partial_or_redirect
+from clubsite.http import HtmxHttpRequest, page_or_partial
 from scoring import selectors, services
 from scoring.engine.errors import RuleError
 from scoring.models import DealRecord, Table
@@ -56,6 +56,7 @@ from scoring.views.writes import (
     require_write,
     revision_and_key,
     stale_answer,
+    table_page,
     table_write,
     with_revision,
     write_answer,
@@ -170,22 +171,24 @@ def _after_save(
     as it stands now). The history below them shows the new deal from the next page load
     on, as viewers see it. Others: back to the table page. Either way with the revision
     the deal made (``revision``: a deal sent again, stored the first time)."""
+    # A deal sent again was stored the first time: its number is not known here.
+    said = _("Deal saved.") if state is None else _("Deal %(n)s saved.") % {"n": state.count}
     if state is None:
         state = selectors.current(table_for_page(table.pk, with_tariff=False), latest=LOG_SHOWN)
     if revision is None:
         revision = state.table.revision
-
-    def saved() -> HttpResponse:
+    if request.htmx:
         context = deal_form_context(request, state.table, state) | {
             "sheet": sheet_html(request, state.table, state, editable=True),
-            "saved_deal": _("Deal saved."),
+            "saved_deal": said,
         }
         response = render(request, "scoring/table_detail.html#deal-saved", context)
-        return retarget(response, "#sheet")
-
-    url = reverse("scoring:table_detail", args=[table.pk])
-    response = partial_or_redirect(request, saved, url, message=_("Deal saved."))
-    return with_revision(response, table.pk, revision)
+        return with_revision(retarget(response, "#sheet"), table.pk, revision)
+    # Shown beside the form's Save (the tag), and the page opens at the form: the next Tab
+    # goes into it, as after a save with JavaScript the focus does.
+    messages.success(request, said, extra_tags="in-place deal-saved")
+    url = reverse("scoring:table_detail", args=[table.pk]) + "#deal-form"
+    return with_revision(redirect(url), table.pk, revision)
 
 
 @table_write
@@ -201,13 +204,31 @@ def deal_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return refuse(request, table, finished_refusal())
     if request.method == "GET":
         return _undo_page(request, table, seen=int_or_none(request.GET.get("revision")))
-    return write_answer(
-        request,
-        table,
-        _("Last deal undone."),
-        lambda: services.deal_undo(table, by=member_of(request), drawn=revision_and_key(request)),
-        stale_page=lambda message: _undo_page(request, table, message),
-    )
+    try:
+        services.deal_undo(table, by=member_of(request), drawn=revision_and_key(request))
+    except services.AlreadyStored as stored:  # sent twice: the first one is the table now
+        return _undone(request, table, stored.revision)
+    except services.StaleWrite as stale:
+        return stale_answer(
+            request, table, stale, lambda message: _undo_page(request, table, message)
+        )
+    except RuleError as error:
+        return refuse(request, table, error)
+    return _undone(request, table)
+
+
+def _undone(request: HtmxHttpRequest, table: Table, revision: int | None = None) -> HttpResponse:
+    """The undo said where it was asked, at the Undo button: htmx, the table redrawn with
+    the words there; a plain POST, back to the table at its buttons with them (a message
+    tagged to be shown there, not atop the page)."""
+    said = _("Last deal undone.")
+    if request.htmx:
+        response = table_page(request, table, undone=said)
+    else:
+        messages.success(request, said, extra_tags="in-place undo-result")
+        url = reverse("scoring:table_detail", args=[table.pk]) + "#table-actions"
+        response = redirect(url)
+    return with_revision(response, table.pk, revision)
 
 
 def _undo_page(
@@ -296,8 +317,6 @@ def _edit_page(
         "reason_form": reason,
         "n": n,
         "record": record,
-        "redraw_url": request.path,
-        "redraw_target": "#deal-edit",
         "new_key": uuid.uuid4,
         "edit_revision": table.revision,
     } | extra

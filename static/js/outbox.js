@@ -8,7 +8,9 @@
 //   second deal.
 // - A save made offline, or whose request fails at the network level (htmx:sendError,
 //   htmx:timeout), goes into an IndexedDB queue with every field of the form; the page
-//   says so and the form is cleared for the next deal, with a new write_key.
+//   says so and the form is cleared for the next deal, with a new write_key. Only a deal
+//   that passes the page's own checks (deal-form.js: tricks that add up, every choice
+//   made, the rows of this declarer) goes in; anything else is refused there, in words.
 // - When the connection returns (the `online` event, each page load, and every half
 //   minute while deals wait) the queue is sent in order, one deal at a time. A deal queued
 //   on top of another was drawn for the table before that one: once that one is stored,
@@ -142,7 +144,17 @@
     return parts.join(" · ");
   }
 
+  // The page's own checks (static/js/deal-form.js): a deal whose tricks do not add up,
+  // that lacks a choice, or whose rows are another declarer's is not kept on the phone to
+  // be refused later; the form says why, at once, and stays as typed.
+  function refusedAtEntry(form) {
+    return Boolean(window.dealForm?.refuse(form));
+  }
+
   function queueDeal(form, fields) {
+    if (refusedAtEntry(form)) {
+      return Promise.resolve();
+    }
     const item = {
       table: tableOf(form),
       url: new URL(form.action, location.href).pathname,

@@ -276,7 +276,7 @@ def test_a_deal_refused_when_sent_waits_for_the_member_never_dropped(new_page, b
     other_form = other.locator("#deal-form form")
     other_form.locator('label.segment:has(input[name="level"][value="6"])').click()
     other_form.get_by_role("button", name="Save deal").click()
-    expect(other.locator("#deal-form .message.success")).to_have_text("Deal saved.")
+    expect(other.locator("#deal-form .deal-saved")).to_have_text("Deal 1 saved.")
     assert stored(table) == [("Boris", "6S")]
 
     page.context.set_offline(False)

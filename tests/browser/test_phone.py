@@ -20,7 +20,7 @@ from playwright.sync_api import Locator, Page, expect
 from scoring.models import Season
 from tests import factories
 from tests.browser.conftest import PHONE
-from tests.browser.test_pulka_flow import sign_in, swapped_by
+from tests.browser.test_pulka_flow import SAVED, sign_in, swapped_by
 
 pytestmark = [
     pytest.mark.browser,
@@ -59,13 +59,17 @@ class Thumb:
         expect(self.form.locator(f'input[name="{field}"][value="{value}"]')).to_be_checked()
 
     def redraw(self, field: str, value: str) -> None:
-        """A choice that redraws the form (the kind, the declarer)."""
-        swapped_by(self.page, "#deal-form", lambda: self.tap(self.button(field, value)))
+        """A choice that changes the form's rows (the kind, the declarer): a Preferans form
+        switches them in the page, a Boston form is redrawn by htmx."""
+        if self.form.locator('input[name="drawn"]').count():
+            self.choose(field, value)
+        else:
+            swapped_by(self.page, "#deal-form", lambda: self.tap(self.button(field, value)))
 
     def save(self) -> None:
         save = self.form.get_by_role("button", name="Save deal")
         swapped_by(self.page, "#sheet", lambda: self.tap(save))
-        expect(self.form.locator(".message.success")).to_have_text("Deal saved.")
+        expect(self.form.locator(".buttons .deal-saved")).to_have_text(SAVED)
 
     def deal(self) -> int:
         """Taps for the deal just saved; the count starts again."""
@@ -132,7 +136,7 @@ def test_the_form_says_what_is_missing_and_the_server_still_checks(new_page):
     page.goto(f"/tables/{table.pk}/")
     thumb = Thumb(page)
     missing = thumb.form.locator(".deal-missing")
-    expect(missing).to_have_text("still to choose: contract")
+    expect(missing).to_be_hidden()  # nothing is said before anything is touched
     thumb.redraw("kind", "passout")
     expect(missing).to_have_text("distribute the tricks: 0 of 10")
     thumb.choose("tricks:Anna", "6")
@@ -304,11 +308,12 @@ def test_a_boston_deal_in_taps(new_page):
     page.goto(f"/tables/{table.pk}/")
     thumb = Thumb(page)
     expect(thumb.form.locator('input[name="kind"][value="ask"]')).to_be_checked()
-    expect(thumb.form.locator(".deal-missing")).to_have_text(
-        "still to choose: declarer, tricks of the declaring side"
-    )
+    expect(thumb.form.locator(".deal-missing")).to_be_hidden()  # not before a touch
     # Anna asks with Vera as partner, hearts trump (major at this table), 9 tricks.
     thumb.choose("declarer", "Anna")
+    expect(thumb.form.locator(".deal-missing")).to_have_text(
+        "still to choose: tricks of the declaring side"
+    )
     thumb.choose("partner", "Vera")
     thumb.choose("trump", "hearts")
     thumb.choose("tricks", "9")

@@ -80,19 +80,28 @@ def pick(form: Locator, field: str, value: str) -> None:
 
 
 def choose(page: Page, field: str, value: str) -> None:
-    """Pick the kind of deal or the declarer: htmx redraws the form for the choice (unless
-    it is the one already chosen)."""
-    choice = button(page.locator("#deal-form"), field, value)
-    if not choice.is_checked():
+    """Pick the kind of deal or the declarer: a Preferans form switches its rows in the
+    page (static/js/deal-form.js, its ``drawn`` following), a Boston form is redrawn by
+    htmx for the choice (unless it is the one already chosen)."""
+    form = page.locator("#deal-form")
+    choice = button(form, field, value)
+    if form.locator('input[name="drawn"]').count():
+        choice.check()
+        expect(form.locator('input[name="drawn"]')).not_to_have_value(re.compile("^$"))
+    elif not choice.is_checked():
         swapped_by(page, "#deal-form", choice.check)
     expect(button(page.locator("#deal-form"), field, value)).to_be_checked()
+
+
+SAVED = re.compile(r"^Deal \d+ saved\.$")
+"""What the form says beside Save once a deal is stored: «Deal 3 saved.»"""
 
 
 def save_deal(page: Page) -> None:
     """Save the deal: htmx swaps in the new sheet and a fresh form."""
     button = page.locator("#deal-form").get_by_role("button", name="Save deal")
     swapped_by(page, "#sheet", button.click)
-    expect(page.locator("#deal-form .message.success")).to_have_text("Deal saved.")
+    expect(page.locator("#deal-form .buttons .deal-saved")).to_have_text(SAVED)
 
 
 def test_a_pulka_through_the_browser(new_page, browser_problems):
@@ -158,10 +167,11 @@ def test_a_pulka_through_the_browser(new_page, browser_problems):
     )
     expect(result_row(viewer, "Anna")).to_have_text(["2", "0", "5.33", "5.34"])
 
-    # -- deal 2: a pass-out, 5 / 5 / 0 (changing the kind redraws the form).
+    # -- deal 2: a pass-out, 5 / 5 / 0 (changing the kind switches the form's rows).
     choose(page, "kind", "passout")
-    expect(form.locator('input[name="answer:Boris"]')).to_have_count(0)
-    expect(form.locator('input[name="declarer"]')).to_have_count(0)
+    expect(form.locator('input[name="answer:Boris"]:visible')).to_have_count(0)
+    expect(form.locator('input[name="declarer"]:visible')).to_have_count(0)
+    expect(form.locator('input[name="tricks:Vera"]:visible')).to_have_count(11)
     pick(form, "tricks:Anna", "5")
     pick(form, "tricks:Boris", "5")
     expect(button(form, "tricks:Vera", "0")).to_be_checked()
@@ -176,7 +186,7 @@ def test_a_pulka_through_the_browser(new_page, browser_problems):
     # -- deal 3: Boris's misère, clean (no tricks).
     choose(page, "kind", "misere")
     choose(page, "declarer", "Boris")
-    expect(form.locator("fieldset.trick-pad")).to_have_count(1)  # the declarer's only
+    expect(form.locator("fieldset.trick-pad:visible")).to_have_count(1)  # the declarer's only
     pick(form, "tricks:Boris", "0")
     save_deal(page)
     expect(result_row(page, "Boris")).to_have_text(["10", "5", "48.00", "48.00"])
@@ -197,7 +207,9 @@ def test_a_pulka_through_the_browser(new_page, browser_problems):
     pick(correction, "tricks:Anna", "5")
     pick(correction, "tricks:Boris", "4")
     expect(button(correction, "tricks:Vera", "1")).to_be_checked()
-    correction.locator('input[name="reason"]').fill("misread the tricks")
+    # The correction's reason (an adjustment's own is drawn too, hidden and not sent).
+    expect(correction.locator("#id_adjust_reason")).to_be_disabled()
+    correction.locator("#id_reason").fill("misread the tricks")
     correction.get_by_role("button", name="Save correction").click()
     expect(page).to_have_url(table_url)
     expect(page.locator(".messages")).to_contain_text("Deal 1 corrected.")

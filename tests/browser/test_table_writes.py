@@ -51,7 +51,11 @@ def test_undo_asks_first_naming_the_deal(new_page, browser_problems):
     expect(page.locator("#sheet .deal-log > li")).to_have_count(1)  # asking undoes nothing
 
     swapped_by(page, "#table-body", confirm.get_by_role("button", name="Undo deal 1").click)
-    expect(page.locator("#table-body .message.success")).to_have_text("Last deal undone.")
+    # Said at the Undo button, where the member is, not atop the page.
+    undone = page.locator("#table-actions .undo-result")
+    expect(undone).to_have_text("Last deal undone.")
+    expect(undone).to_be_focused()
+    expect(page.locator(".table-head .message.success")).to_have_count(0)  # not atop
     expect(page.locator("#sheet")).to_contain_text("No deals yet.")
     assert browser_problems.seen == []
     assert not DealRecord.objects.filter(table=table, deleted=False).exists()

@@ -201,7 +201,9 @@ def test_every_htmx_write_on_the_table_page_sends_the_token(table: Table) -> Non
         for tag, attrs, form in elements.tags
         if any(f"hx-{verb}" in attrs for verb in ("post", "put", "patch", "delete"))
     ]
-    assert len(writes) >= 3  # deal form, the kind selector, undo, finish, delete …
+    # The deal form (its kind and declarer switch in the page: no write of their own;
+    # undo asks first with a GET) and whatever else the table shows.
+    assert any(attrs.get("hx-post", "").endswith("/deals/") for _, attrs, _ in writes)
     for tag, attrs, form in writes:
         # htmx sends a form's own fields; another element sends its enclosing form's
         # fields only when told to with hx-include="closest form".

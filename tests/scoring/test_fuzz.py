@@ -328,7 +328,10 @@ def check_deal_post(
             assert response["HX-Retarget"] == "#sheet"
         else:
             assert response.status_code == 302
-            assert response["Location"] == reverse("scoring:table_detail", args=[table.pk])
+            assert (
+                response["Location"]
+                == reverse("scoring:table_detail", args=[table.pk]) + "#deal-form"
+            )
         return
     if response.status_code == 302:  # refused without htmx: the message waits on the page
         assert not htmx

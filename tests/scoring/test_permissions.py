@@ -505,7 +505,7 @@ def _post_deal(client: Client, w: World, data: dict[str, Any], **headers: Any) -
 
 def _deal_added(w: World, response: HttpResponse) -> None:
     assert w.live_deals() == 2
-    assert response["Location"] == _url("scoring:table_detail", w.table.pk)
+    assert response["Location"] == _url("scoring:table_detail", w.table.pk) + "#deal-form"
 
 
 action(

@@ -25,6 +25,7 @@ from scoring.pages.tables import LOG_SHOWN
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, MISERE, PASSOUT, post_deal
 from tests.fuzz_strategies import db_snapshot
+from tests.html_forms import shown_fields
 
 pytestmark = pytest.mark.django_db
 
@@ -131,7 +132,8 @@ def test_htmx_deal_updates_the_sheet_partial(client, table, anna):
     assert 'name="revision" value="1"' in html  # the form for the next deal: revision 1
     assert response["X-Table-Revision"] == "1"
     assert 'id="table-actions" class="table-actions" hx-swap-oob="true"' in html
-    assert "Deal saved." in html
+    # Said beside Save, with the deal's number.
+    assert '<p class="deal-saved message success" role="status">Deal 1 saved.</p>' in html
     assert document(table)["players"]["Boris"]["whists"]["Anna"] == 8
     assert AuditEntry.objects.filter(table=table, action="add").count() == 1
 
@@ -139,12 +141,14 @@ def test_htmx_deal_updates_the_sheet_partial(client, table, anna):
 def test_plain_post_redirects_to_the_table(client, table, anna):
     response = post_deal(client, table, FIRST_GAME)
     assert response.status_code == 302
-    assert response["Location"] == reverse("scoring:table_detail", args=[table.pk])
+    # At the form: the next Tab goes into it.
+    assert response["Location"] == reverse("scoring:table_detail", args=[table.pk]) + "#deal-form"
     page = client.get(response["Location"]).content.decode()
     # The message kept across the redirect is in the reader's language (the client fixture
-    # asks for English), not the site's default Russian.
-    assert "Deal saved." in page
-    assert "Раздача записана." not in page
+    # asks for English), not the site's default Russian, and beside Save, not atop the page.
+    assert '<p class="deal-saved message success" role="status">Deal 1 saved.</p>' in page
+    assert "Раздача 1 записана." not in page
+    assert '<ul class="messages"></ul>' in page
     assert document(table)["players"]["Anna"]["pool"] == 2
 
 
@@ -205,8 +209,11 @@ def test_kind_change_redraws_the_form_only(client, table, anna):
     response = post_deal(client, table, {"kind": "passout", "change": "1"}, **HTMX)
     html = response.content.decode()
     assert 'id="deal-form"' in html
-    assert 'name="tricks:Vera"' in html
-    assert 'name="answer:Boris"' not in html
+    shown = shown_fields(html)
+    assert "tricks:Vera" in shown
+    assert "answer:Boris" not in shown  # drawn, for the page to switch to, but hidden
+    assert 'name="answer:Boris"' in html
+    assert 'name="drawn" value="passout:"' in html
     assert not DealRecord.objects.exists()
 
 
@@ -447,11 +454,12 @@ def test_the_edit_page_redraws_its_fields_for_another_kind(client, table, anna):
     record = DealRecord.objects.get(table=table)
     url = reverse("scoring:deal_edit", args=[table.pk, record.pk])
     page = client.get(url).content.decode()
-    assert 'hx-target="#deal-edit"' in page
+    # The page switches the kind itself; «Show fields» (no JavaScript) redraws it.
+    assert 'name="drawn" value="game:Anna"' in page and 'name="change"' in page
     redrawn = client.post(url, {"kind": "passout", "change": "1", "reason": "typo"}, **HTMX)
     html = redrawn.content.decode()
     assert 'id="deal-edit"' in html
-    assert 'name="answer:Boris"' not in html
+    assert "answer:Boris" not in shown_fields(html)
     assert 'value="typo"' in html  # the reason typed so far is kept
     assert DealRecord.objects.get(pk=record.pk).data == record.data
 

@@ -62,7 +62,7 @@ def test_a_deal_sent_again_is_answered_as_the_first_whatever_its_revision(
         assert later["HX-Retarget"] == "#sheet"
         assert "Deal saved." in text(later)
     else:
-        assert later["Location"] == reverse("scoring:table_detail", args=[table.pk])
+        assert later["Location"] == reverse("scoring:table_detail", args=[table.pk]) + "#deal-form"
 
 
 @pytest.mark.parametrize("headers", [HTMX, {}], ids=["htmx", "plain"])
