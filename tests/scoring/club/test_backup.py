@@ -43,6 +43,7 @@ from scoring.models import (
     Season,
     Seat,
     Table,
+    Tournament,
 )
 
 pytestmark = pytest.mark.django_db
@@ -114,6 +115,7 @@ def empty_the_club() -> None:
     """What a freshly migrated database holds: the preset tariffs, the Organisers group and
     the club's first texts."""
     Evening.objects.all().delete()  # check-ins, requests, links, settlements go with them
+    Tournament.objects.all().delete()  # its field, tours, their tables' links, penalties
     Table.objects.all().delete()  # seats, deals, audit, rating history go with them
     Guest.objects.all().delete()
     Rating.objects.all().delete()
