@@ -8,197 +8,772 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scoring', '0028_fspr_leningrad_preset'),
+        ("scoring", "0028_fspr_leningrad_preset"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Entry',
+            name="Entry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('checked_in', models.BooleanField(default=False, verbose_name='checked in')),
-                ('status', models.CharField(choices=[('playing', 'playing'), ('withdrawn', 'withdrawn'), ('disqualified', 'disqualified')], default='playing', max_length=12, verbose_name='status')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('guest', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='entries', to='scoring.guest', verbose_name='guest')),
-                ('member', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='entries', to=settings.AUTH_USER_MODEL, verbose_name='member')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("checked_in", models.BooleanField(default=False, verbose_name="checked in")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("playing", "playing"),
+                            ("withdrawn", "withdrawn"),
+                            ("disqualified", "disqualified"),
+                        ],
+                        default="playing",
+                        max_length=12,
+                        verbose_name="status",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "guest",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="entries",
+                        to="scoring.guest",
+                        verbose_name="guest",
+                    ),
+                ),
+                (
+                    "member",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="entries",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="member",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'entry',
-                'verbose_name_plural': 'the field',
-                'ordering': ('tournament', 'id'),
+                "verbose_name": "entry",
+                "verbose_name_plural": "the field",
+                "ordering": ("tournament", "id"),
             },
         ),
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200, verbose_name='name')),
-                ('game', models.CharField(choices=[('preferans', 'Preferans'), ('boston', 'Boston')], default='preferans', max_length=10, verbose_name='game')),
-                ('played_on', models.DateField(default=django.utils.timezone.localdate, verbose_name='date')),
-                ('place', models.CharField(blank=True, max_length=200, verbose_name='place')),
-                ('status', models.CharField(choices=[('draft', 'draft'), ('running', 'running'), ('finished', 'finished')], default='draft', editable=False, max_length=10, verbose_name='status')),
-                ('seed', models.PositiveIntegerField(blank=True, help_text='The seating of every tour is drawn from it: the same seed, the same seats.', null=True, verbose_name='seed')),
-                ('preset', models.CharField(choices=[('fspr', 'Russian federation (FSPR): four at a table, played to time'), ('gambler', 'Gambler: Swiss, cut after tour 3, results capped'), ('playelephant', 'PlayElephant: fixed deals, then a final'), ('league_night', 'League night: one tour, place points'), ('custom', "the organiser's own")], default='custom', max_length=20, verbose_name='format')),
-                ('tours', models.PositiveSmallIntegerField(default=3, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(30)], verbose_name='tours')),
-                ('seating', models.CharField(choices=[('random', 'random every tour'), ('swiss', 'Swiss: by the standings, avoiding repeat opponents'), ('interval', 'interval: 1-2-3-4, then 1-3-5-7'), ('schedule', 'a schedule published in advance, no pair meeting twice')], default='swiss', max_length=10, verbose_name='seating')),
-                ('table_size', models.PositiveSmallIntegerField(choices=[(4, 'four at a table, the dealer sits out'), (3, 'three at a table')], default=4, verbose_name='table size')),
-                ('length', models.CharField(choices=[('pool', 'a pool target'), ('deals', 'a fixed number of deals'), ('time', 'a time limit')], default='pool', max_length=10, verbose_name='a tour lasts')),
-                ('pool_target', models.PositiveIntegerField(default=10, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(1000)], verbose_name='pool target')),
-                ('deals', models.PositiveSmallIntegerField(blank=True, help_text='The number of deals in a tour (a fixed length), or the most it may have.', null=True, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(200)], verbose_name='deals')),
-                ('minutes', models.PositiveSmallIntegerField(blank=True, help_text='A tour played to time: the control time comes after this many minutes.', null=True, validators=[django.core.validators.MinValueValidator(10), django.core.validators.MaxValueValidator(600)], verbose_name='minutes')),
-                ('points', models.CharField(choices=[('raw', 'the result in whists as it is'), ('bands', 'the result, counted in bands (caps)'), ('places', 'place points at the table')], default='raw', max_length=10, verbose_name='tournament points')),
-                ('bands', models.JSONField(blank=True, default=list, help_text='For results counted in bands: pairs [up to, share]; [[200, 1], [650, 0.1], [null, 0]] counts a result in full up to 200 whists, one in ten from 200 to 650, nothing beyond. A loss is counted the same way.', verbose_name='bands')),
-                ('place_points', models.JSONField(blank=True, default=list, help_text='Points for the 1st, 2nd, 3rd … place at a table, e.g. [3, 2, 0].', verbose_name='place points')),
-                ('sole_positive', models.DecimalField(blank=True, decimal_places=2, help_text='What the winner scores instead when he is the only player above zero.', max_digits=6, null=True, verbose_name='1st place when he alone is positive')),
-                ('second_negative', models.DecimalField(blank=True, decimal_places=2, help_text='What the 2nd place scores instead when his result is below zero.', max_digits=6, null=True, verbose_name='2nd place when negative')),
-                ('best_of', models.PositiveSmallIntegerField(blank=True, help_text="Count only a player's best N tours (empty: all of them).", null=True, validators=[django.core.validators.MinValueValidator(1)], verbose_name='best tours counted')),
-                ('interval', models.PositiveSmallIntegerField(default=2, help_text='For interval seating: 1 seats 1-2-3-4 together, 2 seats 1-3-5-7.', validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(10)], verbose_name='interval step')),
-                ('cut_after', models.PositiveSmallIntegerField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(1)], verbose_name='cut after tour')),
-                ('cut_to', models.PositiveSmallIntegerField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(3)], verbose_name='players who go on')),
-                ('final_deals', models.PositiveSmallIntegerField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(1)], verbose_name='deals of each tour after the cut')),
-                ('cut_carry', models.BooleanField(default=True, help_text='Off: the standings after the cut start again from zero.', verbose_name='finalists keep their points')),
-                ('yellow_below', models.DecimalField(blank=True, decimal_places=2, help_text='A tour result worse than this (in whists) earns a yellow card.', max_digits=8, null=True, verbose_name='yellow card below')),
-                ('cards_to_disqualify', models.PositiveSmallIntegerField(default=2, validators=[django.core.validators.MinValueValidator(1)], verbose_name='yellow cards that disqualify')),
-                ('bye_points', models.DecimalField(decimal_places=2, default=0, max_digits=8, verbose_name='points of a bye')),
-                ('timeout_scores_zero', models.BooleanField(default=False, verbose_name='a table stopped by the time scores 0')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, editable=False, null=True, verbose_name='started at')),
-                ('finished_at', models.DateTimeField(blank=True, editable=False, null=True, verbose_name='finished at')),
-                ('boston_tariff', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='scoring.bostontariff', verbose_name='Boston tariff')),
-                ('boston_version', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='tournaments', to='scoring.bostontariffversion', verbose_name='tariff version')),
-                ('judges', models.ManyToManyField(blank=True, related_name='judged_tournaments', to=settings.AUTH_USER_MODEL, verbose_name='judges')),
-                ('organiser', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='organiser')),
-                ('preferans_tariff', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='scoring.preferanstariff', verbose_name='Preferans tariff')),
-                ('preferans_version', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='tournaments', to='scoring.preferanstariffversion', verbose_name='tariff version')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=200, verbose_name="name")),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[("preferans", "Preferans"), ("boston", "Boston")],
+                        default="preferans",
+                        max_length=10,
+                        verbose_name="game",
+                    ),
+                ),
+                (
+                    "played_on",
+                    models.DateField(default=django.utils.timezone.localdate, verbose_name="date"),
+                ),
+                ("place", models.CharField(blank=True, max_length=200, verbose_name="place")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("draft", "draft"),
+                            ("running", "running"),
+                            ("finished", "finished"),
+                        ],
+                        default="draft",
+                        editable=False,
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                (
+                    "seed",
+                    models.PositiveIntegerField(
+                        blank=True,
+                        help_text="The seating of every tour is drawn from it: the same seed, the same seats.",
+                        null=True,
+                        verbose_name="seed",
+                    ),
+                ),
+                (
+                    "preset",
+                    models.CharField(
+                        choices=[
+                            ("fspr", "Russian federation (FSPR): four at a table, played to time"),
+                            ("gambler", "Gambler: Swiss, cut after tour 3, results capped"),
+                            ("playelephant", "PlayElephant: fixed deals, then a final"),
+                            ("league_night", "League night: one tour, place points"),
+                            ("custom", "the organiser's own"),
+                        ],
+                        default="custom",
+                        max_length=20,
+                        verbose_name="format",
+                    ),
+                ),
+                (
+                    "tours",
+                    models.PositiveSmallIntegerField(
+                        default=3,
+                        validators=[
+                            django.core.validators.MinValueValidator(1),
+                            django.core.validators.MaxValueValidator(30),
+                        ],
+                        verbose_name="tours",
+                    ),
+                ),
+                (
+                    "seating",
+                    models.CharField(
+                        choices=[
+                            ("random", "random every tour"),
+                            ("swiss", "Swiss: by the standings, avoiding repeat opponents"),
+                            ("interval", "interval: 1-2-3-4, then 1-3-5-7"),
+                            ("schedule", "a schedule published in advance, no pair meeting twice"),
+                        ],
+                        default="swiss",
+                        max_length=10,
+                        verbose_name="seating",
+                    ),
+                ),
+                (
+                    "table_size",
+                    models.PositiveSmallIntegerField(
+                        choices=[
+                            (4, "four at a table, the dealer sits out"),
+                            (3, "three at a table"),
+                        ],
+                        default=4,
+                        verbose_name="table size",
+                    ),
+                ),
+                (
+                    "length",
+                    models.CharField(
+                        choices=[
+                            ("pool", "a pool target"),
+                            ("deals", "a fixed number of deals"),
+                            ("time", "a time limit"),
+                        ],
+                        default="pool",
+                        max_length=10,
+                        verbose_name="a tour lasts",
+                    ),
+                ),
+                (
+                    "pool_target",
+                    models.PositiveIntegerField(
+                        default=10,
+                        validators=[
+                            django.core.validators.MinValueValidator(1),
+                            django.core.validators.MaxValueValidator(1000),
+                        ],
+                        verbose_name="pool target",
+                    ),
+                ),
+                (
+                    "deals",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="The number of deals in a tour (a fixed length), or the most it may have.",
+                        null=True,
+                        validators=[
+                            django.core.validators.MinValueValidator(1),
+                            django.core.validators.MaxValueValidator(200),
+                        ],
+                        verbose_name="deals",
+                    ),
+                ),
+                (
+                    "minutes",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="A tour played to time: the control time comes after this many minutes.",
+                        null=True,
+                        validators=[
+                            django.core.validators.MinValueValidator(10),
+                            django.core.validators.MaxValueValidator(600),
+                        ],
+                        verbose_name="minutes",
+                    ),
+                ),
+                (
+                    "points",
+                    models.CharField(
+                        choices=[
+                            ("raw", "the result in whists as it is"),
+                            ("bands", "the result, counted in bands (caps)"),
+                            ("places", "place points at the table"),
+                        ],
+                        default="raw",
+                        max_length=10,
+                        verbose_name="tournament points",
+                    ),
+                ),
+                (
+                    "bands",
+                    models.JSONField(
+                        blank=True,
+                        default=list,
+                        help_text="For results counted in bands: pairs [up to, share]; [[200, 1], [650, 0.1], [null, 0]] counts a result in full up to 200 whists, one in ten from 200 to 650, nothing beyond. A loss is counted the same way.",
+                        verbose_name="bands",
+                    ),
+                ),
+                (
+                    "place_points",
+                    models.JSONField(
+                        blank=True,
+                        default=list,
+                        help_text="Points for the 1st, 2nd, 3rd … place at a table, e.g. [3, 2, 0].",
+                        verbose_name="place points",
+                    ),
+                ),
+                (
+                    "sole_positive",
+                    models.DecimalField(
+                        blank=True,
+                        decimal_places=2,
+                        help_text="What the winner scores instead when he is the only player above zero.",
+                        max_digits=6,
+                        null=True,
+                        verbose_name="1st place when he alone is positive",
+                    ),
+                ),
+                (
+                    "second_negative",
+                    models.DecimalField(
+                        blank=True,
+                        decimal_places=2,
+                        help_text="What the 2nd place scores instead when his result is below zero.",
+                        max_digits=6,
+                        null=True,
+                        verbose_name="2nd place when negative",
+                    ),
+                ),
+                (
+                    "best_of",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="Count only a player's best N tours (empty: all of them).",
+                        null=True,
+                        validators=[django.core.validators.MinValueValidator(1)],
+                        verbose_name="best tours counted",
+                    ),
+                ),
+                (
+                    "interval",
+                    models.PositiveSmallIntegerField(
+                        default=2,
+                        help_text="For interval seating: 1 seats 1-2-3-4 together, 2 seats 1-3-5-7.",
+                        validators=[
+                            django.core.validators.MinValueValidator(1),
+                            django.core.validators.MaxValueValidator(10),
+                        ],
+                        verbose_name="interval step",
+                    ),
+                ),
+                (
+                    "cut_after",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        null=True,
+                        validators=[django.core.validators.MinValueValidator(1)],
+                        verbose_name="cut after tour",
+                    ),
+                ),
+                (
+                    "cut_to",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        null=True,
+                        validators=[django.core.validators.MinValueValidator(3)],
+                        verbose_name="players who go on",
+                    ),
+                ),
+                (
+                    "final_deals",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        null=True,
+                        validators=[django.core.validators.MinValueValidator(1)],
+                        verbose_name="deals of each tour after the cut",
+                    ),
+                ),
+                (
+                    "cut_carry",
+                    models.BooleanField(
+                        default=True,
+                        help_text="Off: the standings after the cut start again from zero.",
+                        verbose_name="finalists keep their points",
+                    ),
+                ),
+                (
+                    "yellow_below",
+                    models.DecimalField(
+                        blank=True,
+                        decimal_places=2,
+                        help_text="A tour result worse than this (in whists) earns a yellow card.",
+                        max_digits=8,
+                        null=True,
+                        verbose_name="yellow card below",
+                    ),
+                ),
+                (
+                    "cards_to_disqualify",
+                    models.PositiveSmallIntegerField(
+                        default=2,
+                        validators=[django.core.validators.MinValueValidator(1)],
+                        verbose_name="yellow cards that disqualify",
+                    ),
+                ),
+                (
+                    "bye_points",
+                    models.DecimalField(
+                        decimal_places=2, default=0, max_digits=8, verbose_name="points of a bye"
+                    ),
+                ),
+                (
+                    "timeout_scores_zero",
+                    models.BooleanField(
+                        default=False, verbose_name="a table stopped by the time scores 0"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "started_at",
+                    models.DateTimeField(
+                        blank=True, editable=False, null=True, verbose_name="started at"
+                    ),
+                ),
+                (
+                    "finished_at",
+                    models.DateTimeField(
+                        blank=True, editable=False, null=True, verbose_name="finished at"
+                    ),
+                ),
+                (
+                    "boston_tariff",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="scoring.bostontariff",
+                        verbose_name="Boston tariff",
+                    ),
+                ),
+                (
+                    "boston_version",
+                    models.ForeignKey(
+                        blank=True,
+                        editable=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tournaments",
+                        to="scoring.bostontariffversion",
+                        verbose_name="tariff version",
+                    ),
+                ),
+                (
+                    "judges",
+                    models.ManyToManyField(
+                        blank=True,
+                        related_name="judged_tournaments",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="judges",
+                    ),
+                ),
+                (
+                    "organiser",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="organiser",
+                    ),
+                ),
+                (
+                    "preferans_tariff",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="scoring.preferanstariff",
+                        verbose_name="Preferans tariff",
+                    ),
+                ),
+                (
+                    "preferans_version",
+                    models.ForeignKey(
+                        blank=True,
+                        editable=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tournaments",
+                        to="scoring.preferanstariffversion",
+                        verbose_name="tariff version",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'tournament',
-                'verbose_name_plural': 'tournaments',
-                'ordering': ('-played_on', '-id'),
+                "verbose_name": "tournament",
+                "verbose_name_plural": "tournaments",
+                "ordering": ("-played_on", "-id"),
             },
         ),
         migrations.CreateModel(
-            name='Tour',
+            name="Tour",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(validators=[django.core.validators.MinValueValidator(1)])),
-                ('seed', models.PositiveIntegerField(verbose_name='seed of the seating')),
-                ('is_final', models.BooleanField(default=False, verbose_name='the final')),
-                ('length', models.CharField(choices=[('pool', 'a pool target'), ('deals', 'a fixed number of deals'), ('time', 'a time limit')], max_length=10)),
-                ('pool_target', models.PositiveIntegerField(blank=True, null=True)),
-                ('deals', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('minutes', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('status', models.CharField(choices=[('provisional', 'provisional'), ('locked', 'locked')], default='provisional', max_length=12, verbose_name='status')),
-                ('seated_at', models.DateTimeField(auto_now_add=True)),
-                ('closed_at', models.DateTimeField(blank=True, null=True)),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tour_set', to='scoring.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "number",
+                    models.PositiveSmallIntegerField(
+                        validators=[django.core.validators.MinValueValidator(1)]
+                    ),
+                ),
+                ("seed", models.PositiveIntegerField(verbose_name="seed of the seating")),
+                ("is_final", models.BooleanField(default=False, verbose_name="the final")),
+                (
+                    "length",
+                    models.CharField(
+                        choices=[
+                            ("pool", "a pool target"),
+                            ("deals", "a fixed number of deals"),
+                            ("time", "a time limit"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("pool_target", models.PositiveIntegerField(blank=True, null=True)),
+                ("deals", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("minutes", models.PositiveSmallIntegerField(blank=True, null=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("provisional", "provisional"), ("locked", "locked")],
+                        default="provisional",
+                        max_length=12,
+                        verbose_name="status",
+                    ),
+                ),
+                ("seated_at", models.DateTimeField(auto_now_add=True)),
+                ("closed_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tour_set",
+                        to="scoring.tournament",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('tournament', 'number'),
+                "ordering": ("tournament", "number"),
             },
         ),
         migrations.CreateModel(
-            name='Penalty',
+            name="Penalty",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('category', models.CharField(choices=[('warning', 'warning'), ('yellow', 'yellow card'), ('points', 'points off'), ('disqualify', 'disqualification')], max_length=12, verbose_name='category')),
-                ('reason', models.CharField(max_length=500, verbose_name='reason')),
-                ('points', models.DecimalField(decimal_places=2, default=0, help_text='Taken off the total.', max_digits=14, verbose_name='points')),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('reversed_at', models.DateTimeField(blank=True, null=True)),
-                ('reversal_reason', models.CharField(blank=True, max_length=500)),
-                ('by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('entry', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='penalties', to='scoring.entry')),
-                ('reversed_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('tour', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='penalties', to='scoring.tour')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='penalties', to='scoring.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "category",
+                    models.CharField(
+                        choices=[
+                            ("warning", "warning"),
+                            ("yellow", "yellow card"),
+                            ("points", "points off"),
+                            ("disqualify", "disqualification"),
+                        ],
+                        max_length=12,
+                        verbose_name="category",
+                    ),
+                ),
+                ("reason", models.CharField(max_length=500, verbose_name="reason")),
+                (
+                    "points",
+                    models.DecimalField(
+                        decimal_places=2,
+                        default=0,
+                        help_text="Taken off the total.",
+                        max_digits=14,
+                        verbose_name="points",
+                    ),
+                ),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                ("reversed_at", models.DateTimeField(blank=True, null=True)),
+                ("reversal_reason", models.CharField(blank=True, max_length=500)),
+                (
+                    "by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "entry",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="penalties",
+                        to="scoring.entry",
+                    ),
+                ),
+                (
+                    "reversed_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "tour",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="penalties",
+                        to="scoring.tour",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="penalties",
+                        to="scoring.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'penalty',
-                'verbose_name_plural': 'penalties',
-                'ordering': ('tournament', 'at', 'id'),
+                "verbose_name": "penalty",
+                "verbose_name_plural": "penalties",
+                "ordering": ("tournament", "at", "id"),
             },
         ),
         migrations.AddField(
-            model_name='entry',
-            name='tournament',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='scoring.tournament'),
+            model_name="entry",
+            name="tournament",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="entries",
+                to="scoring.tournament",
+            ),
         ),
         migrations.CreateModel(
-            name='TourTable',
+            name="TourTable",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(validators=[django.core.validators.MinValueValidator(1)])),
-                ('extra_minutes', models.PositiveSmallIntegerField(default=0, verbose_name='extra time, minutes')),
-                ('table', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='tour_link', to='scoring.table')),
-                ('tour', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tables', to='scoring.tour')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "number",
+                    models.PositiveSmallIntegerField(
+                        validators=[django.core.validators.MinValueValidator(1)]
+                    ),
+                ),
+                (
+                    "extra_minutes",
+                    models.PositiveSmallIntegerField(default=0, verbose_name="extra time, minutes"),
+                ),
+                (
+                    "table",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tour_link",
+                        to="scoring.table",
+                    ),
+                ),
+                (
+                    "tour",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tables",
+                        to="scoring.tour",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('tour', 'number'),
+                "ordering": ("tour", "number"),
             },
         ),
         migrations.CreateModel(
-            name='TourSeat',
+            name="TourSeat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('result', models.DecimalField(blank=True, decimal_places=2, max_digits=14, null=True)),
-                ('place', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('points', models.DecimalField(blank=True, decimal_places=2, max_digits=14, null=True)),
-                ('calc', models.JSONField(blank=True, default=dict)),
-                ('entry', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='scoring.entry')),
-                ('tour', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='scoring.tour')),
-                ('table', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='scoring.tourtable')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveSmallIntegerField(blank=True, null=True)),
+                (
+                    "result",
+                    models.DecimalField(blank=True, decimal_places=2, max_digits=14, null=True),
+                ),
+                ("place", models.PositiveSmallIntegerField(blank=True, null=True)),
+                (
+                    "points",
+                    models.DecimalField(blank=True, decimal_places=2, max_digits=14, null=True),
+                ),
+                ("calc", models.JSONField(blank=True, default=dict)),
+                (
+                    "entry",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="scoring.entry",
+                    ),
+                ),
+                (
+                    "tour",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="scoring.tour",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="scoring.tourtable",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('tour', 'table', 'position'),
+                "ordering": ("tour", "table", "position"),
             },
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('boston_tariff__isnull', True), ('boston_version__isnull', True)), models.Q(('game', 'boston'), ('preferans_tariff__isnull', True), ('preferans_version__isnull', True)), _connector='OR'), name='tournament_tariff_of_its_game'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("boston_tariff__isnull", True), ("boston_version__isnull", True)),
+                    models.Q(
+                        ("game", "boston"),
+                        ("preferans_tariff__isnull", True),
+                        ("preferans_version__isnull", True),
+                    ),
+                    _connector="OR",
+                ),
+                name="tournament_tariff_of_its_game",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('table_size__in', (3, 4))), name='tournament_table_size'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("table_size__in", (3, 4))), name="tournament_table_size"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('status', 'draft'), ('preferans_version__isnull', False), ('boston_version__isnull', False), _connector='OR'), name='tournament_started_frozen'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("status", "draft"),
+                    ("preferans_version__isnull", False),
+                    ("boston_version__isnull", False),
+                    _connector="OR",
+                ),
+                name="tournament_started_frozen",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tour',
-            constraint=models.UniqueConstraint(fields=('tournament', 'number'), name='tour_number_once'),
+            model_name="tour",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "number"), name="tour_number_once"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='penalty',
-            constraint=models.CheckConstraint(condition=models.Q(('points__gte', 0)), name='penalty_points_not_negative'),
+            model_name="penalty",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("points__gte", 0)), name="penalty_points_not_negative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.UniqueConstraint(fields=('tournament', 'member'), name='entry_member_once'),
+            model_name="entry",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "member"), name="entry_member_once"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.UniqueConstraint(fields=('tournament', 'guest'), name='entry_guest_once'),
+            model_name="entry",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "guest"), name="entry_guest_once"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('guest__isnull', True), ('member__isnull', False)), models.Q(('guest__isnull', False), ('member__isnull', True)), _connector='OR'), name='entry_member_or_guest'),
+            model_name="entry",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("guest__isnull", True), ("member__isnull", False)),
+                    models.Q(("guest__isnull", False), ("member__isnull", True)),
+                    _connector="OR",
+                ),
+                name="entry_member_or_guest",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tourtable',
-            constraint=models.UniqueConstraint(fields=('tour', 'number'), name='tour_table_number_once'),
+            model_name="tourtable",
+            constraint=models.UniqueConstraint(
+                fields=("tour", "number"), name="tour_table_number_once"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tourseat',
-            constraint=models.UniqueConstraint(fields=('tour', 'entry'), name='tour_seat_once'),
+            model_name="tourseat",
+            constraint=models.UniqueConstraint(fields=("tour", "entry"), name="tour_seat_once"),
         ),
         migrations.AddConstraint(
-            model_name='tourseat',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('position__isnull', True), ('table__isnull', True)), models.Q(('position__isnull', False), ('position__lte', 3), ('table__isnull', False)), _connector='OR'), name='tour_seat_bye_or_seat'),
+            model_name="tourseat",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("position__isnull", True), ("table__isnull", True)),
+                    models.Q(
+                        ("position__isnull", False), ("position__lte", 3), ("table__isnull", False)
+                    ),
+                    _connector="OR",
+                ),
+                name="tour_seat_bye_or_seat",
+            ),
         ),
     ]
