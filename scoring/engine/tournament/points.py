@@ -14,7 +14,9 @@ A rule is one of three kinds (``PointsRule.kind``):
   he is the only player with a positive result; ``second_negative``: what 2nd scores
   instead when his result is negative (Serbian league: 3 / 2 / 0, 4 for a sole positive,
   1 for a negative 2nd). Players with equal results share their places and split those
-  places' points equally (two tied for 1st under 3 / 2 / 0 score 2.5 each).
+  places' points equally (two tied for 1st under 3 / 2 / 0 score 2.5 each); a share that
+  does not come out in hundredths is rounded to the hundredth, half up ((3 + 2 + 0) / 3 =
+  1.67), so such a table may hand out a hundredth more or less than its places.
 
 Every ``TourScore`` carries an ``explanation`` (a ``Text``) that shows each number, as the
 deal log explains a deal.
@@ -24,13 +26,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from scoring.engine.errors import N_, RuleError
 from scoring.engine.standings import table_places
 from scoring.engine.text import Text
 
 POINTS_KINDS = ("raw", "bands", "places")
+
+HUNDREDTH = Decimal("0.01")
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,14 @@ def _tidy(value: Decimal) -> Decimal:
     return value.normalize()
 
 
+def _share(total: Decimal, tied: int) -> Decimal:
+    """``total`` split ``tied`` ways: exact when it divides, else to the hundredth."""
+    share = total / tied
+    if share * tied == total and share == share.quantize(HUNDREDTH):
+        return _tidy(share)
+    return _tidy(share.quantize(HUNDREDTH, rounding=ROUND_HALF_UP))
+
+
 def band_points(result: Decimal, bands: tuple[Band, ...]) -> tuple[Decimal, Text]:
     """``result`` counted through ``bands`` (symmetric for a negative result), with the
     arithmetic as a ``Text`` (e.g. «200 × 1 + 100 × 0.1»)."""
@@ -181,7 +193,7 @@ def score_table(results: Mapping[str, Decimal], rule: PointsRule) -> dict[str, T
             )
         else:
             shared = by_position[place - 1 : place - 1 + tied]
-            points = _tidy(sum((p for p, _ in shared), Decimal(0)) / tied)
+            points = _share(sum((p for p, _ in shared), Decimal(0)), tied)
             reason = shared[0][1]
             if tied > 1:
                 calc = Text("%(part)s", part=shared[0][0])

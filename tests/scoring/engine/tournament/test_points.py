@@ -91,8 +91,8 @@ def test_raw_counts_the_result() -> None:
         ((40, 40, -80), (2.5, 2.5, 0)),
         # Tied 2nd and 3rd, both negative behind a sole positive: 4, then (1 + 0) / 2.
         ((30, -15, -15), (4, 0.5, 0.5)),
-        # Everyone at 0 (a time-out scored 0): the three places shared, (3 + 2 + 0) / 3.
-        ((0, 0, 0), ("1.666666666666666666666666667",) * 3),
+        # Everyone at 0: the three places shared, (3 + 2 + 0) / 3 to the hundredth.
+        ((0, 0, 0), ("1.67",) * 3),
     ],
 )
 def test_serbian_places(results: tuple[int, ...], points: tuple[object, ...]) -> None:
@@ -103,6 +103,10 @@ def test_serbian_places(results: tuple[int, ...], points: tuple[object, ...]) ->
 def test_serbian_at_four_the_fourth_scores_zero() -> None:
     scores = score_table({"a": D(30), "b": D(10), "c": D(-10), "d": D(-30)}, SERBIAN)
     assert [scores[p].points for p in "abcd"] == [3, 2, 0, 0]
+    # A sole positive, then three tied negatives: 4, then (1 + 0 + 0) / 3 = 0.33 each.
+    scores = score_table({"a": D(30), "b": D(-10), "c": D(-10), "d": D(-10)}, SERBIAN)
+    assert [scores[p].points for p in "abcd"] == [4, D("0.33"), D("0.33"), D("0.33")]
+    assert scores["d"].explanation == "places 2–4 shared (result -10): (1 + 0 + 0) / 3 = 0.33"
 
 
 def test_place_explanations() -> None:

@@ -69,19 +69,22 @@ def test_boston_seats_fours_and_the_rest_on_a_bye(count: int, seed: int) -> None
     assert seating.byes == tuple(reversed(players[count - count % 4 :]))
 
 
-@PROPERTY_SETTINGS
+@settings(max_examples=examples(25), deadline=None)
 @given(
     seed=st.integers(0, 2**31),
     mode=st.sampled_from(["random", "swiss"]),
+    field=st.sampled_from([(12, 3), (16, 4)]),
     shuffle=st.randoms(use_true_random=False),
 )
-def test_twelve_at_tables_of_three_meet_no_one_twice_in_three_tours(
-    seed: int, mode: str, shuffle: random.Random
+def test_no_one_meets_twice_in_three_tours_when_that_is_possible(
+    seed: int, mode: str, field: tuple[int, int], shuffle: random.Random
 ) -> None:
     # Twelve at four tables of 3 can play three tours with no pair meeting twice (each
-    # meets 2 new players a tour, 6 of 11), so the seating must find such tours, whatever
-    # the standings between them.
-    players = _names(12)
+    # meets 2 new players a tour, 6 of 11), and so can sixteen at four tables of 4 (the
+    # affine plane of order 4 has five such tours), so the seating must find such tours,
+    # whatever the standings between them.
+    count, prefer = field
+    players = _names(count)
     seatings: list[Seating] = []
     for tour in (1, 2, 3):
         ranking = players[:]
@@ -94,7 +97,7 @@ def test_twelve_at_tables_of_three_meet_no_one_twice_in_three_tours(
                 tour=tour,
                 ranking=ranking,
                 met=meetings(seatings),
-                prefer=3,
+                prefer=prefer,
             )
         )
         assert sorted(_everyone(seatings[-1])) == players
