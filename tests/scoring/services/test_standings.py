@@ -48,7 +48,8 @@ DAY = datetime.date(2026, 3, 10)
 
 
 def old_standings(game: str, season: Season | None) -> tuple[list[Standing], list[Standing]]:
-    seats = Seat.objects.filter(
+    # Guests never count (their seats have no member): the demo's tournament seats some.
+    seats = Seat.objects.members_only().filter(
         table__game=game, table__status=Table.FINISHED, table__standing=Table.COUNTED
     )
     if season is not None:
@@ -105,7 +106,8 @@ def old_profile(member: Any) -> dict[str, Any]:
                 counter.update({k: v for k, v in s[4].items() if isinstance(v, int)})
             counts[game] = +counter  # the counts that are not zero
     rivals = (
-        Seat.objects.filter(
+        Seat.objects.members_only()  # a guest is nobody's rival on a profile
+        .filter(
             table__status=Table.FINISHED,
             table__standing=Table.COUNTED,
             table__seats__member=member,
