@@ -82,6 +82,11 @@ class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
     fields = ("member", "guest", "checked_in", "status")
     raw_id_fields = ("guest",)
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """An entry leaves the field only before the tournament starts: after, he has tours
+        (he withdraws instead)."""
+        return obj is None or obj.is_draft
+
 
 class PenaltyInline(admin.TabularInline):  # type: ignore[type-arg]
     """The judges' penalties, for reading: judges add and reverse them on the site, where

@@ -418,7 +418,9 @@ class TourSeat(models.Model):
     table = models.ForeignKey(
         TourTable, null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
     )
-    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
+    # A tournament deletes with its field and tours at once (an empty club, a draft thrown
+    # away); the admin lets an entry go only while the tournament is a draft.
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField(null=True, blank=True)
     result = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -458,9 +460,9 @@ class Penalty(models.Model):
     )
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="penalties")
-    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="penalties")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="penalties")
     tour = models.ForeignKey(
-        Tour, null=True, blank=True, on_delete=models.PROTECT, related_name="penalties"
+        Tour, null=True, blank=True, on_delete=models.CASCADE, related_name="penalties"
     )
     category = models.CharField(_("category"), max_length=12, choices=CATEGORIES)
     reason = models.CharField(_("reason"), max_length=500)

@@ -21,9 +21,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from members.models import Member
+from scoring import selectors as table_selectors
 from scoring.engine.errors import RuleError
 from scoring.engine.tournament.formats import PRESETS, Format
-from scoring.engine.tournament.points import bye_score, score_table
+from scoring.engine.tournament.points import bye_score, score_table, timeout_scores
 from scoring.engine.tournament.seating import Seating, precheck, schedule, seat_tour
 from scoring.engine.tournament.standings import cut
 from scoring.models import Entry, Guest, Penalty, Table, Tour, Tournament, TourSeat, TourTable
@@ -279,7 +280,9 @@ def tour_close(*, tour: Tour) -> Tour:
     """Close a tour whose tables have all finished: each player's result at his table (his
     balance in whists, as the engine settled the table) and place, through the format's
     points rule (``score_table``), stored with the engine's explanation; a bye scores the
-    format's bye points. Closing the last tour finishes the tournament."""
+    format's bye points, and where the format says so (Gambler) a table of a tour played
+    to time whose pulka the time stopped scores 0 (``timeout_scores``). Closing the last
+    tour finishes the tournament."""
     with transaction.atomic():
         tournament = _locked(tour.tournament)
         tour = Tour.objects.select_for_update().get(pk=tour.pk)
@@ -301,7 +304,12 @@ def tour_close(*, tour: Tour) -> Tour:
                 for seat in link.table.seats.all()
             }
             results = {key: Decimal(seat.result or 0) for key, (_ts, seat) in at_table.items()}
-            for key, score in score_table(results, fmt.points).items():
+            scored = (
+                timeout_scores(results)
+                if fmt.timeout_scores_zero and _stopped_by_time(link.table)
+                else score_table(results, fmt.points)
+            )
+            for key, score in scored.items():
                 tour_seat_row = at_table[key][0]
                 tour_seat_row.result, tour_seat_row.place = score.result, score.place
                 tour_seat_row.points = _hundredths(score.points)
@@ -322,6 +330,15 @@ def tour_close(*, tour: Tour) -> Tour:
             tournament.finished_at = tour.closed_at
             tournament.save(update_fields=["status", "finished_at"])
         return tour
+
+
+def _stopped_by_time(table: Table) -> bool:
+    """Whether a finished table of a tour played to time stopped before its pulka was
+    complete (its control time came first): Gambler scores such a table 0."""
+    if table.control_time is None:
+        return False
+    game = table_selectors.replay(table).game
+    return not getattr(game, "complete", True)
 
 
 def _hundredths(points: Decimal) -> Decimal:

@@ -49,7 +49,7 @@ DAY = datetime.date(2026, 3, 10)
 
 def old_standings(game: str, season: Season | None) -> tuple[list[Standing], list[Standing]]:
     # The members' seats: a guest is on no board (docs/evenings.md, Guests), and the demo's
-    # paper year has guests at counted tables.
+    # paper year and its tournaments have guests at counted tables.
     seats = Seat.objects.members_only().filter(
         table__game=game, table__status=Table.FINISHED, table__standing=Table.COUNTED
     )

@@ -318,3 +318,22 @@ def test_a_tour_played_to_time_sets_the_control_time_and_extra_time_moves_it(
     assert (link.table.control_time, link.extra_minutes) == (datetime.time(0, 15), 15)
     other = Table.objects.get(pk=tour.tables.get(number=2).table_id)
     assert other.control_time == datetime.time(0, 0)
+
+
+def test_a_table_the_time_stopped_scores_zero_where_the_format_says_so() -> None:
+    """Gambler: a tour to time, a table stopped before its pulka is complete scores 0
+    for each player, its results kept for the tie-break."""
+    judge = _judge()
+    tournament = _tournament(length=Tournament.TIME, minutes=120, timeout_scores_zero=True)
+    services.tournament_start(tournament=tournament, seed=7)
+    tour = services.tour_seat(tournament=tournament, by=judge)
+    _finish_tour(tour, judge)  # one unplayed ten: pool 10 is not closed for the others
+    services.tour_close(tour=tour)
+    assert sorted(tour.seats.values_list("result", "points")) == [
+        (Decimal("-33.33"), Decimal(0)),
+        (Decimal("-33.33"), Decimal(0)),
+        (Decimal("-33.33"), Decimal(0)),
+        (Decimal("-33.33"), Decimal(0)),
+        (Decimal("66.67"), Decimal(0)),
+        (Decimal("66.67"), Decimal(0)),
+    ]
