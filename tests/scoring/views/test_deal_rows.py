@@ -151,10 +151,11 @@ def test_a_boston_form_switches_its_kind_in_the_page_and_refuses_a_stale_one(cli
     assert {"declarer", "partner", "tricks"} <= shown
     assert not {"contract", "column", "payer", "amount"} & shown
 
-    # A value-card contract chosen without «Show fields»: refused, nothing stored.
-    sent = form_of(page, table) | {"kind": "card", "declarer": "Anna", "tricks": "7"}
+    # An adjustment chosen without «Show fields» (the payment-tariff table offers no
+    # value-card contract): refused, nothing stored.
+    sent = form_of(page, table) | {"kind": "adjust", "reason": "a misdeal", "amount": "5"}
     text = client.post(reverse("scoring:deal_create", args=[table.pk]), sent).content.decode()
     assert ROWS in text
     assert DealRecord.objects.count() == 0
-    assert 'name="drawn" value="card:"' in deal_form(text)
-    assert {"contract", "column", "honours"} <= shown_fields(deal_form(text))
+    assert 'name="drawn" value="adjust:"' in deal_form(text)
+    assert {"reason", "payer", "payee"} <= shown_fields(deal_form(text))
