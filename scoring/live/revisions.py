@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
 from functools import partial
 
 from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
@@ -32,7 +31,7 @@ from django.core.cache.backends.redis import RedisCache
 from django.db import connection, transaction
 from redis.exceptions import RedisError
 
-from scoring.live import keys
+from scoring.live import keys, push
 from scoring.models.epoch import MISSING
 
 REVISION_SECONDS = 300
@@ -52,16 +51,6 @@ return 0
 stores an int as its digits, so ``cache.get`` reads it back as an int)."""
 
 _LOCAL = threading.Lock()
-
-Listener = Callable[[int, int], None]
-_listeners: list[Listener] = []
-
-
-def on_table_moved(listener: Listener) -> Listener:
-    """Call ``listener(pk, revision)`` after each write that moved a table's revision has
-    committed (``live.push`` announces it to the table's viewers)."""
-    _listeners.append(listener)
-    return listener
 
 
 def cached_version(pk: int) -> str | None:
@@ -118,7 +107,7 @@ def read(pk: int) -> tuple[int, str] | None:
 
 def table_moved(pk: int) -> None:
     """Table ``pk``'s revision moves in the caller's transaction: drop the kept revision
-    now, and keep the new one and tell the listeners once the transaction commits."""
+    now, and keep the new one and announce it (``live.push``) once the transaction commits."""
     token = cache.get(keys.epoch_key())
     if token is not None:
         cache.delete(keys.table_revision_key(token, pk))
@@ -131,8 +120,7 @@ def _committed(pk: int) -> None:
         return
     revision, token = found
     keep(pk, token, revision)
-    for listener in _listeners:
-        try:
-            listener(pk, revision)
-        except Exception:  # an announcement that fails must not fail the saved write
-            logger.exception("Announcing table %s's revision %s failed", pk, revision)
+    try:
+        push.announce(pk, revision)
+    except Exception:  # an announcement that fails must not fail the saved write
+        logger.exception("Announcing table %s's revision %s failed", pk, revision)
