@@ -81,9 +81,11 @@ http {{
         keepalive 32;
         keepalive_timeout 4s;
     }}
+{push_upstream}
     server {{
         listen 127.0.0.1:{port};
         client_max_body_size 2m;
+{events}
         location / {{
             proxy_pass http://clubsite;
             proxy_http_version 1.1;
@@ -300,11 +302,35 @@ class Scorer:
             time.sleep(DEAL_SECONDS)
 
 
+EVENTS_UPSTREAM = """\
+    # Pushpin (docs/deploy.md, Pushed updates), which holds the pages' event streams.
+    upstream pushpin {{
+        server 127.0.0.1:{pushpin};
+        keepalive 32;
+    }}"""
+
+EVENTS_LOCATION = """\
+        # The pages' event streams go to Pushpin, unbuffered and held as long as they last.
+        location /events/ {
+            proxy_pass http://pushpin;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_buffering off;
+            proxy_cache off;
+            proxy_read_timeout 1h;
+            proxy_send_timeout 1h;
+        }"""
+
+
 @contextmanager
-def nginx(port: int, upstreams: list[int]) -> Iterator[str]:
-    """nginx from Debian in front of ``upstreams``, listening on ``port`` of the loopback:
-    a child process (not a daemon) with its configuration, pid file, logs and buffers in a
-    temporary folder of its own, stopped when the block ends."""
+def nginx(port: int, upstreams: list[int], pushpin: int | None = None) -> Iterator[str]:
+    """nginx from Debian in front of ``upstreams`` (and of Pushpin on port ``pushpin`` for
+    ``/events/``, if given), listening on ``port`` of the loopback: a child process (not a
+    daemon) with its configuration, pid file, logs and buffers in a temporary folder of its
+    own, stopped when the block ends."""
     binary = shutil.which("nginx") or "/usr/sbin/nginx"
     if not Path(binary).exists():
         raise RuntimeError("nginx is not installed (apt-get install nginx)")
@@ -316,7 +342,16 @@ def nginx(port: int, upstreams: list[int]) -> Iterator[str]:
     servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in upstreams)
     user = "user nobody nogroup;" if os.geteuid() == 0 else ""
     config = folder / "nginx.conf"
-    config.write_text(NGINX_CONF.format(user=user, folder=folder, servers=servers, port=port))
+    config.write_text(
+        NGINX_CONF.format(
+            user=user,
+            folder=folder,
+            servers=servers,
+            port=port,
+            push_upstream="" if pushpin is None else EVENTS_UPSTREAM.format(pushpin=pushpin),
+            events="" if pushpin is None else EVENTS_LOCATION,
+        )
+    )
     command = [binary, "-p", str(folder), "-c", str(config), "-e", str(folder / "error.log")]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
