@@ -141,13 +141,20 @@ async def scorer(
 
 
 async def viewer(
-    streams: Any, fetches: Any, base: str, table: int, tally: Tally, opened: asyncio.Event
+    streams: Any,
+    fetches: Any,
+    base: str,
+    table: int,
+    drawn: tuple[str, range],
+    tally: Tally,
+    opened: asyncio.Event,
 ) -> None:
-    """A page watching ``table``: its stream held, its sheet fetched on each event."""
+    """A page watching ``table``: its stream held, its sheet fetched on each event. It
+    starts as a page just drawn does: with the sheet as it stood (its ETag and deals)."""
     import aiohttp
 
-    etag: str | None = None
-    seen: set[int] = set()
+    etag: str | None = drawn[0]
+    seen: set[int] = set(drawn[1])
     tally.seen.setdefault(table, []).append(seen)
     live = f"{base}/tables/{table}/live/"
 
@@ -340,13 +347,19 @@ async def run(
         aiohttp.ClientSession(connector=unlimited, timeout=no_timeout) as streams,
         aiohttp.ClientSession(connector=pooled, timeout=aiohttp.ClientTimeout(total=30)) as fetches,
     ):
+        drawn = {}
+        for table, _, _ in tables:  # the sheet each page was drawn with
+            async with fetches.get(f"{base}/tables/{table}/live/") as answer:
+                drawn[table] = (answer.headers["ETag"], shown_deals(await answer.text()))
         started = time.monotonic()
         viewers = []
         for n in range(args.viewers):
             table = tables[n % len(tables)][0]
             opened = asyncio.Event()
             viewers.append(
-                asyncio.create_task(viewer(streams, fetches, base, table, tally, opened))
+                asyncio.create_task(
+                    viewer(streams, fetches, base, table, drawn[table], tally, opened)
+                )
             )
             if n % 100 == 99:
                 await asyncio.sleep(0.05)  # connecting in a ramp, as a room fills

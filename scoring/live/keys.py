@@ -62,9 +62,17 @@ def renew_epoch() -> None:
     it is never asked for again. The epoch the idle poll reads from the cache
     (``live.revisions``) is dropped now and again when the renewal commits: the next poll
     reads the new one from the database."""
+    from scoring.live import revisions  # it composes its keys here
+
     _MEMO.epoch = Epoch.renew()
     cache.delete(epoch_key())
-    transaction.on_commit(lambda: cache.delete(epoch_key()))
+    revisions.forget_epoch()
+
+    def committed() -> None:
+        cache.delete(epoch_key())
+        revisions.forget_epoch()
+
+    transaction.on_commit(committed)
 
 
 @receiver(request_started)

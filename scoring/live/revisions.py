@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from functools import partial
 
 from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
@@ -53,10 +54,35 @@ stores an int as its digits, so ``cache.get`` reads it back as an int)."""
 _LOCAL = threading.Lock()
 
 
+EPOCH_MEMO_SECONDS = 1.0
+"""How long a process trusts the epoch it read from the cache: an idle poll is then one
+round trip to Redis, not two. A restore in another process is seen that much later in
+the ETags (a viewer's 304 a second longer); the keys of what is rendered read the
+database's epoch (``keys.epoch``), never this one."""
+
+_epoch_memo: tuple[str, float] | None = None
+
+
+def _cached_epoch() -> str | None:
+    global _epoch_memo
+    memo, now = _epoch_memo, time.monotonic()
+    if memo is not None and now < memo[1]:
+        return memo[0]
+    token: str | None = cache.get(keys.epoch_key())
+    _epoch_memo = None if token is None else (token, now + EPOCH_MEMO_SECONDS)
+    return token
+
+
+def forget_epoch() -> None:
+    """This process renewed the epoch: read it again at once (``keys.renew_epoch``)."""
+    global _epoch_memo
+    _epoch_memo = None
+
+
 def cached_version(pk: int) -> str | None:
     """The table's version as ``selectors.table_version`` gives it (``epoch.revision``),
     from the cache alone; None when either part is not kept."""
-    token = cache.get(keys.epoch_key())
+    token = _cached_epoch()
     if token is None:
         return None
     revision = cache.get(keys.table_revision_key(token, pk))
