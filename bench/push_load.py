@@ -59,6 +59,7 @@ class Tally:
     """(table, deal, when) each viewer first had a sheet showing it."""
     errors: list[str] = field(default_factory=list)
     fetches: int = 0
+    in_flight: int = 0
     fetch_seconds: list[float] = field(default_factory=list)
     heard: list[tuple[int, float]] = field(default_factory=list)
     """(table, when) of each event a viewer heard."""
@@ -162,6 +163,7 @@ async def viewer(
         nonlocal etag
         headers = {"If-None-Match": etag} if etag else {}
         asked = time.monotonic()
+        tally.in_flight += 1
         try:
             async with fetches.get(live, headers=headers) as answer:
                 body = await answer.text()
@@ -179,6 +181,8 @@ async def viewer(
                     tally.error(f"viewer: HTTP {answer.status}")
         except (aiohttp.ClientError, TimeoutError) as error:
             tally.error(f"viewer fetch: {error!r}")
+        finally:
+            tally.in_flight -= 1
 
     try:
         async with streams.get(
@@ -206,6 +210,16 @@ async def viewer(
         raise
     except (aiohttp.ClientError, TimeoutError, OSError) as error:
         tally.error(f"viewer stream: {error!r}")
+
+
+def unseen(tally: Tally) -> int:
+    """How many viewers have not yet seen every deal saved at their table."""
+    saved: dict[int, set[int]] = {}
+    for table, deal in tally.saved:
+        saved.setdefault(table, set()).add(deal)
+    return sum(
+        1 for table, seen in tally.seen.items() for mine in seen if saved.get(table, set()) - mine
+    )
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -388,7 +402,13 @@ async def run(
                     for username, mine in by_scorer.items()
                 )
             )
-        await asyncio.sleep(3)  # the last deal's sheets reach their viewers
+        # The last deals' sheets reach their viewers: until every viewer has seen every
+        # deal saved at its table and no fetch is under way (30 s at most).
+        settle_started = time.monotonic()
+        while time.monotonic() - settle_started < 30 and (tally.in_flight or unseen(tally)):
+            await asyncio.sleep(0.2)
+        settle_seconds = time.monotonic() - settle_started
+        await asyncio.sleep(1)
         fetched_before = tally.fetches
         # Nothing changes: every stream held, no deal.
         cpu_before, idle_started = cpu_seconds(masters), time.monotonic()
@@ -399,6 +419,8 @@ async def run(
             task.cancel()
         await asyncio.gather(*viewers, return_exceptions=True)
     return {
+        "settle_seconds": settle_seconds,
+        "load_average": os.getloadavg()[0],
         "connect_seconds": connect_seconds,
         "idle_cpu": idle_cpu,
         "idle_fetches": idle_fetches,
@@ -416,6 +438,12 @@ def report(
         f"{args.viewers} viewers holding the event streams of {args.tables} tables in play "
         f"through nginx and Pushpin to 2 gunicorn instances (one PostgreSQL, one Redis), a "
         f"deal at each table every {args.deal_seconds:.0f} s for {args.seconds} s:"
+    )
+    print(
+        f"  the machine's load average at the end: {figures['load_average']:.1f} on "
+        f"{os.cpu_count()} cores (the latency is CPU time shared with whatever else runs); "
+        f"the last sheets reached their viewers {figures['settle_seconds']:.1f} s after the "
+        f"last deal"
     )
     print(
         f"  streams open: {tally.connected} of {args.viewers} "
