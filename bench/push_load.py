@@ -60,6 +60,8 @@ class Tally:
     errors: list[str] = field(default_factory=list)
     fetches: int = 0
     in_flight: int = 0
+    lags: list[float] = field(default_factory=list)
+    """How late the client's own event loop woke (its timestamps are that late)."""
     fetch_seconds: list[float] = field(default_factory=list)
     heard: list[tuple[int, float]] = field(default_factory=list)
     """(table, when) of each event a viewer heard."""
@@ -210,6 +212,15 @@ async def viewer(
         raise
     except (aiohttp.ClientError, TimeoutError, OSError) as error:
         tally.error(f"viewer stream: {error!r}")
+
+
+async def watch_lag(tally: Tally) -> None:
+    """Wake every 100 ms and note how late: a client short of CPU stamps every event and
+    every sheet that much late, and the run says so."""
+    while True:
+        asked = time.monotonic()
+        await asyncio.sleep(0.1)
+        tally.lags.append(time.monotonic() - asked - 0.1)
 
 
 def unseen(tally: Tally) -> int:
@@ -365,6 +376,7 @@ async def run(
         for table, _, _ in tables:  # the sheet each page was drawn with
             async with fetches.get(f"{base}/tables/{table}/live/") as answer:
                 drawn[table] = (answer.headers["ETag"], shown_deals(await answer.text()))
+        lag = asyncio.create_task(watch_lag(tally))
         started = time.monotonic()
         viewers = []
         for n in range(args.viewers):
@@ -415,6 +427,7 @@ async def run(
         await asyncio.sleep(args.idle_seconds)
         idle_cpu = (cpu_seconds(masters) - cpu_before) / (time.monotonic() - idle_started)
         idle_fetches = tally.fetches - fetched_before
+        lag.cancel()
         for task in viewers:
             task.cancel()
         await asyncio.gather(*viewers, return_exceptions=True)
@@ -445,6 +458,13 @@ def report(
         f"the last sheets reached their viewers {figures['settle_seconds']:.1f} s after the "
         f"last deal"
     )
+    if tally.lags:
+        lags = sorted(tally.lags)
+        print(
+            f"  this client's own lateness (its event loop, which stamps every event and "
+            f"sheet): median {statistics.median(lags) * 1000:.0f} ms, p95 "
+            f"{lags[int(0.95 * (len(lags) - 1))] * 1000:.0f} ms, max {lags[-1] * 1000:.0f} ms"
+        )
     print(
         f"  streams open: {tally.connected} of {args.viewers} "
         f"(in {figures['connect_seconds']:.1f} s)"
