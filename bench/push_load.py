@@ -60,6 +60,7 @@ class Tally:
     errors: list[str] = field(default_factory=list)
     fetches: int = 0
     in_flight: int = 0
+    reconnected: int = 0
     lags: list[float] = field(default_factory=list)
     """How late the client's own event loop woke (its timestamps are that late)."""
     fetch_seconds: list[float] = field(default_factory=list)
@@ -186,13 +187,40 @@ async def viewer(
         finally:
             tally.in_flight -= 1
 
+    for attempt in range(1, RECONNECTS + 2):
+        refused = await hold(streams, base, table, tally, opened, fetch)
+        if refused is None:
+            return
+        if attempt > RECONNECTS:
+            tally.error(f"viewer stream: {refused}, {RECONNECTS} reconnections refused too")
+            return
+        # As a browser's EventSource does: a stream that could not open (a busy app server
+        # behind Pushpin answered 502) is asked again a few seconds later; the page polls
+        # meanwhile. Counted, as the poll run counts its requests sent again.
+        tally.reconnected += 1
+        await asyncio.sleep(RECONNECT_SECONDS)
+
+
+RECONNECTS = 3
+RECONNECT_SECONDS = 3.0
+
+
+async def hold(
+    streams: Any, base: str, table: int, tally: Tally, opened: asyncio.Event, fetch: Any
+) -> str | None:
+    """Hold ``table``'s stream, fetching on its events; what refused it, if it could not
+    open."""
+    import aiohttp
+
     try:
         async with streams.get(
             f"{base}/events/tables/{table}/", headers={"Accept": "text/event-stream"}
         ) as stream:
+            if stream.status in (502, 503, 504):
+                return f"HTTP {stream.status}"
             if stream.status != 200:
                 tally.error(f"viewer stream: HTTP {stream.status}")
-                return
+                return None
             kind = ""
             async for raw in stream.content:
                 line = raw.decode().rstrip("\r\n")
@@ -212,6 +240,7 @@ async def viewer(
         raise
     except (aiohttp.ClientError, TimeoutError, OSError) as error:
         tally.error(f"viewer stream: {error!r}")
+    return None
 
 
 async def watch_lag(tally: Tally) -> None:
@@ -528,7 +557,10 @@ def report(
     )
     if blind or not tally.saved:
         failed = True
-    print(f"  errors: {len(tally.errors)} (target 0)")
+    print(
+        f"  errors: {len(tally.errors)} (target 0); streams asked again after a refused "
+        f"opening, as a browser does: {tally.reconnected}"
+    )
     for message in tally.errors[:10]:
         print(f"    {message}")
     if tally.errors:
