@@ -19,7 +19,9 @@ What is measured, each figure printed beside its target:
 - the idle poll's requests a second beside the bare view's, in the same run: ≥ 90%.
 
 Exits 1 when a deal is missed, on an error, or when the latency or the CPU is over its
-target (the poll's share is marked only: on a shared machine it moves with the minute).
+target (the poll's share is marked only: on a shared machine it moves with the minute;
+``--mark-targets``, as CI runs it on a machine other work shares, marks the latency and
+the CPU too, and fails on errors and missed deals only).
 The viewers run in this process on asyncio (aiohttp): if the machine cannot hold
 ``--viewers``, the run prints how many were connected and why.
 """
@@ -306,6 +308,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--idle-seconds", type=int, default=10)
     parser.add_argument("--wrk-seconds", type=int, default=5)
     parser.add_argument(
+        "--mark-targets",
+        action="store_true",
+        help="mark a latency or idle CPU over its target rather than fail (a shared machine)",
+    )
+    parser.add_argument(
         "--port", type=int, default=0, help="nginx's port; the servers take the next seven"
     )
     parser.add_argument("--redis", default=REDIS_URL, help="the shared cache")
@@ -444,9 +451,9 @@ async def run(
                 )
             )
         # The last deals' sheets reach their viewers: until every viewer has seen every
-        # deal saved at its table and no fetch is under way (30 s at most).
+        # deal saved at its table and no fetch is under way (90 s at most).
         settle_started = time.monotonic()
-        while time.monotonic() - settle_started < 30 and (tally.in_flight or unseen(tally)):
+        while time.monotonic() - settle_started < 90 and (tally.in_flight or unseen(tally)):
             await asyncio.sleep(0.2)
         settle_seconds = time.monotonic() - settle_started
         await asyncio.sleep(1)
@@ -520,8 +527,11 @@ def report(
             f"{LATENCY_P95_TARGET * 1000:.0f} ms), max {latencies[-1] * 1000:.0f} ms"
         )
         if median > LATENCY_MEDIAN_TARGET or p95 > LATENCY_P95_TARGET:
-            print("  FAILED: the latency is over its target")
-            failed = True
+            if args.mark_targets:
+                print("  MARKED: the latency is over its target (see the load average above)")
+            else:
+                print("  FAILED: the latency is over its target")
+                failed = True
     else:
         print("  FAILED: no viewer saw a saved deal")
         failed = True
@@ -572,8 +582,11 @@ def report(
         f"meanwhile: {figures['idle_fetches']:.0f}"
     )
     if cpu >= IDLE_CPU_TARGET:
-        print("  FAILED: idle viewers cost the app servers")
-        failed = True
+        if args.mark_targets:
+            print("  MARKED: idle viewers cost the app servers")
+        else:
+            print("  FAILED: idle viewers cost the app servers")
+            failed = True
     bare = sum(b.requests_per_second for b, _ in polls)
     poll = sum(p.requests_per_second for _, p in polls)
     share = poll / bare if bare else 0.0
