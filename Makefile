@@ -208,9 +208,15 @@ bench: venv tools
 # gunicorn instances sharing PostgreSQL and Redis (redis://127.0.0.1:6379/5, or
 # LOAD_REDIS_URL); fails on an error, a missed deal or a sheet rendered twice. Needs
 # Debian's nginx and a running Redis (.ci/run installs both). make load ARGS="--servers 1".
+# Then 2,000 viewers holding the event streams of 100 tables in play through nginx and
+# Pushpin while scorers save deals (bench/push_load.py): fails on an error, a missed deal,
+# a save-to-sheet latency over its target (median 300 ms, p95 1 s) or idle app servers
+# using 5% of a core. PUSH_ARGS go to it: make load PUSH_ARGS="--viewers 500".
+PUSH_ARGS ?=
 load: venv tools
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { echo "error: make load needs nginx (apt-get install nginx)" >&2; exit 1; }
 	$(BIN)/python -m bench.live_load $(ARGS)
+	$(BIN)/python -m bench.push_load $(PUSH_ARGS)
 
 # The site's dependencies taken away under load: PostgreSQL stopped 30 s and started, then
 # Redis killed 30 s and started, under the layout of `make load` but on a PostgreSQL cluster
@@ -244,9 +250,11 @@ pictures: venv
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { echo "error: make pictures needs nginx (apt-get install nginx)" >&2; exit 1; }
 	$(BIN)/python -m bench.picture_burst $(ARGS)
 
-# The load tool the benchmarks drive gunicorn with.
+# The load tool the benchmarks drive gunicorn with, and the push server of the load run
+# (Debian's pushpin; its own service is not wanted: the runs start theirs).
 tools:
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+	@command -v pushpin >/dev/null || { apt-get update -qq && apt-get install -y -qq pushpin && { systemctl disable --now pushpin 2>/dev/null || true; }; }
 
 clean:
 	rm -rf $(VENV) $(UV_HOME) node_modules staticfiles .pytest_cache .ruff_cache .mypy_cache .hypothesis .import_linter_cache .grimp_cache

@@ -249,10 +249,11 @@ class Scorer:
 
 
 @contextmanager
-def nginx(port: int, upstreams: list[int]) -> Iterator[str]:
-    """nginx from Debian in front of ``upstreams``, listening on ``port`` of the loopback:
-    a child process (not a daemon) with its configuration, pid file, logs and buffers in a
-    temporary folder of its own, stopped when the block ends."""
+def nginx(port: int, upstreams: list[int], pushpin: int | None = None) -> Iterator[str]:
+    """nginx from Debian in front of ``upstreams`` (and of Pushpin on port ``pushpin`` for
+    ``/events/``, if given), listening on ``port`` of the loopback: a child process (not a
+    daemon) with its configuration, pid file, logs and buffers in a temporary folder of its
+    own, stopped when the block ends."""
     binary = shutil.which("nginx") or "/usr/sbin/nginx"
     if not Path(binary).exists():
         raise RuntimeError("nginx is not installed (apt-get install nginx)")
@@ -273,8 +274,11 @@ def nginx(port: int, upstreams: list[int]) -> Iterator[str]:
                 "CLUBSITE_LISTEN": f"127.0.0.1:{port}",
                 "CLUBSITE_SCHEME": "$scheme",
                 "CLUBSITE_SERVERS": servers,
-                # No push server here: the app servers answer /events/ 204 (keep polling).
-                "CLUBSITE_PUSH_SERVERS": servers,
+                # Pushpin when the run has one; else the app servers answer /events/ 204
+                # (keep polling).
+                "CLUBSITE_PUSH_SERVERS": servers
+                if pushpin is None
+                else f"server 127.0.0.1:{pushpin};",
             }
         )
     )

@@ -101,6 +101,9 @@ MIDDLEWARE = [
     # /healthz answers here, before sessions, CSRF, sign-in, the host check and the https
     # redirect: a load balancer probes the app server's own address over plain http.
     "clubsite.middleware.HealthCheckMiddleware",
+    # Whether Pushpin sent the request (its signature, GRIP_URL's key), and the GRIP
+    # instructions of an answer to it (hold the stream on these channels): clubsite.events.
+    "django_grip.GripMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -241,6 +244,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # works the revision out again. Old revisions fall out first (least recently used); 500
 # entries of at most ~40 kB bound the memory per process.
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+
+# Pushed updates (docs/deploy.md, "Pushed updates: Pushpin"): a viewer's page holds a
+# stream (Server-Sent Events) open at Pushpin, which asked an app server once which
+# channels it listens on (django-eventstream, over GRIP: the app servers stay synchronous
+# and hold no connection); when a table's revision moves, the app server that committed
+# it publishes to Pushpin (scoring.live.push), and every page on the table's channel
+# fetches its changed regions. GRIP_URL is Pushpin's publish address with the key it signs
+# its requests with: http://127.0.0.1:5561?key=…&verify-iss=pushpin. Without it
+# nothing is published and /events/ answers 204, which tells a page to go on polling.
+GRIP_URL = os.environ.get("GRIP_URL", "").strip()
 if REDIS_URL:
     CACHES = {
         "default": {

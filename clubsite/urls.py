@@ -5,6 +5,8 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
+from clubsite.events import events
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     # The language switch in every page's header posts no CSRF token: the worst a forged
@@ -13,6 +15,19 @@ urlpatterns = [
     # else's, which can be kept whole in the cache (clubsite.pages).
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("members/", include("members.urls")),
+    # The pages' event streams, held by Pushpin (clubsite.events). The channels are named as
+    # scoring.live.push publishes them: a table's, the tables in play (the home page) and
+    # an evening's (its tables).
+    path(
+        "events/tables/<int:pk>/", events, {"format-channels": ["table-{pk}"]}, name="events_table"
+    ),
+    path("events/in-play/", events, {"channels": ["in-play"]}, name="events_in_play"),
+    path(
+        "events/evenings/<int:pk>/",
+        events,
+        {"format-channels": ["evening-{pk}"]},
+        name="events_evening",
+    ),
     path("", include("scoring.urls")),
 ]
 

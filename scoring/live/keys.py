@@ -23,8 +23,9 @@ import threading
 from collections.abc import Iterable
 from typing import Any
 
+from django.core.cache import cache
 from django.core.signals import request_started
-from django.db import DEFAULT_DB_ALIAS
+from django.db import DEFAULT_DB_ALIAS, transaction
 from django.db.models import CharField, QuerySet
 from django.db.models.expressions import RawSQL
 from django.db.models.signals import post_migrate
@@ -58,8 +59,20 @@ def remember_epoch(token: str) -> None:
 
 def renew_epoch() -> None:
     """Give the database a new epoch (in the caller's transaction): every key made before
-    it is never asked for again."""
+    it is never asked for again. The epoch the idle poll reads from the cache
+    (``live.revisions``) is dropped now and again when the renewal commits: the next poll
+    reads the new one from the database."""
+    from scoring.live import revisions  # it composes its keys here
+
     _MEMO.epoch = Epoch.renew()
+    cache.delete(epoch_key())
+    revisions.forget_epoch()
+
+    def committed() -> None:
+        cache.delete(epoch_key())
+        revisions.forget_epoch()
+
+    transaction.on_commit(committed)
 
 
 @receiver(request_started)
@@ -185,3 +198,15 @@ def render_slot_key(slot: int) -> str:
     """The key of render slot ``slot`` (``fragments.cached``'s ``slots``): whichever table,
     revision or epoch, so the slots bound every render the cache's sharers make."""
     return f"render-slot:{slot}"
+
+
+def epoch_key() -> str:
+    """The key of the database's epoch as the idle poll reads it (``live.revisions``):
+    whatever the epoch, so a poll finds it without asking the database."""
+    return "epoch"
+
+
+def table_revision_key(token: str, pk: int) -> str:
+    """The key of table ``pk``'s revision in the epoch ``token`` (``live.revisions``): a
+    restore renews the epoch, so a revision from before it is never read after it."""
+    return f"revision:{token}:{pk}"

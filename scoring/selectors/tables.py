@@ -15,15 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection
-
 from scoring import games
 from scoring.engine.boston import BostonRules
 from scoring.engine.preferans import PreferansRules
-from scoring.live import keys, snapshots
+from scoring.live import keys, revisions, snapshots
 from scoring.live.snapshots import Game
 from scoring.models import AuditEntry, DealRecord, Table
-from scoring.models.epoch import MISSING
 
 
 @dataclass(frozen=True)
@@ -65,21 +62,23 @@ def table_version(pk: int) -> str | None:
     """What the live sheet's ETag names of a table (None: no such table): the database's
     epoch and the table's revision, so that a browser's copy from before a restore is not
     taken for the restored table's sheet at the same revision. Every idle viewer asks it
-    every two seconds, so it is one query in plain SQL (building the ORM's query costs
-    twice as much as running it); the epoch it read serves the rest of the request."""
+    every two seconds (when nothing pushes the changes to it), so it is read from the
+    cache, where the writes keep it (``live.revisions``), without a query; a miss is one
+    query in plain SQL (building the ORM's query costs twice as much as running it), whose
+    answer is kept for the next poll and whose epoch serves the rest of the request."""
     if not 0 < pk <= MAX_ID:  # no table has it, and SQLite cannot even take it as a value
         return None
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT revision, (SELECT token FROM scoring_epoch WHERE id = 1)"
-            " FROM scoring_table WHERE id = %s",
-            [pk],
-        )
-        row = cursor.fetchone()
-    if row is None:
+    version = revisions.cached_version(pk)
+    if version is not None:
+        # The epoch read from the cache names only the ETag: the keys of what a changed
+        # sheet renders read the database's (``keys.epoch``), as a restore leaves it.
+        return version
+    found = revisions.read(pk)
+    if found is None:
         return None
-    revision, token = row
-    keys.remember_epoch(token or MISSING)
+    revision, token = found
+    revisions.keep(pk, token, revision)
+    keys.remember_epoch(token)
     return f"{keys.epoch()}.{revision}"
 
 

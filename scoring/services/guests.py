@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from members.models import Member
 from scoring import selectors
 from scoring.engine.errors import RuleError
+from scoring.live import revisions
 from scoring.models import Attendance, AuditEntry, Guest, RatingHistory, Seat, Settlement, Table
 from scoring.models.evenings import party_key
 from scoring.services import locking
@@ -92,3 +93,4 @@ def _record(table: Table, guest: Guest, member: Member, by: Member) -> None:
     elif not table.is_open:
         changes["record_digest"] = table_digest(table, selectors.replay(table))
     Table.objects.filter(pk=table.pk).update(**changes)
+    revisions.table_moved(table.pk)

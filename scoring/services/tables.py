@@ -27,7 +27,7 @@ from scoring import games, selectors
 from scoring.engine.errors import N_, Grouped, RuleError
 from scoring.engine.record import MAX_DEALS, check_head, record_digest
 from scoring.engine.standings import table_places
-from scoring.live import snapshots
+from scoring.live import revisions, snapshots
 from scoring.models import AuditEntry, DealRecord, Guest, Seat, Table, WriteKey
 from scoring.models.tables import validate_played_on
 from scoring.permissions import can_accept, can_reject, is_organiser
@@ -97,6 +97,7 @@ def table_open(
             table.played_on = played_on
         kind.setup(table, names)  # the engine checks the player count, dealer, target, suit
         table.save()
+        revisions.table_moved(table.pk)  # the home page's tables in play change
         Seat.objects.bulk_create(
             Seat(table=table, position=i, name=name, **_seated(player))
             for i, (player, name) in enumerate(zip(members, names, strict=True))
@@ -247,6 +248,7 @@ def _next_sequence(table: Table) -> Any:
 
 def _touch(table: Table) -> None:
     Table.objects.filter(pk=table.pk).update(revision=F("revision") + 1)
+    revisions.table_moved(table.pk)
 
 
 @dataclass(frozen=True)
@@ -391,6 +393,7 @@ def control_time_mark(table: Table, *, by: Member | None, drawn: Drawn = ANY) ->
         locked.control_time_deal = kind.mark_control_time(game)
         locked.revision += 1
         locked.save(update_fields=["control_time_deal", "revision"])
+        revisions.table_moved(locked.pk)
         AuditEntry.objects.create(
             table=locked,
             action=AuditEntry.MARK,
@@ -420,6 +423,7 @@ def control_time_clear(
         locked.control_time_deal = None
         locked.revision += 1
         locked.save(update_fields=["control_time_deal", "revision"])
+        revisions.table_moved(locked.pk)
         AuditEntry.objects.create(
             table=locked,
             action=AuditEntry.UNMARK,
@@ -589,6 +593,7 @@ def table_finish(
                 "standing",
             ]
         )
+        revisions.table_moved(table.pk)
         _store_seat_results(table, state)
         AuditEntry.objects.create(
             table=table,
@@ -623,6 +628,7 @@ def table_reopen(table: Table, *, by: Member | None, reason: str, drawn: Drawn =
         table.finished_at = None
         table.revision += 1
         table.save(update_fields=["status", "result", "finished_at", "revision"])
+        revisions.table_moved(table.pk)
         table.seats.update(result=None, money=None, place=None, won=False, stats={})
         AuditEntry.objects.create(
             table=table, action=AuditEntry.REOPEN, actor=by, reason=reason, revision=table.revision
@@ -656,6 +662,7 @@ def table_decide(*, table: Table, by: Member, accepted: bool, drawn: Drawn = ANY
         elif is_organiser(by) or _accepted_by(locked) >= _seated_members(locked):
             locked.standing = Table.COUNTED
         locked.save(update_fields=["standing", "revision"])
+        revisions.table_moved(locked.pk)
         _keep_key(locked, drawn, locked.revision, action)
         if locked.counts:
             standings_after_finish(locked)  # and a new standings stamp

@@ -15,6 +15,7 @@ from members.models import Member
 from scoring import games, selectors
 from scoring.engine.errors import N_, RuleError
 from scoring.engine.record import BAD_TEXT_AT, bad_text
+from scoring.live import revisions
 from scoring.models import AuditEntry, Table
 from scoring.models.tariffs import Tariff
 from scoring.services.standings import standings_changed
@@ -82,6 +83,7 @@ def _move_to_version(table: Table, version: Any, by: Member | None) -> None:
     selectors.replay(table)  # the new rules must accept every deal played so far
     table.revision = F("revision") + 1
     table.save(update_fields=[field, "revision"])
+    revisions.table_moved(table.pk)
     AuditEntry.objects.create(
         table=table,
         action=AuditEntry.RETARIFF,

@@ -43,6 +43,7 @@ SHELL_FILES = (
     "js/deal-form.js",
     "js/share.js",
     "js/sheet-zoom.js",
+    "js/live.js",
     "js/offline.js",
     "js/outbox.js",
     "js/sw-register.js",

@@ -103,6 +103,7 @@ MATRIX: list[tuple[str, str]] = [
     ("tables",               "ok      ok      ok      ok      ok      ok      ok"),
     ("table",                "ok      ok      ok      ok      ok      ok      ok"),
     ("live-sheet",           "ok      ok      ok      ok      ok      ok      ok"),
+    ("live-events",          "ok      ok      ok      ok      ok      ok      ok"),
     ("print",                "ok      ok      ok      ok      ok      ok      ok"),
     ("sheet-png",            "ok      ok      ok      ok      ok      ok      ok"),
     ("sheet-png-boston",     "404     404     404     404     404     404     404"),
@@ -432,6 +433,11 @@ action("offline-page", "The offline page — `GET /offline/<language>/`")(_offli
 action("tables", "Tables list — `GET /tables/`")(_get("scoring:table_list"))
 action("table", "Table page — `GET /tables/<id>/`")(_get("scoring:table_detail", "table"))
 action("live-sheet", "Live sheet — `GET /tables/<id>/live/`")(_get("scoring:table_live", "table"))
+# Held by Pushpin for anyone who may see the table (its events say only its revision);
+# asked of an app server directly, as here, it answers 204 (clubsite.events).
+action("live-events", "A table's live events — `GET /events/tables/<id>/`", ok_status=204)(
+    _get("events_table", "table")
+)
 action("print", "Print — `GET /tables/<id>/print/`")(_get("scoring:table_print", "table"))
 action("sheet-png", "The sheet as a picture — `GET /tables/<id>/sheet.png`")(
     _get("scoring:table_sheet_png", "table")

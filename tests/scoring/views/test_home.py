@@ -320,7 +320,10 @@ def test_the_tables_in_play_redraw_themselves(
     """The region polls the home page with htmx and gets itself alone: the tables in play
     and their seats, the mini sheets from the cache."""
     page = client.get(HOME).content.decode()
-    assert 'hx-get="/" hx-trigger="every 10s" hx-swap="outerHTML"' in section(page, "in-play")
+    region = section(page, "in-play")
+    assert 'hx-get="/" hx-trigger="every 10s, live-changed" hx-swap="outerHTML"' in region
+    # and a pushed event of any table in play redraws it sooner (static/js/live.js)
+    assert 'data-live-events="/events/in-play/" data-live-pause="2"' in region
     table = tonight["at_evening"]
     factories.played(table, [VERA_MADE_SIX], by=table.seats.get(position=0).member)
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
+from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test import Client
@@ -241,10 +242,23 @@ def test_a_table_number_beyond_any_is_not_found(client, table, page, pk):
     assert client.get(reverse(page, args=[pk])).status_code == 404
 
 
-def test_an_idle_viewer_costs_one_query(client, table, django_assert_num_queries):
+def test_an_idle_viewer_costs_no_query(client, table, django_assert_num_queries):
+    # The revision is in the cache (live.revisions): the poll never reaches the database.
     url = reverse("scoring:table_live", args=[table.pk])
     etag = client.get(url)["ETag"]
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(0):
+        assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+
+def test_an_idle_viewer_after_the_cache_was_flushed_costs_one_query(
+    client, table, django_assert_num_queries
+):
+    url = reverse("scoring:table_live", args=[table.pk])
+    etag = client.get(url)["ETag"]
+    cache.clear()
+    with django_assert_num_queries(1):  # the revision read again, and kept
+        assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    with django_assert_num_queries(0):
         assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
 
 

@@ -1,0 +1,152 @@
+"""Each table's revision kept in the shared cache, so that an idle viewer's poll (the live
+sheet's ETag, ``selectors.table_version``) is answered without asking the database.
+
+The revision is written when the write that moved it commits (``table_moved``, called
+by every service that moves a revision, inside its transaction), and rebuilt from the
+database by the first poll that misses it (Redis flushed, restarted, or the key expired).
+Three rules keep it from ever standing for long at a revision the table has left:
+
+- the write drops the kept revision as it is made, inside its transaction: until it
+  commits the polls read the database, which still has the revision before it;
+- when it commits, the revision is read back from the database and stored, and a store
+  never lowers the one kept (``_keep``: an atomic maximum in Redis). Two writes to one
+  table commit in turn (its row lock), but their callbacks, or a poll that read the
+  database just before a commit, may reach Redis in either order: the higher stays;
+- it expires after ``REVISION_SECONDS``: a server killed between a commit and its
+  callback leaves a poll at most that far behind (and costs one query per table then,
+  not one per viewer).
+
+The key carries the database's epoch (``keys.table_revision_key``), itself kept in the
+cache (``keys.epoch_key``) and dropped when a restore, ``migrate`` or ``flush`` renews it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from functools import partial
+
+from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
+from django.core.cache.backends.redis import RedisCache
+from django.db import connection, transaction
+from redis.exceptions import RedisError
+
+from scoring.live import keys, push
+from scoring.models.epoch import MISSING
+
+REVISION_SECONDS = 300
+"""How long a kept revision (and the epoch) is trusted without a write renewing it."""
+
+logger = logging.getLogger(__name__)
+
+_RAISE_TO = """
+local kept = tonumber(redis.call('GET', KEYS[1]))
+if kept == nil or kept < tonumber(ARGV[1]) then
+    redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+    return 1
+end
+return 0
+"""
+"""Store ARGV[1] under KEYS[1] unless a higher revision is there (Django's Redis backend
+stores an int as its digits, so ``cache.get`` reads it back as an int)."""
+
+_LOCAL = threading.Lock()
+
+
+EPOCH_MEMO_SECONDS = 1.0
+"""How long a process trusts the epoch it read from the cache: an idle poll is then one
+round trip to Redis, not two. A restore in another process is seen that much later in
+the ETags (a viewer's 304 a second longer); the keys of what is rendered read the
+database's epoch (``keys.epoch``), never this one."""
+
+_epoch_memo: tuple[str, float] | None = None
+
+
+def _cached_epoch() -> str | None:
+    global _epoch_memo
+    memo, now = _epoch_memo, time.monotonic()
+    if memo is not None and now < memo[1]:
+        return memo[0]
+    token: str | None = cache.get(keys.epoch_key())
+    _epoch_memo = None if token is None else (token, now + EPOCH_MEMO_SECONDS)
+    return token
+
+
+def forget_epoch() -> None:
+    """This process renewed the epoch: read it again at once (``keys.renew_epoch``)."""
+    global _epoch_memo
+    _epoch_memo = None
+
+
+def cached_version(pk: int) -> str | None:
+    """The table's version as ``selectors.table_version`` gives it (``epoch.revision``),
+    from the cache alone; None when either part is not kept."""
+    token = _cached_epoch()
+    if token is None:
+        return None
+    revision = cache.get(keys.table_revision_key(token, pk))
+    if revision is None:
+        return None
+    return f"{token}.{revision}"
+
+
+def keep(pk: int, token: str, revision: int) -> None:
+    """Remember that table ``pk`` is at ``revision`` at least, in the epoch ``token`` (read
+    together from the database)."""
+    cache.add(keys.epoch_key(), token, REVISION_SECONDS)
+    _keep(keys.table_revision_key(token, pk), revision)
+
+
+def _keep(key: str, revision: int) -> None:
+    backend = caches[DEFAULT_CACHE_ALIAS]
+    if isinstance(backend, RedisCache):
+        try:
+            client = backend._cache.get_client(key, write=True)
+            client.eval(
+                _RAISE_TO, 1, backend.make_and_validate_key(key), revision, REVISION_SECONDS
+            )
+        except RedisError as error:  # a dead Redis is a miss, as everywhere (clubsite.cache)
+            logger.warning("The table's revision was not kept: %s", error)
+        return
+    with _LOCAL:  # one process's memory: a lock makes the maximum atomic
+        kept = cache.get(key)
+        if kept is None or kept < revision:
+            cache.set(key, revision, REVISION_SECONDS)
+
+
+def read(pk: int) -> tuple[int, str] | None:
+    """The table's revision and the database's epoch, in one query (None: no such
+    table)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT revision, (SELECT token FROM scoring_epoch WHERE id = 1)"
+            " FROM scoring_table WHERE id = %s",
+            [pk],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    revision, token = row
+    return revision, token or MISSING
+
+
+def table_moved(pk: int) -> None:
+    """Table ``pk``'s revision moves in the caller's transaction: drop the kept revision
+    now, and keep the new one and announce it (``live.push``) once the transaction commits."""
+    token = cache.get(keys.epoch_key())
+    if token is not None:
+        cache.delete(keys.table_revision_key(token, pk))
+    transaction.on_commit(partial(_committed, pk))
+
+
+def _committed(pk: int) -> None:
+    found = read(pk)
+    if found is None:  # deleted meanwhile
+        return
+    revision, token = found
+    keep(pk, token, revision)
+    try:
+        push.announce(pk, revision)
+    except Exception:  # an announcement that fails must not fail the saved write
+        logger.exception("Announcing table %s's revision %s failed", pk, revision)

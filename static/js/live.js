@@ -1,0 +1,96 @@
+// Pushed updates of the live regions (docs/architecture.md, How a deal flows; docs/deploy.md,
+// Pushed updates). A region that names a stream (data-live-events) is fetched again when
+// its stream says the table moved on, exactly as its poll fetches it (hx-get, with the
+// ETag), by the htmx event "live-changed" its hx-trigger lists. While the stream is open
+// the region's poll is skipped; when the stream fails (no push server: /events/ answers
+// 204; a proxy that breaks streams; no connection) the poll goes on as before, and when
+// the stream opens again the region is fetched once, for what it missed meanwhile.
+// data-live-pause: the least seconds between two fetches of a region (a busy home page
+// hears of every table), the events between them fetched together.
+(() => {
+  "use strict";
+
+  if (!window.EventSource || !window.htmx) {
+    return; // the poll alone
+  }
+
+  const streams = new Map(); // url → { source, open, last, timer }
+
+  function regions(url) {
+    return document.querySelectorAll(`[data-live-events="${CSS.escape(url)}"]`);
+  }
+
+  // Whether the region shows the revision announced already (the scorer's own save
+  // redrew it) or a later one.
+  function shows(region, revision) {
+    const shown = Number.parseInt(region.dataset.revision || "", 10);
+    return Number.isInteger(revision) && Number.isInteger(shown) && shown >= revision;
+  }
+
+  function fetchRegions(url, revision) {
+    for (const region of regions(url)) {
+      if (!shows(region, revision)) {
+        window.htmx.trigger(region, "live-changed");
+      }
+    }
+  }
+
+  function changed(url, stream, revision) {
+    const first = regions(url)[0];
+    const pause = 1000 * (Number.parseFloat(first?.dataset.livePause || "0") || 0);
+    const wait = stream.last + pause - Date.now();
+    if (wait <= 0) {
+      stream.last = Date.now();
+      fetchRegions(url, revision);
+    } else if (!stream.timer) {
+      stream.timer = window.setTimeout(() => {
+        stream.timer = null;
+        stream.last = Date.now();
+        fetchRegions(url, undefined);
+      }, wait);
+    }
+  }
+
+  function listen(url) {
+    if (streams.has(url)) {
+      return;
+    }
+    const stream = { source: new EventSource(url), open: false, last: 0, timer: null };
+    streams.set(url, stream);
+    // django-eventstream's first message on every (re)connection: what happened before it
+    // (since the page was drawn, or while the stream was closed) is fetched once.
+    stream.source.addEventListener("stream-open", () => {
+      stream.open = true;
+      changed(url, stream, undefined);
+    });
+    stream.source.addEventListener("revision", (event) => {
+      let revision;
+      try {
+        revision = JSON.parse(event.data).revision;
+      } catch {
+        revision = undefined;
+      }
+      changed(url, stream, revision);
+    });
+    stream.source.addEventListener("error", () => {
+      stream.open = false; // the poll takes over; the browser reconnects unless told not to
+    });
+  }
+
+  // Skip a region's poll (htmx's "every" trigger has no triggering event) while its
+  // stream is open.
+  document.addEventListener("htmx:confirm", (event) => {
+    const url = event.detail.elt?.dataset?.liveEvents;
+    if (url && !event.detail.triggeringEvent && streams.get(url)?.open) {
+      event.preventDefault();
+    }
+  });
+
+  function start() {
+    for (const region of document.querySelectorAll("[data-live-events]")) {
+      listen(region.dataset.liveEvents);
+    }
+  }
+
+  start(); // a deferred script runs once the page is parsed
+})();

@@ -1,0 +1,77 @@
+"""Each table's revision kept in the cache (``scoring.live.revisions``): written when the
+write commits, never lowered, rebuilt from the database when missing. Each test runs with
+local memory and with a real Redis (``shared_cache``)."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.db import transaction
+
+from scoring import selectors
+from scoring.live import keys, revisions
+from scoring.models import Epoch, Table
+from tests.factories import FIRST_GAME, post_deal
+
+pytestmark = [pytest.mark.django_db]
+
+
+def kept(table: Table) -> int | None:
+    revision: int | None = cache.get(keys.table_revision_key(Epoch.current(), table.pk))
+    return revision
+
+
+def test_a_saved_deal_keeps_its_revision_when_it_commits(
+    shared_cache, client, table, anna, django_capture_on_commit_callbacks
+):
+    assert selectors.table_version(table.pk) == f"{Epoch.current()}.{table.revision}"
+    assert kept(table) == table.revision
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        post_deal(client, table, FIRST_GAME)
+    # Dropped as the deal was written: until it commits a poll reads the database.
+    assert kept(table) is None
+    assert callbacks
+    for callback in callbacks:
+        callback()
+    assert kept(table) == table.revision + 1
+    assert selectors.table_version(table.pk) == f"{Epoch.current()}.{table.revision + 1}"
+
+
+def test_a_poll_answers_from_the_cache_alone(shared_cache, table, django_assert_num_queries):
+    first = selectors.table_version(table.pk)
+    assert first == f"{Epoch.current()}.{table.revision}"
+    with django_assert_num_queries(0):
+        assert selectors.table_version(table.pk) == first
+
+
+def test_a_kept_revision_is_never_lowered(shared_cache, table):
+    # Two writes' callbacks, or a poll that read the database just before a commit, may
+    # reach the cache in either order: the higher revision stays.
+    token = Epoch.current()
+    revisions.keep(table.pk, token, 7)
+    revisions.keep(table.pk, token, 5)
+    assert kept(table) == 7
+    revisions.keep(table.pk, token, 8)
+    assert kept(table) == 8
+    assert revisions.cached_version(table.pk) == f"{token}.8"
+
+
+def test_a_missing_revision_is_read_from_the_database(shared_cache, table):
+    Table.objects.filter(pk=table.pk).update(revision=41)  # as a write whose callback was lost
+    cache.clear()
+    assert selectors.table_version(table.pk) == f"{Epoch.current()}.41"
+    assert kept(table) == 41
+
+
+def test_a_renewed_epoch_is_read_again(shared_cache, table, django_capture_on_commit_callbacks):
+    before = selectors.table_version(table.pk)
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        keys.renew_epoch()
+    after = selectors.table_version(table.pk)
+    assert after != before
+    assert after == f"{Epoch.current()}.{table.revision}"
+
+
+def test_no_such_table_has_no_version(shared_cache, db):
+    assert selectors.table_version(10**9) is None
+    assert revisions.cached_version(10**9) is None
