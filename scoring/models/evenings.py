@@ -34,9 +34,6 @@ class EveningSeries(models.Model):
     """A weekly series an organiser scheduled at once: its evenings (``Evening.series``)
     fall on the first one's weekday, every week until ``until``."""
 
-    organiser = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
-    )
     starts_at = models.TimeField(_("starts at"), null=True, blank=True)
     until = models.DateField(_("every week until"))
     created_at = models.DateTimeField(auto_now_add=True)

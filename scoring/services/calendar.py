@@ -54,7 +54,7 @@ def evening_schedule(
         days = [played_on + datetime.timedelta(weeks=w) for w in range(weeks)]
     with transaction.atomic():
         series = (
-            EveningSeries.objects.create(organiser=organiser, starts_at=starts_at, until=until)
+            EveningSeries.objects.create(starts_at=starts_at, until=until)
             if until is not None
             else None
         )
