@@ -57,6 +57,7 @@ urlpatterns = [
     path("evenings/calendar/link/", calendar.calendar_link_reset, name="calendar_link_reset"),
     path("evenings/schedule/", calendar.evening_schedule, name="evening_schedule"),
     path("evenings/<int:pk>/answer/", calendar.evening_answer, name="evening_answer"),
+    path("evenings/<int:pk>/cancel/", calendar.evening_cancel, name="evening_cancel"),
     path(
         "evenings/<int:pk>/check-in-answered/",
         calendar.evening_check_in_answered,

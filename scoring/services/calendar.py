@@ -111,3 +111,18 @@ def calendar_link_reset(*, member: Member) -> str:
     member.calendar_token = secrets.token_urlsafe(32)
     member.save(update_fields=["calendar_token"])
     return member.calendar_token
+
+
+def evening_cancel(*, evening: Evening) -> None:
+    """Call off an evening announced ahead (one evening of a series, say, on a holiday),
+    its answers with it. Refused once it has begun: someone checked in, or a table."""
+    with transaction.atomic():
+        locked = locking.lock_row(evening)
+        if locked.closed_at is not None or locked.played_on < timezone.localdate():
+            raise RuleError(_("this evening is over: it cannot be called off"), field="evening")
+        if locked.attendances.exists() or locked.links.exists():
+            raise RuleError(
+                _("this evening has begun (check-ins or tables): it cannot be called off"),
+                field="evening",
+            )
+        locked.delete()

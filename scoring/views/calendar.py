@@ -184,3 +184,19 @@ def calendar_link_reset(request: SignedInRequest) -> HttpResponse:
     services.calendar_link_reset(member=request.user)
     messages.success(request, _("Your private calendar link is new: the old one works no more."))
     return redirect("scoring:evening_calendar")
+
+
+@login_required
+@require_POST
+def evening_cancel(request: SignedInRequest, pk: int) -> HttpResponse:
+    """An organiser calls off an evening announced ahead, before it has begun."""
+    evening = get_object_or_404(Evening, pk=pk)
+    if not can_schedule_evening(request.user):
+        raise PermissionDenied
+    try:
+        services.evening_cancel(evening=evening)
+    except RuleError as error:
+        messages.error(request, rule_error_text(error))
+        return redirect("scoring:evening_detail", pk=evening.pk)
+    messages.success(request, _("The evening is called off."))
+    return redirect("scoring:evening_calendar")

@@ -213,6 +213,8 @@ MATRIX: list[tuple[str, str]] = [
     ("answer",               "login   ok      ok      ok      ok      ok      ok"),
     ("answer-over",          "login   403     403     403     403     403     403"),
     ("check-in-answered",    "login   403     403     ok      ok      403     ok"),
+    ("evening-cancel",       "login   403     403     ok      ok      403     ok"),
+    ("evening-cancel-begun", "login   403     403     refused refused 403     refused"),
     # -- guests: organisers merge a guest's history into a member
     ("guests",               "login   403     403     ok      ok      403     ok"),
     ("guest-merge",          "login   403     403     ok      ok      403     ok"),
@@ -1925,6 +1927,31 @@ action(
     writes=True,
     done=lambda w, r: _here("Boris", "Vera")(w, r),
 )(_evening_post("scoring:evening_check_in_answered", lambda w: {}))
+
+
+def _begun(w: World) -> None:
+    _announced(w)
+    Attendance.objects.create(evening=w.extra["evening"], member=w.boris)
+
+
+def _called_off(w: World, response: HttpResponse) -> None:
+    assert not Evening.objects.filter(pk=w.extra["evening"].pk).exists()
+
+
+action(
+    "evening-cancel",
+    "Call off an evening announced ahead, its answers with it — `POST /evenings/<id>/cancel/`",
+    prepare=_announced,
+    ok_status=302,
+    writes=True,
+    done=_called_off,
+)(_evening_post("scoring:evening_cancel", lambda w: {}))
+action(
+    "evening-cancel-begun",
+    "Call off an evening someone is checked in at — `POST /evenings/<id>/cancel/`",
+    prepare=_begun,
+    refusal="this evening has begun (check-ins or tables): it cannot be called off",
+)(_evening_post("scoring:evening_cancel", lambda w: {}))
 
 
 def assert_guest_here(w: World) -> None:

@@ -287,3 +287,26 @@ def test_an_unknown_or_inactive_members_link_finds_nothing(client: Client, now: 
     assert client.get(reverse("scoring:member_calendar_feed", args=["nope"])).status_code == 404
     Member.objects.filter(pk=anna.pk).update(is_active=False)
     assert client.get(reverse("scoring:member_calendar_feed", args=[token])).status_code == 404
+
+
+def test_an_organiser_calls_off_one_evening_of_a_series(
+    client: Client, now: Any, organiser: Member
+) -> None:
+    first, second = _announce(organiser, until=FRIDAY + datetime.timedelta(weeks=1))
+    services.evening_answer(evening=second, member=factories.member("Anna"), answer="yes")
+    page = client.get(reverse("scoring:evening_detail", args=[second.pk])).content.decode()
+    assert "Call the evening off" in page
+    response = client.post(reverse("scoring:evening_cancel", args=[second.pk]))
+    assert response["Location"] == reverse("scoring:evening_calendar")
+    assert list(Evening.objects.all()) == [first]
+    assert not EveningAnswer.objects.exists()
+
+
+def test_an_evening_that_has_begun_is_not_called_off(
+    client: Client, now: Any, organiser: Member
+) -> None:
+    (evening,) = _announce(organiser)
+    Attendance.objects.create(evening=evening, member=factories.member("Anna"))
+    response = client.post(reverse("scoring:evening_cancel", args=[evening.pk]), follow=True)
+    assert "it cannot be called off" in response.content.decode()
+    assert Evening.objects.filter(pk=evening.pk).exists()
