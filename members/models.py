@@ -60,6 +60,11 @@ class Member(AbstractUser):
         default=True,
         help_text=_("A message after each club evening: its tables and results."),
     )
+    # The private link of his own calendar feed (/evenings/calendar/<token>.ics): made and
+    # made anew only when he asks; a new one stops the old link.
+    calendar_token = models.CharField(
+        max_length=43, null=True, blank=True, unique=True, editable=False
+    )
 
     # Not ``Meta(AbstractUser.Meta)``: that Meta holds only ``abstract`` (which Django resets
     # for subclasses) and the two names replaced here, and its stub types them as plain str.

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils import timezone
 
 from scoring.models import Attendance, Club, Evening, Guest, Seat, Table, Tournament
 from scoring.models.evenings import party_key
@@ -193,3 +194,30 @@ def can_check_in_entry(user: Any, tournament: Tournament, entry: Any) -> bool:
     return can_judge(user, tournament) or (
         entry.member_id is not None and entry.member_id == user.pk
     )
+def can_schedule_evening(user: Any) -> bool:
+    """Organisers announce evenings ahead: one, or a weekly series."""
+    return is_organiser(user)
+
+
+def can_answer(user: Any, evening: Evening) -> bool:
+    """A signed-in member answers an evening for himself («приду / может быть / не
+    приду») until it is over: closed, or its day gone by."""
+    if not (user.is_authenticated and user.is_active):
+        return False
+    return evening.closed_at is None and evening.played_on >= timezone.localdate()
+
+
+def can_see_calendar(request: HttpRequest) -> bool:
+    """The calendar of evenings and the club's iCal feed: public when the standings are
+    (the counts say who is coming, not who)."""
+    return can_see_standings(request)
+
+
+def can_keep_calendar_link(user: Any) -> bool:
+    """A signed-in member makes (and makes anew) the private link of his own feed."""
+    return bool(user.is_authenticated)
+
+
+def can_see_answers(user: Any) -> bool:
+    """Who answered what, by name: the members (a visitor sees the counts only)."""
+    return bool(user.is_authenticated)

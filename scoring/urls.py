@@ -3,6 +3,7 @@ from django.urls import path, register_converter
 from scoring import views
 from scoring.views import (
     app,
+    calendar,
     deals,
     evenings,
     guests,
@@ -57,6 +58,23 @@ urlpatterns = [
     # Club evenings (scoring/views/evenings.py): check-in, the draw, the ledger
     path("evenings/", evenings.evening_list, name="evening_list"),
     path("evenings/new/", evenings.evening_create, name="evening_create"),
+    # Evenings announced ahead (scoring/views/calendar.py): answers, the iCal feeds
+    path("evenings/calendar/", calendar.evening_calendar, name="evening_calendar"),
+    path("evenings/calendar.ics", calendar.calendar_feed, name="calendar_feed"),
+    path(
+        "evenings/calendar/<str:token>.ics",
+        calendar.member_calendar_feed,
+        name="member_calendar_feed",
+    ),
+    path("evenings/calendar/link/", calendar.calendar_link_reset, name="calendar_link_reset"),
+    path("evenings/schedule/", calendar.evening_schedule, name="evening_schedule"),
+    path("evenings/<int:pk>/answer/", calendar.evening_answer, name="evening_answer"),
+    path("evenings/<int:pk>/cancel/", calendar.evening_cancel, name="evening_cancel"),
+    path(
+        "evenings/<int:pk>/check-in-answered/",
+        calendar.evening_check_in_answered,
+        name="evening_check_in_answered",
+    ),
     path("evenings/<int:pk>/", evenings.evening_detail, name="evening_detail"),
     path("evenings/<int:pk>/check-in/", evenings.evening_check_in, name="evening_check_in"),
     path(

@@ -70,6 +70,7 @@ from scoring.models import (
     Club,
     DealRecord,
     Evening,
+    EveningAnswer,
     EveningTable,
     Guest,
     Season,
@@ -226,7 +227,7 @@ def _export_tables(usernames: dict[int, str]) -> list[dict[str, Any]]:
 
 def _export_evenings(usernames: dict[int, str]) -> list[dict[str, Any]]:
     evenings = Evening.objects.prefetch_related(
-        "attendances", "apart", "links", "settlements", "guests"
+        "attendances", "apart", "links", "settlements", "guests", "answers"
     ).order_by("played_on", "pk")
     return [
         {k: v for k, v in _fields(evening).items() if k != "draft"}
@@ -262,6 +263,17 @@ def _export_evenings(usernames: dict[int, str]) -> list[dict[str, Any]]:
                     "settled_at": _plain(x.settled_at),
                 }
                 for x in evening.settlements.all()
+            ],
+            # The answers, in the order they queue (docs/evenings.md): the waiting list
+            # comes back as it was.
+            "answers": [
+                {
+                    "member": usernames[a.member_id],
+                    "answer": a.answer,
+                    "queued_at": _plain(a.queued_at),
+                    "answered_at": _plain(a.answered_at),
+                }
+                for a in evening.answers.all()
             ],
         }
         for evening in evenings
@@ -703,6 +715,7 @@ class _Importer:
             "draft",
             "tables",
             "settlements",
+            "answers",
         }
         evening = Evening(**_values(Evening, item, path, extra=nested))
         try:
@@ -730,6 +743,8 @@ class _Importer:
         self.evening_tables(evening, item, path)
         for i, raw in enumerate(_list(item, "settlements", path, default=[])):
             self.settlement(evening, raw, f"{path}.settlements[{i}]")
+        for i, raw in enumerate(_list(item, "answers", path, default=[])):
+            self.answer(evening, raw, f"{path}.answers[{i}]")
         draft = item.get("draft")
         if draft is not None:
             evening.draft = self.draft(draft, parties, f"{path}.draft")
@@ -787,6 +802,24 @@ class _Importer:
         settlement.payee = self.party(raw.get("payee"), f"{path}.payee")
         settlement.settled_by_id = self.member_id(raw.get("settled_by"), f"{path}.settled_by")
         self.insert(settlement, path)
+
+    def answer(self, evening: Evening, raw: Any, path: str) -> None:
+        """A member's answer to the evening: «yes» with the moment it queued."""
+        raw = _object(raw, path)
+        answer = EveningAnswer(
+            evening=evening, **_values(EveningAnswer, raw, path, extra={"member"})
+        )
+        member = self.member_id(raw.get("member"), f"{path}.member")
+        if member is None:
+            raise BackupError(f"{path}.member: missing")
+        answer.member_id = member
+        if answer.answer not in (EveningAnswer.YES, EveningAnswer.MAYBE, EveningAnswer.NO):
+            raise BackupError(f'{path}.answer: must be "yes", "maybe" or "no"')
+        if answer.answer == EveningAnswer.YES and answer.queued_at is None:
+            raise BackupError(f"{path}.queued_at: a «yes» needs the time it was given")
+        if answer.answered_at is None:
+            raise BackupError(f"{path}.answered_at: missing")
+        self.insert(answer, path)
 
     def draft(self, raw: Any, here: set[str], path: str) -> list[dict[str, Any]]:
         """The draw waiting to open: tables of 3 or 4 players checked in at the evening,

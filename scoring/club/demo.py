@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, Protocol
@@ -45,6 +45,7 @@ from scoring.models import (
     Tournament,
 )
 from scoring.selectors import evenings as evening_selectors
+from scoring.services import calendar as calendar_services
 from scoring.services import evenings as evening_services
 from scoring.services import notifications
 from scoring.services import tournaments as tournament_services
@@ -320,6 +321,7 @@ def load_demo(*, stdout: Writer) -> dict[str, str]:
         sochi = PreferansTariff.objects.filter(name=SOCHI).first()
         if sochi is not None and sochi.current_version is not None:
             tables += _tournaments(sochi, members, organiser, rng, today)
+        _fridays(members, organiser, today)
     _report(stdout, passwords, tables)
     stdout.write(
         f"\nAnd {paper.tables} tables of paper history, {paper.guests} guests among them.\n"
@@ -364,6 +366,45 @@ def _finished_evening(table: Table, members: dict[str, Member], organiser: Membe
     notifications.evening_close(evening=evening, by=organiser)  # load_demo sends nothing
     that_night = datetime.combine(table.played_on, time(23, 30), timezone.get_current_timezone())
     Evening.objects.filter(pk=evening.pk).update(closed_at=that_night)
+
+
+FRIDAY_WEEKS = 8
+"""The weekly series of Fridays announced ahead, from next Friday on."""
+FRIDAY_SEATS = 4
+"""One table in the small hall: the fifth «приду» waits for a seat."""
+FRIDAY_ANSWERS = (
+    ("anna", "yes"),
+    ("boris", "yes"),
+    ("vera", "yes"),
+    ("gleb", "yes"),
+    ("egor", "yes"),
+    ("dina", "maybe"),
+)
+"""Next Friday's answers, in the order given: Egor is first on the waiting list."""
+
+
+def next_friday(today: date) -> date:
+    """The Friday after ``today`` (a week on, when today is a Friday)."""
+    return today + timedelta(days=(4 - today.weekday()) % 7 or 7)
+
+
+def _fridays(members: dict[str, Member], organiser: Member, today: date) -> None:
+    """A weekly series of Fridays from next Friday on, and next Friday's answers."""
+    first = next_friday(today)
+    evenings = calendar_services.evening_schedule(
+        organiser=organiser,
+        played_on=first,
+        starts_at=time(19, 0),
+        place="Клуб, малый зал",
+        game=Table.PREFERANS,
+        table_size=4,
+        seats=FRIDAY_SEATS,
+        until=first + timedelta(weeks=FRIDAY_WEEKS - 1),
+    )
+    for username, answer in FRIDAY_ANSWERS:
+        calendar_services.evening_answer(
+            evening=evenings[0], member=members[username], answer=answer
+        )
 
 
 def _tonight(

@@ -5,7 +5,15 @@ in ``scoring/services/``."""
 
 from scoring.models.club import Club
 from scoring.models.epoch import Epoch
-from scoring.models.evenings import ApartRequest, Attendance, Evening, EveningTable, Settlement
+from scoring.models.evenings import (
+    ApartRequest,
+    Attendance,
+    Evening,
+    EveningAnswer,
+    EveningSeries,
+    EveningTable,
+    Settlement,
+)
 from scoring.models.guests import Guest
 from scoring.models.history import HistoryImport
 from scoring.models.seasons import Rating, RatingHistory, Season
@@ -34,6 +42,8 @@ __all__ = [
     "Entry",
     "Epoch",
     "Evening",
+    "EveningAnswer",
+    "EveningSeries",
     "EveningTable",
     "Guest",
     "HistoryImport",

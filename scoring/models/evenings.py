@@ -30,6 +30,18 @@ def _member_or_guest() -> Q:
     return Q(member__isnull=False, guest__isnull=True) | Q(member__isnull=True, guest__isnull=False)
 
 
+class EveningSeries(models.Model):
+    """A weekly series an organiser scheduled at once: its evenings (``Evening.series``)
+    fall on the first one's weekday, every week until ``until``."""
+
+    starts_at = models.TimeField(_("starts at"), null=True, blank=True)
+    until = models.DateField(_("every week until"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.pk}: → {self.until}"
+
+
 class Evening(models.Model):
     """One club evening: date, place, organiser, the game and table size it is drawn for,
     and the draw waiting to be opened (``draft``: a list of tables, each
@@ -51,6 +63,13 @@ class Evening(models.Model):
     draft = models.JSONField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     # Closing sends the evening's summary; the mark keeps it from going out twice.
+    # Announced ahead (docs/evenings.md, "Evenings announced ahead"): when it starts, how
+    # many seats («приду» answers beyond them wait), and the weekly series it belongs to.
+    starts_at = models.TimeField(_("starts at"), null=True, blank=True)
+    seats = models.PositiveSmallIntegerField(_("seats"), null=True, blank=True)
+    series = models.ForeignKey(
+        EveningSeries, null=True, blank=True, on_delete=models.SET_NULL, related_name="evenings"
+    )
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True, editable=False)
     closed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -66,6 +85,9 @@ class Evening(models.Model):
         ordering = ("-played_on", "-id")
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.CheckConstraint(condition=Q(table_size__in=(3, 4)), name="evening_table_size"),
+            models.CheckConstraint(
+                condition=Q(seats__isnull=True) | Q(seats__gte=3), name="evening_seats"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -116,6 +138,39 @@ class Attendance(models.Model):
     @property
     def party(self) -> str:
         return party_key(self.member_id) if self.member_id is not None else f"g{self.guest_id}"
+
+
+class EveningAnswer(models.Model):
+    """A member's answer to an evening announced ahead: «приду», «может быть», «не
+    приду». ``queued_at`` is when he last said «приду» (not before): the seats go to the
+    earliest, the rest wait in that order and move up as soon as someone leaves."""
+
+    YES, MAYBE, NO = "yes", "maybe", "no"
+    ANSWERS = ((YES, _("coming")), (MAYBE, _("maybe")), (NO, _("not coming")))
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="answers")
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="evening_answers"
+    )
+    answer = models.CharField(_("answer"), max_length=5, choices=ANSWERS)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    answered_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("evening", "queued_at", "id")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=("evening", "member"), name="answer_once"),
+            models.CheckConstraint(
+                condition=Q(answer__in=("yes", "maybe", "no")), name="answer_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(answer="yes", queued_at__isnull=False) | ~Q(answer="yes"),
+                name="answer_yes_queued",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.evening}: {self.member_id} {self.answer}"
 
 
 class ApartRequest(models.Model):

@@ -917,6 +917,29 @@ class EveningForm(forms.ModelForm):  # type: ignore[type-arg]
         }
 
 
+class ScheduleForm(forms.ModelForm):  # type: ignore[type-arg]
+    """An evening announced ahead, or (``until``) a weekly series on its weekday."""
+
+    until = forms.DateField(
+        label=_("every week until"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text=_("Empty: one evening."),
+    )
+
+    class Meta:
+        model = Evening
+        fields = ("played_on", "starts_at", "place", "game", "table_size", "seats")
+        widgets: ClassVar[dict[str, Any]] = {
+            "played_on": forms.DateInput(attrs={"type": "date"}),
+            "starts_at": forms.TimeInput(attrs={"type": "time"}),
+            "seats": forms.NumberInput(attrs={"min": 3, "max": 400}),
+        }
+        help_texts: ClassVar[dict[str, Any]] = {
+            "seats": _("Empty: no limit. Answers beyond it wait for a seat."),
+        }
+
+
 class DrawForm(forms.Form):
     """Draw the next round: a seed to draw again as before, or empty for a fresh one."""
 

@@ -33,9 +33,11 @@ from scoring import spreadsheets, telegram
 from scoring.engine.errors import RuleError
 from scoring.models import Evening, Guest
 from scoring.models.evenings import party_key
+from scoring.pages.calendar import answer_context
 from scoring.pages.forms import DrawForm, EveningForm, GuestForm, PairForm
 from scoring.pages.labels import rule_error_text
 from scoring.permissions import can_check_in, can_run_evening, can_see_payments, can_settle
+from scoring.selectors import calendar as calendar_selectors
 from scoring.selectors import evenings as selectors
 from scoring.services import evenings as services
 from scoring.services import notifications
@@ -113,9 +115,13 @@ def _evening_page(
         else []
     )
     choices = sorted(names.items(), key=lambda item: item[1])
+    roll = calendar_selectors.roll(evening)
+    if absent:  # those who said «приду» first: the check-in starts from the answers
+        absent = sorted(absent, key=lambda m: m.pk not in roll.coming_ids)
     return {
         "opened": opened if opened in OPENED else "",
         "refused": refused,
+        "answers": answer_context(request, evening, roll) | {"back": request.path},
         "here": here,
         "absent": absent,
         "runs": runs,

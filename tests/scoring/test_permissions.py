@@ -63,6 +63,7 @@ from scoring.models import (
     Table,
     Tournament,
 )
+from scoring.services import calendar as services_calendar
 from scoring.services import evenings as services_evenings
 from scoring.services import tournaments as services_tournaments
 from tests import factories
@@ -204,6 +205,21 @@ MATRIX: list[tuple[str, str]] = [
     ("close-evening",        "login   403     403     ok      ok      403     ok"),
     ("close-evening-in-play", "login  403     403     refused refused 403     refused"),
     ("check-in-guest",       "login   403     403     ok      ok      403     ok"),
+    # -- evenings announced ahead: the calendar, answers, the iCal feeds
+    ("calendar",             "ok      ok      ok      ok      ok      ok      ok"),
+    ("calendar-private",     "login   ok      ok      ok      ok      ok      ok"),
+    ("calendar-feed",        "ok      ok      ok      ok      ok      ok      ok"),
+    ("calendar-feed-private", "403    ok      ok      ok      ok      ok      ok"),
+    ("my-calendar-feed",     "ok      ok      ok      ok      ok      ok      ok"),
+    ("my-calendar-feed-wrong", "404   404     404     404     404     404     404"),
+    ("calendar-link",        "login   ok      ok      ok      ok      ok      ok"),
+    ("evening-schedule",     "login   403     403     ok      ok      403     ok"),
+    ("evening-schedule-past", "login  403     403     refused refused 403     refused"),
+    ("answer",               "login   ok      ok      ok      ok      ok      ok"),
+    ("answer-over",          "login   403     403     403     403     403     403"),
+    ("check-in-answered",    "login   403     403     ok      ok      403     ok"),
+    ("evening-cancel",       "login   403     403     ok      ok      403     ok"),
+    ("evening-cancel-begun", "login   403     403     refused refused 403     refused"),
     # -- guests: organisers merge a guest's history into a member
     ("guests",               "login   403     403     ok      ok      403     ok"),
     ("guest-merge",          "login   403     403     ok      ok      403     ok"),
@@ -1806,6 +1822,177 @@ action(
     writes=True,
     done=lambda w, r: assert_guest_here(w),
 )(_evening_post("scoring:evening_check_in_guest", lambda w: {"name": "Pyotr"}))
+
+
+# evenings announced ahead (scoring/views/calendar.py)
+
+
+def _announced(w: World) -> None:
+    """Irina announces an evening in five days with 3 seats; Boris and Vera said «приду»,
+    Anna has a private calendar link."""
+    irina = factories.member("Irina", organiser=True, username="irina")
+    (evening,) = services_calendar.evening_schedule(
+        organiser=irina,
+        played_on=timezone.localdate() + datetime.timedelta(days=5),
+        starts_at=datetime.time(19, 0),
+        place="Hall",
+        game="preferans",
+        table_size=4,
+        seats=3,
+    )
+    for m in (w.boris, w.vera):
+        services_calendar.evening_answer(evening=evening, member=m, answer="yes")
+    w.extra["evening"] = evening
+    w.extra["token"] = services_calendar.calendar_link_reset(member=w.anna)
+
+
+def _over(w: World) -> None:
+    _announced(w)
+    Evening.objects.filter(pk=w.extra["evening"].pk).update(
+        played_on=timezone.localdate() - datetime.timedelta(days=1)
+    )
+
+
+def _feed(response: HttpResponse) -> None:
+    assert response["Content-Type"] == "text/calendar; charset=utf-8"
+    assert b"BEGIN:VEVENT" in response.content
+
+
+def _scheduled(w: World, response: HttpResponse) -> None:
+    assert Evening.objects.filter(organiser=w.actor, seats=12).count() == 2
+
+
+def _schedule(days: int) -> Send:
+    def send(client: Client, w: World) -> HttpResponse:
+        first = timezone.localdate() + datetime.timedelta(days=days)
+        return client.post(
+            _url("scoring:evening_schedule"),
+            {
+                "played_on": first.isoformat(),
+                "starts_at": "19:00",
+                "place": "Hall",
+                "game": "preferans",
+                "table_size": "4",
+                "seats": "12",
+                "until": (first + datetime.timedelta(weeks=1)).isoformat(),
+            },
+        )
+
+    return send
+
+
+def _answered(w: World, response: HttpResponse) -> None:
+    answer = w.extra["evening"].answers.get(member=w.actor)
+    assert answer.answer == "maybe"
+
+
+def _link_made(w: World, response: HttpResponse) -> None:
+    assert w.actor is not None
+    w.actor.refresh_from_db()
+    assert w.actor.calendar_token and w.actor.calendar_token != w.extra["token"]
+
+
+action(
+    "calendar",
+    "The calendar of evenings announced ahead, with one's answers — `GET /evenings/calendar/`",
+    prepare=_announced,
+)(lambda client, w: client.get(_url("scoring:evening_calendar")))
+action(
+    "calendar-private",
+    "The calendar with `STANDINGS_PUBLIC = False` — `GET /evenings/calendar/`",
+    prepare=_announced,
+    public_standings=False,
+)(lambda client, w: client.get(_url("scoring:evening_calendar")))
+action(
+    "calendar-feed",
+    "The club's iCal feed — `GET /evenings/calendar.ics`",
+    prepare=_announced,
+    done=lambda w, r: _feed(r),
+)(lambda client, w: client.get(_url("scoring:calendar_feed")))
+action(
+    "calendar-feed-private",
+    "The club's iCal feed with `STANDINGS_PUBLIC = False` — `GET /evenings/calendar.ics`",
+    prepare=_announced,
+    public_standings=False,
+    done=lambda w, r: _feed(r),
+)(lambda client, w: client.get(_url("scoring:calendar_feed")))
+action(
+    "my-calendar-feed",
+    "Anna's own iCal feed by her private link (a calendar app has no session) — "
+    "`GET /evenings/calendar/<token>.ics`",
+    prepare=_announced,
+)(lambda client, w: client.get(_url("scoring:member_calendar_feed", w.extra["token"])))
+action(
+    "my-calendar-feed-wrong",
+    "An iCal feed by a link that is nobody's — `GET /evenings/calendar/<token>.ics`",
+    prepare=_announced,
+)(lambda client, w: client.get(_url("scoring:member_calendar_feed", "x" + w.extra["token"])))
+action(
+    "calendar-link",
+    "Make one's private calendar link anew — `POST /evenings/calendar/link/`",
+    prepare=_announced,
+    ok_status=302,
+    writes=True,
+    done=_link_made,
+)(lambda client, w: client.post(_url("scoring:calendar_link_reset")))
+action(
+    "evening-schedule",
+    "Announce a weekly series of two evenings — `POST /evenings/schedule/`",
+    ok_status=302,
+    writes=True,
+    done=_scheduled,
+)(_schedule(3))
+action(
+    "evening-schedule-past",
+    "Announce an evening for yesterday — `POST /evenings/schedule/`",
+    refusal="an evening is scheduled for today or a later day",
+)(_schedule(-1))
+action(
+    "answer",
+    "Answer an evening «может быть» for oneself — `POST /evenings/<id>/answer/`",
+    prepare=_announced,
+    ok_status=302,
+    writes=True,
+    done=_answered,
+)(_evening_post("scoring:evening_answer", lambda w: {"answer": "maybe"}))
+action(
+    "answer-over",
+    "Answer an evening that is over — `POST /evenings/<id>/answer/`",
+    prepare=_over,
+)(_evening_post("scoring:evening_answer", lambda w: {"answer": "yes"}))
+action(
+    "check-in-answered",
+    "Check in everyone who has a seat by his «приду» — `POST /evenings/<id>/check-in-answered/`",
+    prepare=_announced,
+    ok_status=302,
+    writes=True,
+    done=lambda w, r: _here("Boris", "Vera")(w, r),
+)(_evening_post("scoring:evening_check_in_answered", lambda w: {}))
+
+
+def _begun(w: World) -> None:
+    _announced(w)
+    Attendance.objects.create(evening=w.extra["evening"], member=w.boris)
+
+
+def _called_off(w: World, response: HttpResponse) -> None:
+    assert not Evening.objects.filter(pk=w.extra["evening"].pk).exists()
+
+
+action(
+    "evening-cancel",
+    "Call off an evening announced ahead, its answers with it — `POST /evenings/<id>/cancel/`",
+    prepare=_announced,
+    ok_status=302,
+    writes=True,
+    done=_called_off,
+)(_evening_post("scoring:evening_cancel", lambda w: {}))
+action(
+    "evening-cancel-begun",
+    "Call off an evening someone is checked in at — `POST /evenings/<id>/cancel/`",
+    prepare=_begun,
+    refusal="this evening has begun (check-ins or tables): it cannot be called off",
+)(_evening_post("scoring:evening_cancel", lambda w: {}))
 
 
 def assert_guest_here(w: World) -> None:

@@ -35,6 +35,7 @@ from scoring.models import (
     Club,
     DealRecord,
     Evening,
+    EveningSeries,
     Guest,
     PreferansTariff,
     PreferansTariffVersion,
@@ -116,6 +117,7 @@ def empty_the_club() -> None:
     the club's first texts."""
     Evening.objects.all().delete()  # check-ins, requests, links, settlements go with them
     Tournament.objects.all().delete()  # its field, tours, their tables' links, penalties
+    EveningSeries.objects.all().delete()
     Table.objects.all().delete()  # seats, deals, audit, rating history go with them
     Guest.objects.all().delete()
     Rating.objects.all().delete()
@@ -162,6 +164,8 @@ def evenings_state() -> list[dict[str, Any]]:
                     evening.seed,
                     evening.draft,
                     evening.created_at,
+                    evening.starts_at,
+                    evening.seats,
                 ),
                 "here": [
                     (
@@ -178,6 +182,12 @@ def evenings_state() -> list[dict[str, Any]]:
                 "settled": sorted(
                     evening.settlements.values_list(
                         "payer", "payee", "amount", "settled_by__username", "settled_at"
+                    )
+                ),
+                # The answers in the order they queue: the waiting list as it was.
+                "answers": list(
+                    evening.answers.order_by("queued_at", "id").values_list(
+                        "member__username", "answer", "queued_at"
                     )
                 ),
             }
@@ -604,6 +614,19 @@ def test_a_malformed_document_exits_2_and_says_why(tmp_path: Path, text: str, me
             ),
             "evenings[0].draft[0].players: 3 or 4 players checked in, each once",
         ),
+        # Next Friday's answers (the demo's third evening by date).
+        (
+            lambda d: _set(d, ("evenings", 2, "answers", 0, "answer"), "perhaps"),
+            'evenings[2].answers[0].answer: must be "yes", "maybe" or "no"',
+        ),
+        (
+            lambda d: _set(d, ("evenings", 2, "answers", 0, "member"), "nobody"),
+            "evenings[2].answers[0].member: no member 'nobody' in the backup",
+        ),
+        (
+            lambda d: _set(d, ("evenings", 2, "answers", 0, "queued_at"), None),
+            "evenings[2].answers[0].queued_at: a «yes» needs the time it was given",
+        ),
         # What the invitation refuses (issue 35): names of pages, a name that signs in as
         # another, one differing only in case, an address two members would share.
         (
@@ -829,7 +852,9 @@ class TestTheWholeClub:
     ) -> None:
         before, setup_before, evenings_before = club_state(), club_setup(), evenings_state()
         assert Seat.objects.filter(guest__isnull=False).exists()  # the demo seats a guest
-        assert len(evenings_before) == 2
+        # The finished evening, tonight's, and eight Fridays announced ahead.
+        assert len(evenings_before) == 10
+        assert sum(len(e["answers"]) for e in evenings_before) == 6
         path = export(tmp_path)
         empty_the_club()
         assert Member.objects.count() == 0
@@ -840,7 +865,7 @@ class TestTheWholeClub:
         assert (status, err) == (0, "")
         assert "Restored 8 members, 7 tariffs (8 versions; 7 preset tariffs replaced)" in out
         assert f"1 season and {TABLES} tables" in out
-        assert "2 evenings and 9 guests;" in out  # tonight's, the paper year's two, the cup's six
+        assert "10 evenings and 9 guests;" in out  # 2 and 8 Fridays; tonight's, the paper's 2, the cup's 6
         assert "unusable" in out and "changepassword" in out
         after = club_state()
         assert len(after) == len(before) == TABLES

@@ -41,6 +41,7 @@ from scoring.models import (
     Table,
     Tournament,
 )
+from scoring.selectors import calendar as calendar_selectors
 from scoring.selectors import evenings as evening_selectors
 from scoring.selectors import tournaments as tournament_selectors
 
@@ -177,7 +178,7 @@ def test_demo_has_tonights_two_pulkas_in_play(demo: tuple[dict[str, str], str]) 
 
 def test_demo_has_a_finished_evening_and_tonights(demo: tuple[dict[str, str], str]) -> None:
     today = timezone.localdate()
-    last, tonight = Evening.objects.order_by("played_on")
+    last, tonight = Evening.objects.filter(played_on__lte=today).order_by("played_on")
     assert (last.played_on, tonight.played_on) == (today - timedelta(days=12), today)
     assert last.attendances.count() == 4
     lines = evening_selectors.ledger(last).lines
@@ -186,6 +187,34 @@ def test_demo_has_a_finished_evening_and_tonights(demo: tuple[dict[str, str], st
     assert tonight.attendances.count() == 7  # three at round 1, three members and a guest
     assert tonight.seed == TONIGHT_SEED
     assert tonight.draft is None  # the draw is open: its table plays
+
+
+def test_demo_announces_next_friday_and_a_weekly_series(
+    demo: tuple[dict[str, str], str],
+) -> None:
+    """Every Friday for eight weeks from next Friday, one table of 4 seats in the small
+    hall; next Friday four members have the seats, Egor waits and Dina may come."""
+    today = timezone.localdate()
+    ahead = list(Evening.objects.filter(played_on__gt=today).order_by("played_on"))
+    first = today + timedelta(days=(4 - today.weekday()) % 7 or 7)
+    assert first.weekday() == 4 and 1 <= (first - today).days <= 7
+    assert [e.played_on for e in ahead] == [first + timedelta(weeks=w) for w in range(8)]
+    assert len({e.series_id for e in ahead}) == 1 and ahead[0].series_id is not None
+    assert {(e.seats, e.starts_at.isoformat()) for e in ahead if e.starts_at} == {(4, "19:00:00")}
+    roll = calendar_selectors.roll(ahead[0])
+    assert [a.member.username for a in roll.coming] == ["anna", "boris", "vera", "gleb"]
+    assert [a.member.username for a in roll.waiting] == ["egor"]
+    assert [a.member.username for a in roll.maybe] == ["dina"]
+    assert all(not calendar_selectors.roll(e).coming for e in ahead[1:])
+
+
+def test_the_demo_calendar_shows_the_answers(
+    demo: tuple[dict[str, str], str], client: Client
+) -> None:
+    client.force_login(Member.objects.get(username="egor"))
+    page = client.get("/evenings/calendar/").content.decode()
+    assert "4 coming of 4 seats · 1 waiting · 1 maybe · 0 not coming" in page
+    assert "waiting list: number 1" in page
 
 
 def test_demo_members_have_e_mail_addresses(demo: tuple[dict[str, str], str]) -> None:

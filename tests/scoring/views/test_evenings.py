@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from members.models import Member
-from scoring.models import Attendance, Evening, EveningTable, Table
+from scoring.models import Attendance, Evening, EveningAnswer, EveningTable, Table
 from scoring.services import evenings as services
 from tests import factories
 from tests.factories import HTMX
@@ -101,11 +101,18 @@ def test_the_evening_page_costs_a_fixed_number_of_queries(
         Attendance.objects.create(evening=evening, member=factories.member(f"P{i}"))
     services.evening_draw(evening=evening, seed=1)
     services.evening_open_tables(evening=evening, by=organiser)
+    for i, answer in enumerate(("yes", "yes", "maybe", "no")):
+        member = factories.member(f"A{i}")
+        queued = timezone.now() if answer == "yes" else None
+        EveningAnswer.objects.create(
+            evening=evening, member=member, answer=answer, queued_at=queued
+        )
     url = reverse("scoring:evening_detail", args=[evening.pk])
     client.get(url)
-    # 10: the guests who came before (a tap list to check one in again) is one query;
-    # the organiser is read with whether he is one; the club's name comes from the cache.
-    with django_assert_num_queries(10):  # type: ignore[operator]
+    # 11: the guests who came before (a tap list to check one in again) is one query, the
+    # answers with their members another; the organiser is read with whether he is one;
+    # the club's name comes from the cache.
+    with django_assert_num_queries(11):  # type: ignore[operator]
         client.get(url)
 
 
