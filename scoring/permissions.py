@@ -194,6 +194,8 @@ def can_check_in_entry(user: Any, tournament: Tournament, entry: Any) -> bool:
     return can_judge(user, tournament) or (
         entry.member_id is not None and entry.member_id == user.pk
     )
+
+
 def can_schedule_evening(user: Any) -> bool:
     """Organisers announce evenings ahead: one, or a weekly series."""
     return is_organiser(user)
