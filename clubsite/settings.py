@@ -470,7 +470,8 @@ if _email_host:
         }
     }
 else:
-    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+    # Printed readable (8-bit text, UTF-8 headers), not as base64: clubsite/mail.py.
+    MAILERS = {"default": {"BACKEND": "clubsite.mail.ReadableConsoleBackend"}}
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "").strip() or "club@localhost"
 
 # Every e-mail is sent by the task members.tasks.send_email (TASKS above: at once, or by
