@@ -143,6 +143,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 # ``club``: the club's name and introduction (an organiser edits them).
                 "scoring.context_processors.club",
+                # ``can_use_admin``: the admin in the menu, for organisers only.
+                "scoring.context_processors.admin_link",
             ],
         },
     },
