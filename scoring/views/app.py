@@ -106,9 +106,10 @@ def short_name(name: str) -> str:
     plain = " ".join(BRACKETED.sub(" ", name).split()) or name
     if len(plain) <= SHORT_NAME_LENGTH:
         return plain
-    for quoted in QUOTED.findall(plain):
-        if 0 < len(quoted.strip()) <= SHORT_NAME_LENGTH:
-            return quoted.strip()
+    for match in QUOTED.finditer(plain):
+        quoted = match.group(1).strip()
+        if 0 < len(quoted) <= SHORT_NAME_LENGTH:
+            return quoted
     words = QUOTES.sub("", plain).split()
     kept = [words[0][:SHORT_NAME_LENGTH]]
     for word in words[1:]:
