@@ -32,10 +32,19 @@ from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
 from scoring.engine.preferans import Pulka
 from scoring.engine.preferans.rules import LEVELS
-from scoring.models import BostonTariff, Club, Evening, EveningTable, PreferansTariff, Table
+from scoring.models import (
+    BostonTariff,
+    Club,
+    Evening,
+    EveningTable,
+    PreferansTariff,
+    Season,
+    Table,
+)
 from scoring.selectors import evenings as evening_selectors
 from scoring.services import evenings as evening_services
 from scoring.services import notifications
+from scoring.services.seasons import season_save
 
 SEED = 2026
 ATTEMPTS = 200  # proposals per deal before giving up (the drawer is almost always right)
@@ -300,6 +309,7 @@ def load_demo(*, stdout: Writer) -> dict[str, str]:
         if LAST_EVENING in played and TONIGHT in played:
             _finished_evening(played[LAST_EVENING], members, organiser)
             tables += _tonight(played[TONIGHT], members, organiser, rng)
+        _season(today)
     _report(stdout, passwords, tables)
     return passwords
 
@@ -316,6 +326,30 @@ GUEST = "Пётр"
 """Tonight's guest: drawn with Vera, Dina and Egor for round 2."""
 TONIGHT_SEED = 2026
 TONIGHT_SCRIPT = "gpgmgrgg"
+
+
+SEASON = "Клубный сезон"
+"""The season in progress: it began before the demo's first table (``SEASON_BEGAN_DAYS_AGO``)
+and ends in seven weeks, so «Сезоны» and its leaderboard have every finished demo table
+on them. ``SEASON_MIN_GAMES`` finished tables rank a member (the demo's play four or five)."""
+SEASON_BEGAN_DAYS_AGO = 40
+SEASON_DAYS_LEFT = 50
+SEASON_MIN_GAMES = 2
+
+
+def _season(today: Any) -> None:
+    """The season in progress (``SEASON``), its totals summed by the service as an
+    organiser's would be, with the club's usual tariffs as its defaults."""
+    season = Season(
+        name=SEASON,
+        min_games=SEASON_MIN_GAMES,
+        starts_on=today - timedelta(days=SEASON_BEGAN_DAYS_AGO),
+        ends_on=today + timedelta(days=SEASON_DAYS_LEFT),
+        preferans_tariff=PreferansTariff.objects.filter(name=SOCHI).first(),
+        boston_tariff=BostonTariff.objects.filter(name=BOSTON_TARIFF).first(),
+    )
+    season.full_clean()
+    season_save(season=season)
 
 
 def _finished_evening(table: Table, members: dict[str, Member], organiser: Member) -> None:
