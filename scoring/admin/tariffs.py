@@ -132,6 +132,13 @@ class NewRowForm(forms.ModelForm):  # type: ignore[type-arg]
     """An inline row; a new one arrives with the preset's numbers as initial data and is
     saved even when the organiser leaves it as it is."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A tabular inline's inputs stand under its column heads, with no label of their
+        # own: each is named for assistive technology (axe: «label», «select-name»).
+        for field in self.fields.values():
+            field.widget.attrs.setdefault("aria-label", str(field.label))
+
     def has_changed(self) -> bool:
         return (self.instance.pk is None and bool(self.initial)) or super().has_changed()
 
