@@ -433,3 +433,40 @@ def test_axe_finds_nothing_serious_on_any_page_the_crawl_visits(
 
     assert checked > 100
     assert found == {}
+
+
+# -- a thumb's targets and the type scale -----------------------------------------------------
+
+SMALL_TARGETS = """
+() => [...document.querySelectorAll(
+    ':is(li, td, th, dd, .actions, .card__title) > a:not(.button), .deal-fix'
+  )].filter(a => a.offsetParent !== null && !a.closest('.site-header, .tab-bar'))
+   .map(a => [a.textContent.trim().slice(0, 30), Math.round(a.getBoundingClientRect().height)])
+   .filter(([, height]) => height < 44)
+"""
+SMALL_TEXT = """
+() => [...document.querySelectorAll('main *')].filter(el => el.offsetParent !== null
+    && !el.closest('svg') && [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())
+    && parseFloat(getComputedStyle(el).fontSize) < 12)
+  .map(el => [el.textContent.trim().slice(0, 30), getComputedStyle(el).fontSize])
+"""
+
+
+def test_on_a_phone_links_are_thumb_targets_and_no_text_is_tiny(new_page, world: World):
+    """Issue 30, finding 10: links and the log's «Исправить» were 16–26 px tall on a phone
+    (a thumb needs 44), and a subtitle was 10 px. Anna, who scores the table in play, goes
+    through the pictured pages."""
+    page = new_page(**(VIEWPORTS["phone"] | STILL))
+    sign_in(page, "anna")
+    small: dict[str, Any] = {}
+    for name, url in world.pages.items():
+        if name == "sign-in":
+            continue
+        page.goto(url, wait_until="networkidle")
+        targets, text = page.evaluate(SMALL_TARGETS), page.evaluate(SMALL_TEXT)
+        if targets or text:
+            small[name] = {"targets under 44 px": targets, "text under 12 px": text}
+        if name == "table":
+            assert page.locator(".deal-fix").count() == 8  # «Исправить» on each deal
+
+    assert small == {}
