@@ -23,4 +23,10 @@ def admin_link(request: HttpRequest) -> dict[str, object]:
     """``can_use_admin``: whether the menu offers the organisers' admin (the permission's
     answer, asked only when a page's menu is drawn; no query: the member's organiser flag
     comes with him, ``members.backends``)."""
-    return {"can_use_admin": SimpleLazyObject(lambda: can_use_admin(request))}
+    # A page drawn before the authentication middleware ran (a 400 for a bad host) has no
+    # user: it offers no admin.
+    return {
+        "can_use_admin": SimpleLazyObject(
+            lambda: hasattr(request, "user") and can_use_admin(request)
+        )
+    }
