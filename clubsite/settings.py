@@ -146,6 +146,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 # ``club``: the club's name and introduction (an organiser edits them).
                 "scoring.context_processors.club",
+                # ``can_use_admin``: the admin in the menu, for organisers only.
+                "scoring.context_processors.admin_link",
             ],
         },
     },
@@ -483,7 +485,8 @@ if _email_host:
         }
     }
 else:
-    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+    # Printed readable (8-bit text, UTF-8 headers), not as base64: clubsite/mail.py.
+    MAILERS = {"default": {"BACKEND": "clubsite.mail.ReadableConsoleBackend"}}
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "").strip() or "club@localhost"
 
 # Every e-mail is sent by the task members.tasks.send_email (TASKS above: at once, or by

@@ -30,7 +30,7 @@ from django.utils.http import urlsafe_base64_encode
 
 from members.forms import same_address
 from members.models import Member
-from members.tasks import again_later, enqueue_logged
+from members.tasks import again_later, enqueue_logged, from_address
 from scoring.models import Club
 
 logger = logging.getLogger(__name__)
@@ -159,11 +159,12 @@ def send_password_link(
         "token": default_token_generator.make_token(member),
     }
     with translation.override(language):
-        context["club"] = Club.shown(language).name  # the club's own, as every page shows
+        club = Club.shown(language).name  # the club's own, as every page shows
+        context["club"] = club
         subject = " ".join(render_to_string(subject_template, context).split())
         body = render_to_string(body_template, context)
     try:
-        EmailMessage(subject, body, to=[member.email]).send(using="default")
+        EmailMessage(subject, body, from_address(club), to=[member.email]).send(using="default")
     except Exception as error:  # whatever the mail server or its connection answers
         return again_later(
             send_password_link,

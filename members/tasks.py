@@ -16,9 +16,12 @@ from __future__ import annotations
 import base64
 import logging
 from datetime import timedelta
+from email.headerregistry import Address
+from email.utils import parseaddr
 from functools import partial
 from typing import Any, TypedDict
 
+from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db import transaction
 from django.tasks import Task, task
@@ -49,6 +52,17 @@ def attachment(filename: str, content: bytes, mimetype: str) -> Attachment:
     }
 
 
+def from_address(sender: str) -> str:
+    """``DEFAULT_FROM_EMAIL`` under the name ``sender`` (the club's, as its pages show it:
+    «"Клуб «Семь пик»" <club@example.org>»), or as it is when it names itself already
+    (``DJANGO_DEFAULT_FROM_EMAIL="Клуб <club@club.example>"``) or no name is given."""
+    address: str = settings.DEFAULT_FROM_EMAIL
+    named, bare = parseaddr(address)
+    if named or not sender or not bare:
+        return address
+    return str(Address(sender, addr_spec=bare))
+
+
 @task
 def send_email(
     *,
@@ -56,11 +70,13 @@ def send_email(
     body: str,
     to: list[str],
     attachments: list[Attachment] | None = None,
+    sender: str = "",
     attempt: int = 1,
 ) -> str:
-    """Send one plain-text message from ``DEFAULT_FROM_EMAIL`` through the default mailer.
-    A failed send is tried again later (``again_later``)."""
-    message = EmailMessage(subject, body, to=to)
+    """Send one plain-text message from ``DEFAULT_FROM_EMAIL``, named ``sender`` (the
+    club), through the default mailer. A failed send is tried again later
+    (``again_later``)."""
+    message = EmailMessage(subject, body, from_address(sender), to=to)
     for item in attachments or []:
         message.attach(item["filename"], base64.b64decode(item["content"]), item["mimetype"])
     try:
@@ -75,6 +91,7 @@ def send_email(
             body=body,
             to=to,
             **({"attachments": attachments} if attachments else {}),
+            **({"sender": sender} if sender else {}),
         )
     return "sent"
 
@@ -95,12 +112,15 @@ def again_later(
     return f"failed; tried again as task {retry.id}"
 
 
-def email_later(*, subject: str, body: str, to: list[str]) -> None:
+def email_later(*, subject: str, body: str, to: list[str], sender: str = "") -> None:
     """Send the message as a task, after the current transaction commits (at once outside
     one): a rolled-back invitation mails nobody, and a worker never looks for rows that
     are not there yet. Newlines in the subject are joined, as mail headers need."""
     one_line = " ".join(subject.split())
-    transaction.on_commit(partial(enqueue_logged, send_email, subject=one_line, body=body, to=to))
+    named = {"sender": sender} if sender else {}
+    transaction.on_commit(
+        partial(enqueue_logged, send_email, subject=one_line, body=body, to=to, **named)
+    )
 
 
 def enqueue_logged(queued: Task[Any, Any], **kwargs: Any) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from django import forms
 from django.contrib import admin, messages
@@ -30,6 +30,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.functional import Promise
 from django.utils.html import format_html, format_html_join
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
@@ -130,6 +131,13 @@ class BostonTariffForm(forms.ModelForm):  # type: ignore[type-arg]
 class NewRowForm(forms.ModelForm):  # type: ignore[type-arg]
     """An inline row; a new one arrives with the preset's numbers as initial data and is
     saved even when the organiser leaves it as it is."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A tabular inline's inputs stand under its column heads, with no label of their
+        # own: each is named for assistive technology (axe: «label», «select-name»).
+        for field in self.fields.values():
+            field.widget.attrs.setdefault("aria-label", str(field.label))
 
     def has_changed(self) -> bool:
         return (self.instance.pk is None and bool(self.initial)) or super().has_changed()
@@ -866,6 +874,37 @@ class TariffVersionAdmin(SafeLookups, OrganisersOnly, admin.ModelAdmin):  # type
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    # Django's titles put the model's name into one sentence for every model, «Выберите
+    # %s для просмотра», which takes a feminine name in the wrong case («Выберите версия
+    # тарифа»): the versions' pages are titled in sentences of their own.
+    TITLES: ClassVar[dict[str, tuple[Promise, Promise]]] = {
+        "preferanstariffversion": (
+            _("Select a Preferans tariff version to view"),
+            _("A Preferans tariff version"),
+        ),
+        "bostontariffversion": (
+            _("Select a Boston tariff version to view"),
+            _("A Boston tariff version"),
+        ),
+    }
+
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        title = self.TITLES[str(self.opts.model_name)][0]
+        return super().changelist_view(request, {"title": title, **(extra_context or {})})
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        title = self.TITLES[str(self.opts.model_name)][1]
+        context = {"title": title, **(extra_context or {})}
+        return super().change_view(request, object_id, form_url, context)
 
 
 admin.site.register(PreferansTariffVersion, TariffVersionAdmin)

@@ -41,6 +41,7 @@ from scoring.models import (
     EveningTable,
     Guest,
     PreferansTariff,
+    Season,
     Table,
     Tournament,
 )
@@ -50,6 +51,7 @@ from scoring.services import evenings as evening_services
 from scoring.services import notifications
 from scoring.services import tournaments as tournament_services
 from scoring.services.history import history_import
+from scoring.services.seasons import season_save
 
 SEED = 2026
 ATTEMPTS = 200  # proposals per deal before giving up (the drawer is almost always right)
@@ -322,6 +324,7 @@ def load_demo(*, stdout: Writer) -> dict[str, str]:
         if sochi is not None and sochi.current_version is not None:
             tables += _tournaments(sochi, members, organiser, rng, today)
         _fridays(members, organiser, today)
+        _season(today)
     _report(stdout, passwords, tables)
     stdout.write(
         f"\nAnd {paper.tables} tables of paper history, {paper.guests} guests among them.\n"
@@ -348,6 +351,30 @@ GUEST = "Пётр"
 """Tonight's guest: drawn with Vera, Dina and Egor for round 2."""
 TONIGHT_SEED = 2026
 TONIGHT_SCRIPT = "gpgmgrgg"
+
+
+SEASON = "Клубный сезон"
+"""The season in progress: it began before the demo's first table (``SEASON_BEGAN_DAYS_AGO``)
+and ends in seven weeks, so «Сезоны» and its leaderboard have every finished demo table
+on them. ``SEASON_MIN_GAMES`` finished tables rank a member (the demo's play four or five)."""
+SEASON_BEGAN_DAYS_AGO = 40
+SEASON_DAYS_LEFT = 50
+SEASON_MIN_GAMES = 2
+
+
+def _season(today: Any) -> None:
+    """The season in progress (``SEASON``), its totals summed by the service as an
+    organiser's would be, with the club's usual tariffs as its defaults."""
+    season = Season(
+        name=SEASON,
+        min_games=SEASON_MIN_GAMES,
+        starts_on=today - timedelta(days=SEASON_BEGAN_DAYS_AGO),
+        ends_on=today + timedelta(days=SEASON_DAYS_LEFT),
+        preferans_tariff=PreferansTariff.objects.filter(name=SOCHI).first(),
+        boston_tariff=BostonTariff.objects.filter(name=BOSTON_TARIFF).first(),
+    )
+    season.full_clean()
+    season_save(season=season)
 
 
 def _finished_evening(table: Table, members: dict[str, Member], organiser: Member) -> None:

@@ -47,6 +47,14 @@ list_of_numbers = RegexValidator(
 # The only list that may be empty is a list of contract levels (half-whist: never).
 list_of_levels = RegexValidator(r"^[\d,\s]*$", _("Enter levels separated by commas."))
 
+
+def field_message(setting: Setting) -> Text:
+    """What a value of ``setting`` the engine cannot read is told: its kind's words."""
+    if setting.kind == "numbers":
+        return list_of_levels.message if setting.may_be_empty else list_of_numbers.message
+    return _("Enter a number.")
+
+
 RATE_MIN = Decimal("0.01")
 RATE_MAX = Decimal(100)
 

@@ -35,6 +35,7 @@ from scoring.models.tariff_settings import (
     Setting,
     add_columns,
     current_values,
+    field_message,
     model_values,
     rules_values,
 )
@@ -92,8 +93,28 @@ class Tariff(models.Model):
             # a setting's parameters are numbers and keys, written as they are).
             message = ValidationError(gettext(error.template), params=error.params or None)
             raise ValidationError({field if field in known else "__all__": message}) from None
-        except (TypeError, ValueError) as error:
-            raise ValidationError(str(error)) from None
+        except (TypeError, ValueError):
+            raise ValidationError(self._unreadable()) from None
+
+    def _unreadable(self) -> dict[str, list[str]]:
+        """The settings the engine cannot read («1, x», «6 7» for a list) that their
+        field's validator let through, each with its field's message; those it refused
+        have that message from ``clean_fields`` already. Never Python's «invalid literal
+        for int()»."""
+        errors: dict[str, list[str]] = {}
+        for setting in self.SETTINGS:
+            value = getattr(self, setting.name)
+            try:
+                setting.to_engine(value)
+            except (TypeError, ValueError):
+                field = self._meta.get_field(setting.name)
+                try:
+                    if isinstance(field, models.Field):
+                        field.clean(value, self)
+                except ValidationError:
+                    continue  # its validator's message is on the field already
+                errors[setting.name] = [str(field_message(setting))]
+        return errors
 
     @classmethod
     def stored_values(cls, fields: Mapping[str, Any]) -> dict[str, Any]:

@@ -20,6 +20,8 @@ from itertools import groupby
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
+from scoring.templatetags.amounts import figure
+
 Number = Decimal | int | float
 Point = tuple[str, Number]
 Series = tuple[str, Sequence[Point]]
@@ -30,7 +32,6 @@ MAX_X_LABELS = 4
 MAX_MARKED_POINTS = 40  # beyond this the dots would merge into the line
 PLOT_WIDTH = WIDTH - RIGHT - LEFT
 MAX_LINE_POINTS = 2 * PLOT_WIDTH  # beyond this a line is thinned to what can be seen (_thinned)
-MINUS = "\u2212"
 
 
 def line_chart(
@@ -159,12 +160,11 @@ def _ticks(low: float, high: float) -> list[float]:
 
 
 def _number(value: float, step: float = 1) -> str:
-    """A tick or value as people write it: no needless decimals, a real minus sign."""
+    """A tick or value as the page's language writes it (``amounts.figure``: the decimal
+    comma in Russian, as in the tables beside the chart), no needless decimals, a real
+    minus sign."""
     places = 0 if step >= 1 and float(value).is_integer() else 2
-    text = f"{abs(value):,.{places}f}".replace(",", "\u2009")
-    if places:
-        text = text.rstrip("0").rstrip(".")
-    return f"{MINUS}{text}" if value < 0 and text.strip("0.\u2009") else text
+    return figure(value, places=places)
 
 
 def _thinned(coordinates: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:

@@ -46,6 +46,7 @@ from scoring.engine.money import exact_number
 from scoring.engine.preferans.deals import Amount
 from scoring.engine.preferans.pulka import Pulka
 from scoring.pages.labels import seat_letter, seat_letters
+from scoring.templatetags.amounts import number
 
 # -- the running chains ---------------------------------------------------------------------
 
@@ -1264,7 +1265,9 @@ def _points(points: Sequence[Point]) -> str:
 
 
 def _price(price: Decimal) -> str:
-    return str(price).replace(".", ",")
+    """The whist's price in the page's language («0,50», «0.50»): a money figure, not a
+    link of a chain, so it is written as every other figure on the page."""
+    return number(price)
 
 
 def _text_width(text: str, size: float) -> float:

@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from scoring import games, selectors
 from scoring.engine.errors import N_, RuleError
@@ -312,19 +312,23 @@ def deal_form(state: selectors.TableState, data: Any = None, initial: Any = None
 def _history_html(request: HttpRequest, table: Table) -> str:
     """The table's change history, newest first: the latest entries (rendered once per
     revision, since every change moves the revision on), or all of them."""
-    entries = table.audit.select_related("actor")
+    entries = selectors.history(table)
     if request.GET.get("history") == "all":
-        return _render_history(request, list(entries), more=False)
+        return _render_history(request, table, list(entries), more=False)
 
     def render_latest() -> str:
         latest = list(entries[: AUDIT_SHOWN + 1])
-        return _render_history(request, latest[:AUDIT_SHOWN], more=len(latest) > AUDIT_SHOWN)
+        shown = latest[:AUDIT_SHOWN]
+        return _render_history(request, table, shown, more=len(latest) > AUDIT_SHOWN)
 
     language = getattr(request, "LANGUAGE_CODE", "")
     return cached(history_key(table, language), render_latest)
 
 
-def _render_history(request: HttpRequest, entries: list[Any], *, more: bool) -> str:
+def _render_history(request: HttpRequest, table: Table, entries: list[Any], *, more: bool) -> str:
+    players = selectors.seat_names(table)
+    for entry in entries:
+        entry.text = history_text(entry, table, players)
     context = {"audit": entries, "more_history": more}
     return render_to_string("scoring/table_detail.html#history", context, request)
 
@@ -336,6 +340,26 @@ CHANGES = {
     AuditEntry.UNDO: gettext_lazy("deal %(n)s undone: %(deal)s"),
 }
 """A change to a deal, in the words of a refused write (the other changes: the history's)."""
+
+
+HISTORY = {
+    AuditEntry.ADD: pgettext_lazy("history", "deal %(n)s added: %(deal)s"),
+    AuditEntry.EDIT: pgettext_lazy("history", "deal %(n)s corrected: %(deal)s"),
+    AuditEntry.DELETE: pgettext_lazy("history", "deal %(n)s deleted: %(deal)s"),
+    AuditEntry.UNDO: pgettext_lazy("history", "deal %(n)s undone: %(deal)s"),
+}
+"""A change to a deal as the history lists it, after who made it: «Анна · раздача 3
+добавлена: игра 7♣ · Анна · пас–пас»."""
+
+
+def history_text(entry: AuditEntry, table: Table, players: tuple[str, ...]) -> str:
+    """What an entry of the history (``selectors.history``) changed: a deal's change with
+    the deal's number and the deal in words, any other change by its name."""
+    deal = selectors.entry_deal(entry)
+    if entry.action in HISTORY and entry.deal_id is not None and deal is not None:
+        words = deal_words(deal, players, preference_suit=table.preference_suit)
+        return str(HISTORY[entry.action]) % {"n": entry.n, "deal": words}  # type: ignore[attr-defined]
+    return str(entry.get_action_display())
 
 
 def stale_message(table: Table, seen: int) -> str:

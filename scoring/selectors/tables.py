@@ -15,6 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
+
 from scoring import games
 from scoring.engine.boston import BostonRules
 from scoring.engine.preferans import PreferansRules
@@ -150,6 +153,40 @@ class Change:
     deal: dict[str, Any] | None
 
 
+def history(table: Table) -> QuerySet[AuditEntry]:
+    """The table's change history, newest first, each entry with its actor, its deal and,
+    as ``n``, that deal's number in the log as it stood at the change: one more than the
+    deals before it then on the sheet (added by then, or imported, and not yet struck).
+    So the history reads as it happened — «deal 3 added», later «deal 3 undone» — however
+    many deals were struck since. One query, the number a subquery of it."""
+    entry = OuterRef(OuterRef("pk"))
+    added_later = AuditEntry.objects.filter(
+        deal=OuterRef("pk"), action=AuditEntry.ADD, pk__gt=entry
+    )
+    struck_before = AuditEntry.objects.filter(
+        deal=OuterRef("pk"), action__in=(AuditEntry.DELETE, AuditEntry.UNDO), pk__lt=entry
+    )
+    before = (
+        DealRecord.objects.filter(table=OuterRef("table"), sequence__lt=OuterRef("deal__sequence"))
+        .exclude(Exists(added_later))
+        .exclude(Exists(struck_before))
+        .order_by()
+        .values("table")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    return table.audit.select_related("actor", "deal").annotate(n=Coalesce(Subquery(before), 0) + 1)
+
+
+def entry_deal(entry: AuditEntry) -> dict[str, Any] | None:
+    """The deal an audit entry concerns, as it stood after the change (or before it, once
+    struck), or ``None`` for a change that is not a deal's."""
+    for recorded in (entry.after, entry.before):
+        if isinstance(recorded, dict) and "kind" in recorded:
+            return recorded
+    return None
+
+
 def changes_since(table: Table, revision: int) -> list[Change]:
     """What was written at ``table`` after its ``revision``, oldest first: what a scorer
     whose page showed that revision has not seen (a stale write is refused with it)."""
@@ -167,8 +204,5 @@ def changes_since(table: Table, revision: int) -> list[Change]:
     changes = []
     for entry in entries:
         n = None if entry.deal is None else bisect.bisect_left(live, entry.deal.sequence) + 1
-        deal = entry.after if isinstance(entry.after, dict) and "kind" in entry.after else None
-        if deal is None and isinstance(entry.before, dict) and "kind" in entry.before:
-            deal = entry.before
-        changes.append(Change(entry.action, n, deal))
+        changes.append(Change(entry.action, n, entry_deal(entry)))
     return changes

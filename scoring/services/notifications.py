@@ -46,7 +46,7 @@ from scoring import selectors, telegram
 from scoring.engine.errors import RuleError
 from scoring.live.fragments import RevisionCache, cached
 from scoring.live.keys import sheet_picture_key
-from scoring.models import AuditEntry, Evening, Table
+from scoring.models import AuditEntry, Club, Evening, Table
 from scoring.pages import games as game_pages
 from scoring.pages import share
 from scoring.selectors import evenings as evening_selectors
@@ -113,6 +113,7 @@ def _announce_table(table_id: int, revision: int) -> str:
         return "imported: not announced"
     with translation.override(settings.LANGUAGE_CODE):
         context = _table_context(table)
+        context["club"] = Club.shown(settings.LANGUAGE_CODE).name
         picture = sheet_picture(table)
         context["picture"] = picture is not None
         files = [attachment(f"table-{table.pk}.png", picture, "image/png")] if picture else []
@@ -168,9 +169,14 @@ def _email(
     """Enqueue the message to each of ``members`` who wants e-mail about ``choice``."""
     wanted = [member for member in members if member.wants_email(choice)]
     one_line = " ".join(subject.split())
+    club = Club.shown(settings.LANGUAGE_CODE).name  # the sender's name, as the pages show it
     for member in wanted:
         send_email.enqueue(
-            subject=one_line, body=body, to=[member.email], attachments=files or None
+            subject=one_line,
+            body=body,
+            to=[member.email],
+            attachments=files or None,
+            sender=club,
         )
     return len(wanted)
 
@@ -303,6 +309,7 @@ def _announce_evening(evening_id: int) -> str:
         return "the evening is gone"
     with translation.override(settings.LANGUAGE_CODE):
         context = summary_context(evening)
+        context["club"] = Club.shown(settings.LANGUAGE_CODE).name
         subject = render_to_string("scoring/email/evening_summary_subject.txt", context)
         body = render_to_string("scoring/email/evening_summary.txt", context)
         text = summary_text(context)

@@ -40,6 +40,20 @@ def number(value: Any) -> str:
     return str(formats.number_format(exact))
 
 
+def figure(value: Decimal | float | int, *, places: int = 2) -> str:
+    """A figure worked out in Python rather than stored (a chart's tick, a line's last
+    value) as ``number`` writes it: rounded to ``places`` decimals with the zeros after
+    them dropped, a real minus sign, and the page's decimal mark — «−156,83» on a Russian
+    page, «−156.83» on an English one, «2» rather than «2,00». For pages that build their
+    text in Python (``scoring/pages/charts.py``) and cannot use the filter."""
+    exact = Decimal(str(value)).quantize(Decimal(1).scaleb(-places))
+    text = f"{abs(exact):f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    sign = MINUS if exact < 0 and text != "0" else ""
+    return sign + number(text)
+
+
 def plural_count(exact: Decimal) -> int:
     """The count a plural form is chosen by: a fraction reads as «2–4» does in Russian
     («139,33 виста», «0,5 фишки») and as a plural in English."""

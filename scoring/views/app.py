@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 from pathlib import Path
 
 from django.conf import settings
@@ -98,17 +99,36 @@ def manifest(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def short_name(name: str) -> str:
-    """The club's name if it is short, else as many of its first words as fit (at least
-    the first, cut to fit)."""
+    """The name under the app's icon: the club's name if it is short; else its own name
+    in quotes, when it has one that fits («Клуб «Семь пик» (демо)» → «Семь пик»); else
+    as many of its first words as fit, without a note in brackets, a quote left open or
+    a dangling «of», «и» (at least the first word, cut to fit)."""
     if len(name) <= SHORT_NAME_LENGTH:
         return name
-    words = name.split()
-    kept = words[0][:SHORT_NAME_LENGTH]
+    plain = " ".join(BRACKETED.sub(" ", name).split()) or name
+    if len(plain) <= SHORT_NAME_LENGTH:
+        return plain
+    for match in QUOTED.finditer(plain):
+        quoted = match.group(1).strip()
+        if 0 < len(quoted) <= SHORT_NAME_LENGTH:
+            return quoted
+    words = QUOTES.sub("", plain).split()
+    kept = [words[0][:SHORT_NAME_LENGTH]]
     for word in words[1:]:
-        if len(kept) + 1 + len(word) > SHORT_NAME_LENGTH:
+        if len(" ".join([*kept, word])) > SHORT_NAME_LENGTH:
             break
-        kept = f"{kept} {word}"
-    return kept
+        kept.append(word)
+    while len(kept) > 1 and kept[-1].lower() in JOINING_WORDS:
+        kept.pop()
+    return " ".join(kept)
+
+
+BRACKETED = re.compile(r"\([^)]*\)")
+"""A note in brackets, «(демо)»: no part of the name on a home screen."""
+QUOTED = re.compile(r"[«“„\"]([^«»“”„\"]+)[»”“\"]")
+QUOTES = re.compile(r"[«»“”„\"]")
+JOINING_WORDS = frozenset({"of", "and", "the", "for", "и", "в", "на", "для"})
+"""Words that do not end a name: «Seven of» is cut to «Seven»."""
 
 
 @require_GET

@@ -36,6 +36,7 @@ from playwright.sync_api import Page
 from scoring.models import Attendance, Evening, EveningTable, Guest, Season
 from tests import factories
 from tests.browser.test_phone import serious
+from tests.clubsite.test_language_crawl import demo_club  # noqa: F401 - a fixture
 
 pytestmark = [
     pytest.mark.browser,
@@ -369,3 +370,103 @@ def test_axe_finds_nothing_serious_on_the_main_pages(new_page, world: World, vie
             found[name] = serious(page)
 
     assert {name: problems for name, problems in found.items() if problems} == {}
+
+
+# -- accessibility: axe-core on every page the language crawl visits -------------------------
+
+
+def crawled_pages() -> dict[str, list[str]]:
+    """The addresses tests/clubsite/test_language_crawl.py visits, by the role it visits
+    them as: every URL pattern of the site filled with the demo club's rows (read now,
+    before the browser starts: see tests/browser/conftest.py's ``_Chromium``)."""
+    from tests.clubsite.test_language_crawl import PATTERNS, urls
+
+    found = [url for name, pieces in PATTERNS for url in urls(name, pieces, "ru")]
+    return {
+        "organiser": found,
+        # The admin's pages are the organiser's alone; the member's others differ from his
+        # in what the member may do there (his own profile, the forms he is offered).
+        "member": [url for url in found if not url.startswith("/admin/")],
+    }
+
+
+def session_cookie(live_server: Any, username: str) -> dict[str, Any]:
+    from django.conf import settings
+    from django.test import Client
+
+    from members.models import Member
+
+    client = Client()
+    client.force_login(Member.objects.get(username=username))
+    value = client.cookies[settings.SESSION_COOKIE_NAME].value
+    return {"name": settings.SESSION_COOKIE_NAME, "value": value, "url": live_server.url}
+
+
+def test_axe_finds_nothing_serious_on_any_page_the_crawl_visits(
+    new_page,
+    live_server,
+    demo_club,  # noqa: F811 - the language crawl's fixture, imported above
+):
+    """Issue 30, Deliver 10: axe on every page a member and an organiser use, not only the
+    pictured ones, in one browser page per role (a page costs a navigation and a run of
+    axe, about half a second). A page that is not an HTML page of its own (a CSV, the live
+    sheet's fragment, a redirect's end elsewhere) is passed over, as the crawl does."""
+    pages = crawled_pages()
+    cookies = {
+        role: session_cookie(live_server, getattr(demo_club, role).username) for role in pages
+    }
+    found: dict[str, list[str]] = {}
+    checked = 0
+    for role, addresses in pages.items():
+        page = new_page(**(VIEWPORTS["phone"] | {"locale": "ru-RU", "reduced_motion": "reduce"}))
+        page.context.add_cookies([cookies[role]])
+        for url in addresses:
+            # Asked first, without navigating: a CSV or a PNG would start a download.
+            head = page.request.get(url, max_redirects=0)
+            html = head.text() if head.headers.get("content-type", "").startswith("text/") else ""
+            if head.status != 200 or "<html" not in html[:500]:
+                continue  # not an HTML page of its own (a file, a fragment, a redirect)
+            page.goto(url, wait_until="load")
+            checked += 1
+            if problems := serious(page):
+                found[f"{role} {url}"] = problems
+
+    assert checked > 100
+    assert found == {}
+
+
+# -- a thumb's targets and the type scale -----------------------------------------------------
+
+SMALL_TARGETS = """
+() => [...document.querySelectorAll(
+    ':is(li, td, th, dd, .actions, .card__title) > a:not(.button), .deal-fix'
+  )].filter(a => a.offsetParent !== null && !a.closest('.site-header, .tab-bar'))
+   .map(a => [a.textContent.trim().slice(0, 30), Math.round(a.getBoundingClientRect().height)])
+   .filter(([, height]) => height < 44)
+"""
+SMALL_TEXT = """
+() => [...document.querySelectorAll('main *')].filter(el => el.offsetParent !== null
+    && !el.closest('svg') && [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())
+    && parseFloat(getComputedStyle(el).fontSize) < 12)
+  .map(el => [el.textContent.trim().slice(0, 30), getComputedStyle(el).fontSize])
+"""
+
+
+def test_on_a_phone_links_are_thumb_targets_and_no_text_is_tiny(new_page, world: World):
+    """Issue 30, finding 10: links and the log's «Исправить» were 16–26 px tall on a phone
+    (a thumb needs 44), and a subtitle was 10 px. Anna, who scores the table in play, goes
+    through the pictured pages."""
+    page = new_page(**(VIEWPORTS["phone"] | STILL))
+    sign_in(page, "anna")
+    small: dict[str, Any] = {}
+    for name, url in world.pages.items():
+        if name == "sign-in":
+            continue
+        page.goto(url, wait_until="networkidle")
+        targets, text = page.evaluate(SMALL_TARGETS), page.evaluate(SMALL_TEXT)
+        if targets or text:
+            small[name] = {"targets under 44 px": targets, "text under 12 px": text}
+        if name == "table":
+            assert page.locator(".deal-fix").count() == 8  # «Исправить» on each deal
+
+    assert small == {}

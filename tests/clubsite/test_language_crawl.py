@@ -175,6 +175,34 @@ def foreign_words(html: str, language: str, names: list[str], url: str = "") -> 
     return Counter(word for word in pattern.findall(text) if word not in allowed)
 
 
+# -- the figures ---------------------------------------------------------------------------
+
+WRONG_DECIMAL_MARK = {
+    # A figure with the other language's decimal mark: «117.33» on a Russian page, «0,50»
+    # on an English one (a date, «06.12.2026», has two points and is not a figure).
+    "ru": re.compile(r"(?<![\d.,])\d+\.\d+(?![\d.])"),
+    "en": re.compile(r"(?<![\d.,])\d+,\d+(?![\d,])"),
+}
+SHEET_CHAIN = re.compile(r'<g class="sheet-chain"[^>]*>.*?</g>', re.DOTALL)
+"""A chain on the drawn sheet, «4.9.17», is the running totals joined by points as
+players write them on paper, not a decimal (a fraction there has a comma: sheet.py)."""
+
+
+def wrong_figures(html: str, language: str) -> list[str]:
+    """The figures of ``html`` written with the other language's decimal mark."""
+    return WRONG_DECIMAL_MARK[language].findall(visible_text(SHEET_CHAIN.sub(" ", html)))
+
+
+def test_a_figure_with_the_other_languages_mark_is_found() -> None:
+    html = (
+        '<p>06.12.2026: 117.33</p><svg><g class="sheet-chain"><text>4.30</text></g>'
+        '<text>−21.67</text></svg><p title="0.5">53,33</p>'
+    )
+
+    assert wrong_figures(html, "ru") == ["117.33", "21.67", "0.5"]
+    assert wrong_figures(html, "en") == ["53,33"]
+
+
 # -- the club ---------------------------------------------------------------------------------
 
 
@@ -349,6 +377,7 @@ class Page:
     url: str
     role: str
     words: Counter[str]
+    figures: list[str]
 
 
 def crawl(language: str, people: SimpleNamespace) -> list[Page]:
@@ -369,8 +398,15 @@ def crawl(language: str, people: SimpleNamespace) -> list[Page]:
                 # A fragment (the live sheet) has no <html>; a page says its language.
                 if "<html" in html and f'<html lang="{language}"' not in html:
                     words["<html lang> is not " + language] += 1
-                pages.append(Page(url, role, words))
+                pages.append(Page(url, role, words, wrong_figures(html, language)))
     return pages
+
+
+def figures_report(pages: list[Page]) -> str:
+    failing = [page for page in pages if page.figures]
+    lines = [f"{len(failing)} of {len(pages)} pages have figures in the other language's way:"]
+    lines += [f"  {page.role:9s} {page.url}  {' '.join(page.figures[:8])}" for page in failing]
+    return "\n".join(lines)
 
 
 def report(pages: list[Page]) -> str:
@@ -390,6 +426,8 @@ def test_every_page_speaks_one_language(language: str, demo_club: SimpleNamespac
     print(report(pages))
     assert len(pages) > 60
     assert not [page for page in pages if page.words], report(pages)
+    # One number format per language (issue 30, item 10): the figures too, charts included.
+    assert not [page for page in pages if page.figures], figures_report(pages)
 
 
 def test_djangos_date_filter_label_is_russian() -> None:

@@ -256,7 +256,7 @@ def test_settings_import_without_sentry(monkeypatch: pytest.MonkeyPatch) -> None
 
 # -- e-mail and tasks ---------------------------------------------------------------------
 
-CONSOLE = "django.core.mail.backends.console.EmailBackend"
+CONSOLE = "clubsite.mail.ReadableConsoleBackend"  # Django's, printed readable
 SMTP = "django.core.mail.backends.smtp.EmailBackend"
 
 

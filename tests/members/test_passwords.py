@@ -133,7 +133,9 @@ def test_the_reset_link_sets_the_password_and_signs_nobody_in(client: Client, an
 
     message = only_mail()
     assert message.to == ["anna@club.example"]
-    assert message.from_email == settings.DEFAULT_FROM_EMAIL
+    # Sent and signed by the club, under the name its pages show (the Club row's).
+    assert message.from_email == f"Preferans and Boston club <{settings.DEFAULT_FROM_EMAIL}>"
+    assert message.body.rstrip().endswith("\n— Preferans and Boston club")
     assert message.subject == "A new password for the club's site"
     assert "Hello, Анна." in message.body
     assert "for the account anna" in message.body

@@ -9,7 +9,7 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from scoring.templatetags.amounts import amount, number
+from scoring.templatetags.amounts import amount, figure, number
 
 
 @pytest.mark.parametrize(
@@ -59,3 +59,22 @@ def test_the_filters_work_in_a_template():
     with translation.override("ru"):
         html = template.render(Context({"total": "139.33", "best": "12.5"}))
     assert html == "139,33 виста · 12,5"
+
+
+@pytest.mark.parametrize(
+    ("value", "places", "russian", "english"),
+    [
+        (21.666666, 2, "21,67", "21.67"),
+        (-156.83, 2, "−156,83", "−156.83"),
+        (2.5, 2, "2,5", "2.5"),  # the zeros after the figure dropped
+        (2.0, 2, "2", "2"),
+        (-0.001, 2, "0", "0"),  # rounded to nothing: no minus sign before it
+        (Decimal("-150"), 0, "−150", "−150"),
+        (1250, 0, "1250", "1250"),  # as the tables write it: no grouping
+    ],
+)
+def test_figure_writes_a_computed_number_as_the_pages_do(value, places, russian, english):
+    with translation.override("ru"):
+        assert figure(value, places=places) == russian
+    with translation.override("en"):
+        assert figure(value, places=places) == english

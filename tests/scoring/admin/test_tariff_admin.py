@@ -238,6 +238,33 @@ def test_preferans_bad_input_is_refused_on_its_field(client, organiser, field, v
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
+        ("passout_ladder", "1, x", "Введите целые числа через запятую, например 1, 2, 3."),
+        ("half_whist_levels", "6 7", "Введите игры через запятую."),
+        ("passout_exit", "6;7", "Введите целые числа через запятую, например 1, 2, 3."),
+    ],
+)
+def test_a_list_the_rules_cannot_read_is_refused_in_words_only(
+    client, organiser, field, value, message
+):
+    """Issue 30, finding 10: a list the engine could not read showed Python's own error
+    («invalid literal for int() with base 10: 'x'») above the form, beside the field's
+    message. Only the field's message is said, in the organiser's language."""
+    tariff = PreferansTariff.objects.get(name=SOCHI)
+    before = snapshot(tariff)
+
+    client.cookies.load({"django_language": "ru"})
+    response = post_change(client, tariff, {field: value})
+
+    form = response.context["adminform"].form
+    assert form.errors == {field: [message]}
+    assert "invalid literal" not in response.content.decode()
+    assert snapshot(tariff) == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
         ("slam_multiplier", 2_000_000, "must be 1–1000000"),
         ("together_required", 5, "6"),
         ("piccolissimo_tricks", 2, "1"),
@@ -555,6 +582,45 @@ def test_superuser_counts_as_an_organiser(client):
     response = client.get(reverse("admin:scoring_preferanstariff_changelist"))
 
     assert response.status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("model", "name", "list_title", "page_title"),
+    [
+        (
+            "preferanstariffversion",
+            SOCHI,
+            "Выберите версию тарифа преферанса для просмотра",
+            "Версия тарифа преферанса",
+        ),
+        (
+            "bostontariffversion",
+            PAYMENT,
+            "Выберите версию тарифа бостона для просмотра",
+            "Версия тарифа бостона",
+        ),
+    ],
+)
+def test_the_versions_pages_are_titled_in_good_russian(
+    client, organiser, model, name, list_title, page_title
+):
+    """Issue 30, finding 10: Django's «Выберите %s для просмотра» read «Выберите версия
+    тарифа…»."""
+    tariff = (PreferansTariff if model.startswith("preferans") else BostonTariff).objects.get(
+        name=name
+    )
+    client.cookies.load({"django_language": "ru"})
+
+    listed = client.get(reverse(f"admin:scoring_{model}_changelist")).content.decode()
+    shown = client.get(
+        reverse(f"admin:scoring_{model}_change", args=[tariff.current_version.pk])
+    ).content.decode()
+
+    assert f"<h1>{list_title}</h1>" in listed
+    assert f"<h1>{page_title}</h1>" in shown
+    assert "Выберите версия" not in listed
+    assert "Просмотреть версия" not in shown
 
 
 @pytest.mark.django_db

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+from collections import Counter
 from collections.abc import Iterator
 from datetime import timedelta
 from decimal import Decimal
@@ -36,6 +37,7 @@ from scoring.models import (
     Evening,
     HistoryImport,
     PreferansTariff,
+    Season,
     Seat,
     StandingsTotal,
     Table,
@@ -323,6 +325,38 @@ def test_the_demo_club_has_its_own_name(demo: tuple[dict[str, str], str]) -> Non
     assert "Демонстрационный клуб" in russian
     assert "<h1>Seven of Spades club (demo)</h1>" in english
     assert "A demonstration club" in english
+
+
+def test_demo_has_a_season_in_progress_with_every_finished_table(
+    demo: tuple[dict[str, str], str],
+) -> None:
+    """Issue 30, finding 11: the demo had no season, so «Сезоны» was empty."""
+    today = timezone.localdate()
+    season = Season.objects.get()
+    finished = Table.objects.filter(status=Table.FINISHED)
+
+    assert season.name == "Клубный сезон"
+    assert season.starts_on <= min(finished.values_list("played_on", flat=True))
+    assert season.starts_on < today < season.ends_on
+    # Its totals are the finished tables' own: each member's count of them, by game.
+    for game in ("preferans", "boston"):
+        played = Counter(
+            seat.member.username
+            for seat in Seat.objects.filter(
+                table__in=finished.filter(game=game), member__isnull=False
+            )
+        )
+        totals = StandingsTotal.objects.filter(season=season, game=game)
+        assert {t.member.username: t.tables for t in totals} == dict(played)
+    # Worked out from PULKAS: Anna finished four (Sochi, Rostov, the last evening's, Classic).
+    assert played_by("anna", season) == 4
+    page = Client(headers={"accept-language": "ru"}).get("/seasons/").content.decode()
+    assert "Клубный сезон" in page
+
+
+def played_by(username: str, season: Season) -> int:
+    total = StandingsTotal.objects.get(season=season, game="preferans", member__username=username)
+    return total.tables
 
 
 def test_a_second_load_changes_nothing(demo: tuple[dict[str, str], str]) -> None:

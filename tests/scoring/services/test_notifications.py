@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.db import transaction
 from django.test import Client
@@ -95,6 +96,9 @@ def test_a_finished_table_mails_each_member_who_wants_it_the_result_and_the_shee
     assert message.subject == f"Стол «Преферанс #{table.pk}» закончен"
     assert "1. Anna: +66,67\n2. Boris: -33,33\n2. Vera: -33,34\n" in message.body
     assert f"https://club.example/tables/{table.pk}/" in message.body
+    # From the club, and signed by it, under the name its pages show (issue 30, finding 10).
+    assert message.from_email == f"Клуб преферанса и бостона <{settings.DEFAULT_FROM_EMAIL}>"
+    assert message.body.rstrip().endswith("\n— Клуб преферанса и бостона")
     ((filename, content, mimetype),) = message.attachments
     assert (filename, mimetype) == (f"table-{table.pk}.png", "image/png")
     assert content.startswith(PNG)

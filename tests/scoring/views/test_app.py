@@ -25,7 +25,8 @@ def test_the_manifest_names_the_club_in_the_pages_language(client):
     assert russian["Content-Type"] == "application/manifest+json"
     data = json.loads(russian.content)
     assert data["name"] == "Пулька на Садовой"
-    assert data["short_name"] == "Пулька на"  # with «Садовой» it would be 17 characters
+    # With «Садовой» it would be 17 characters, and a name does not end on «на».
+    assert data["short_name"] == "Пулька"
     assert data["lang"] == "ru"
     assert json.loads(english.content)["name"] == "Pulka"
     assert json.loads(english.content)["short_name"] == "Pulka"
@@ -54,6 +55,13 @@ def test_an_unknown_language_gets_the_requests_own(client):
         ("Клуб преферанса и бостона", "Клуб"),  # «Клуб преферанса» is 15
         ("Preferans and Boston club", "Preferans"),
         ("Преферансисты", "Преферансист"),  # one word of 13: cut to 12
+        # Issue 30, finding 10: the demo club's was «Клуб «Семь», a quote left open.
+        ("Клуб «Семь пик» (демо)", "Семь пик"),  # its own name, in quotes
+        ("Клуб «Семь пик»", "Семь пик"),
+        ("Клуб (демо)", "Клуб (демо)"),  # short enough as it is
+        ("Клуб на Неве (демо)", "Клуб на Неве"),  # the note in brackets left out
+        ("Seven of Spades club (demo)", "Seven"),  # never ends on «of»
+        ("Клуб «Преферансисты Невы»", "Клуб"),  # the quoted name is too long itself
     ],
 )
 def test_the_short_name(name, short):

@@ -116,7 +116,8 @@ def test_the_history_of_an_undo_is_in_russian_without_the_services_key() -> None
         client.get(reverse("scoring:table_detail", args=[table.pk])).content.decode()
     )
 
-    assert "последняя раздача отменена" in page
+    # The history names the deal undone (issue 30, finding 10), not the service's key.
+    assert "раздача 1 отменена: распасы" in page
     assert "«undo»" not in page
 
 

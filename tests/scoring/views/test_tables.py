@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import html
 import json
+import re
 from pathlib import Path
 from unittest import mock
 
@@ -279,6 +280,35 @@ def test_table_page_queries_do_not_grow_with_deals(
 
 
 # -- corrections -------------------------------------------------------------------------------
+
+
+def test_the_history_names_each_deal_by_its_number_and_its_content(client, table, anna):
+    """Issue 30, finding 10: the history said «раздача добавлена» and no more. Each change
+    now names the deal by its number in the log (a struck deal's: where it stood) and says
+    it as the log does; the dealer in the log is named without a gendered verb."""
+    for data in (FIRST_GAME, PASSOUT, MISERE):
+        post_deal(client, table, data)
+    client.post(reverse("scoring:deal_undo", args=[table.pk]), factories.drawn(table), **HTMX)
+    first = DealRecord.objects.filter(table=table).order_by("sequence").first()
+    delete = reverse("scoring:deal_delete", args=[table.pk, first.pk])
+    client.post(delete, {"reason": "entered twice", **factories.drawn(table)})
+
+    page = client.get(
+        reverse("scoring:table_detail", args=[table.pk]), headers={"accept-language": "ru"}
+    )
+    text = html.unescape(page.content.decode())
+
+    # Newest first, each deal by its number when the change was made.
+    lines = re.findall(r"<li>\d\d\.\d\d\.\d{4} \d\d:\d\d · Anna · ([^<\n]*)", text)
+    assert lines == [
+        "раздача 1 удалена: игра 6♠ · Anna · вист–пас · «entered twice»",
+        "раздача 3 отменена: мизер · Boris",
+        "раздача 3 добавлена: мизер · Boris",
+        "раздача 2 добавлена: распасы",
+        "раздача 1 добавлена: игра 6♠ · Anna · вист–пас",
+    ]
+    # The pass-out, the first deal on the sheet now, is the first dealer's, Anna's.
+    assert re.findall(r'class="deal-kind">([^<]*)', text) == ["распасы · сдаёт: Anna"]
 
 
 def test_undo_edit_and_delete_keep_a_history(client, table, anna):
