@@ -153,3 +153,17 @@ def can_see_payments(user: Any, evening: Evening) -> bool:
     here = Attendance.objects.filter(evening=evening, member=user)
     seated = Seat.objects.filter(table__evening_link__evening=evening, member=user)
     return here.exists() or seated.exists()
+
+
+def can_keep_accounts(user: Any) -> bool:
+    """Organisers keep the members' accounts: they record top-ups, refunds and
+    corrections in the cash book, read every entry and export them as CSV."""
+    return is_organiser(user)
+
+
+def can_see_balance(user: Any, member: Any) -> bool:
+    """A member's account balance is his business and the organisers': shown to him on
+    his own page and to organisers (their members list, the cash book)."""
+    if not user.is_authenticated:
+        return False
+    return is_organiser(user) or user.pk == member.pk

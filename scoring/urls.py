@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from scoring import views
-from scoring.views import app, deals, evenings, guests, rules, standings, tables, tariffs
+from scoring.views import accounts, app, deals, evenings, guests, rules, standings, tables, tariffs
 
 app_name = "scoring"
 register_converter(standings.GameConverter, "game")
@@ -43,6 +43,9 @@ urlpatterns = [
         tables.control_time_clear,
         name="control_time_clear",
     ),
+    # The members' accounts (scoring/views/accounts.py): the cash book and its CSV
+    path("accounts/", accounts.account_book, name="account_book"),
+    path("accounts/entries.csv", accounts.account_csv, name="account_csv"),
     # Club evenings (scoring/views/evenings.py): check-in, the draw, the ledger
     path("evenings/", evenings.evening_list, name="evening_list"),
     path("evenings/new/", evenings.evening_create, name="evening_create"),

@@ -22,6 +22,7 @@ def _snapshot_spec() -> list[tuple[str, Any, tuple[str, ...] | None]]:
     after the primary key, ``None`` for every column, ``()`` for the number of rows only."""
     from members.models import Member
     from scoring.models import (
+        AccountEntry,
         ApartRequest,
         Attendance,
         AuditEntry,
@@ -88,6 +89,7 @@ def _snapshot_spec() -> list[tuple[str, Any, tuple[str, ...] | None]]:
         ("apart", ApartRequest, ("evening_id", "first_id", "second_id")),
         ("evening_tables", EveningTable, ("evening_id", "table_id", "round")),
         ("settlements", Settlement, ("evening_id", "payer", "payee", "amount")),
+        ("account_entries", AccountEntry, ("member_id", "amount", "kind", "evening_id")),
     ]
 
 

@@ -32,8 +32,17 @@ from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
 from scoring.engine.preferans import Pulka
 from scoring.engine.preferans.rules import LEVELS
-from scoring.models import BostonTariff, Club, Evening, EveningTable, PreferansTariff, Table
+from scoring.models import (
+    AccountEntry,
+    BostonTariff,
+    Club,
+    Evening,
+    EveningTable,
+    PreferansTariff,
+    Table,
+)
 from scoring.selectors import evenings as evening_selectors
+from scoring.services import accounts as account_services
 from scoring.services import evenings as evening_services
 from scoring.services import notifications
 
@@ -283,9 +292,12 @@ def load_demo(*, stdout: Writer) -> dict[str, str]:
         stdout.write(ALREADY_LOADED + "\n")
         return {}
     with transaction.atomic():
-        Club.objects.update_or_create(pk=Club.ONLY_PK, defaults=DEMO_CLUB)
+        Club.objects.update_or_create(
+            pk=Club.ONLY_PK, defaults=DEMO_CLUB | {"account_table_money": DEMO_TABLE_MONEY}
+        )
         passwords, members = _create_people()
         organiser = members[ORGANISER.username]
+        _top_ups(members, organiser)
         rng = random.Random(SEED)  # noqa: S311 - reproducible demo deals, not a secret
         today = timezone.localdate()
         tables = []
@@ -300,6 +312,13 @@ def load_demo(*, stdout: Writer) -> dict[str, str]:
         if LAST_EVENING in played and TONIGHT in played:
             _finished_evening(played[LAST_EVENING], members, organiser)
             tables += _tonight(played[TONIGHT], members, organiser, rng)
+        account_services.account_record(
+            member=members[DEMO_REFUND[0]],
+            kind=AccountEntry.REFUND,
+            amount=DEMO_REFUND[1],
+            by=organiser,
+            reason=DEMO_REFUND[2],
+        )
     _report(stdout, passwords, tables)
     return passwords
 
@@ -318,9 +337,36 @@ TONIGHT_SEED = 2026
 TONIGHT_SCRIPT = "gpgmgrgg"
 
 
+DEMO_TABLE_MONEY = Decimal(150)
+"""The club's table money, drawn from each member's account when an evening is closed:
+the finished demo evening's four members paid it so."""
+DEMO_TOP_UPS = (
+    ("anna", Decimal(1000)),
+    ("boris", Decimal(500)),
+    ("gleb", Decimal(300)),
+    ("vera", Decimal(500)),
+    ("dina", Decimal("200.50")),
+)
+"""What the members put on their accounts, in cash, before the finished evening."""
+DEMO_REFUND = ("vera", Decimal(100), "забрала часть наличными")
+"""Given back after it: so a member's page shows a top-up, a charge and a refund."""
+
+
+def _top_ups(members: dict[str, Member], organiser: Member) -> None:
+    for username, amount in DEMO_TOP_UPS:
+        account_services.account_record(
+            member=members[username],
+            kind=AccountEntry.TOP_UP,
+            amount=amount,
+            by=organiser,
+            reason="наличные",
+        )
+
+
 def _finished_evening(table: Table, members: dict[str, Member], organiser: Member) -> None:
     """The evening 12 days ago: its pulka, the four who came, the ledger with its first
-    payment settled (the others still owed), closed by the organiser that night."""
+    payment settled (the others still owed), closed by the organiser that night (which
+    drew the club's table money from the four's accounts)."""
     evening = Evening.objects.create(
         organiser=organiser, played_on=table.played_on, place="Клуб, малый зал"
     )

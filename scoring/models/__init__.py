@@ -3,6 +3,7 @@ Boston tables) with their deals and audit history. Each tariff version adapts it
 engine (``to_rules()``), a table through its game (``scoring.games``); the write paths live
 in ``scoring/services/``."""
 
+from scoring.models.accounts import AccountEntry
 from scoring.models.club import Club
 from scoring.models.epoch import Epoch
 from scoring.models.evenings import ApartRequest, Attendance, Evening, EveningTable, Settlement
@@ -20,6 +21,7 @@ from scoring.models.tariffs import (
 )
 
 __all__ = [
+    "AccountEntry",
     "ApartRequest",
     "Attendance",
     "AuditEntry",

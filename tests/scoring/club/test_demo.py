@@ -6,6 +6,7 @@ import dataclasses
 import io
 from collections.abc import Iterator
 from datetime import timedelta
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from scoring import games, selectors
 from scoring.club.demo import BOSTON_CARD, BOSTON_TARIFF, GUEST, TONIGHT_SEED, load_demo
 from scoring.engine.boston import score_boston
 from scoring.models import (
+    AccountEntry,
     AuditEntry,
     BostonTariff,
     Club,
@@ -29,6 +31,7 @@ from scoring.models import (
     Seat,
     Table,
 )
+from scoring.selectors import accounts as account_selectors
 from scoring.selectors import evenings as evening_selectors
 
 pytestmark = pytest.mark.django_db
@@ -170,6 +173,37 @@ def test_demo_has_a_finished_evening_and_tonights(demo: tuple[dict[str, str], st
     assert tonight.attendances.count() == 7  # three at round 1, three members and a guest
     assert tonight.seed == TONIGHT_SEED
     assert tonight.draft is None  # the draw is open: its table plays
+
+
+def test_demo_members_have_balances_that_sum_their_entries(
+    demo: tuple[dict[str, str], str],
+) -> None:
+    last = Evening.objects.order_by("played_on").first()
+    drawn = AccountEntry.objects.filter(evening=last, kind="table_money")
+    assert sorted(drawn.values_list("member__username", flat=True)) == [
+        "anna",
+        "boris",
+        "dina",
+        "gleb",
+    ]
+    assert set(drawn.values_list("amount", flat=True)) == {Decimal("-150.00")}
+    # Top-ups 1000, 500, 300, 500, 200.50; 150 drawn from the four who came; 100 to Vera.
+    assert account_selectors.balances() == {
+        m.pk: b
+        for m, b in (
+            (Member.objects.get(username="anna"), Decimal("850.00")),
+            (Member.objects.get(username="boris"), Decimal("350.00")),
+            (Member.objects.get(username="gleb"), Decimal("150.00")),
+            (Member.objects.get(username="dina"), Decimal("50.50")),
+            (Member.objects.get(username="vera"), Decimal("400.00")),
+        )
+    }
+    assert AccountEntry.objects.count() == 10
+    for member in Member.objects.all():
+        entries = AccountEntry.objects.filter(member=member)
+        assert account_selectors.balance(member) == sum(
+            (e.amount for e in entries), Decimal("0.00")
+        )
 
 
 def test_demo_members_have_e_mail_addresses(demo: tuple[dict[str, str], str]) -> None:

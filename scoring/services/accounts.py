@@ -1,0 +1,95 @@
+"""Account writes: the organisers' cash book (top-ups, refunds, corrections) and the
+evening's table money drawn from each attendee's account when the evening is closed.
+
+Every movement is a new ``AccountEntry``; none is ever changed or deleted. Bad input
+raises ``RuleError`` (a message for the member) and records nothing.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
+from members.models import Member
+from scoring.engine.errors import RuleError
+from scoring.models import AccountEntry, Attendance, Club, Evening
+from scoring.selectors import accounts as selectors
+from scoring.services import locking
+
+LARGEST = Decimal(100_000)
+"""The largest single movement the cash book takes: a typo's extra zeros are refused."""
+
+CASH_BOOK_KINDS = (AccountEntry.TOP_UP, AccountEntry.REFUND, AccountEntry.CORRECTION)
+"""What an organiser records by hand (the form's choices, ``scoring.pages.accounts``); the
+other kinds come from the evening's writes."""
+
+
+def account_record(
+    *, member: Member, kind: str, amount: Decimal, by: Member, reason: str = ""
+) -> AccountEntry:
+    """Record a top-up (``amount`` > 0 received), a refund (``amount`` > 0 given back, at
+    most the balance) or a correction (signed; its reason is required)."""
+    reason = " ".join(reason.split())
+    if kind not in CASH_BOOK_KINDS:
+        raise RuleError(_("choose a top-up, a refund or a correction"), field="kind")
+    if amount == 0 or abs(amount) > LARGEST:
+        raise RuleError(
+            _("the amount is more than 0 and at most %(n)s") % {"n": number_format(LARGEST)},
+            field="amount",
+        )
+    if kind != AccountEntry.CORRECTION and amount < 0:
+        raise RuleError(_("type the amount without a sign"), field="amount")
+    if kind == AccountEntry.CORRECTION and not reason:
+        raise RuleError(_("say why the correction is made"), field="reason")
+    if len(reason) > 200:
+        raise RuleError(_("the reason is at most 200 characters"), field="reason")
+    with transaction.atomic():
+        locking.lock_row(member)  # two refunds at once cannot both pass the balance
+        if kind == AccountEntry.REFUND:
+            held = selectors.balance(member)
+            if amount > held:
+                raise RuleError(
+                    _("a refund is at most the balance, %(balance)s")
+                    % {"balance": number_format(held, 2)},
+                    field="amount",
+                )
+            amount = -amount
+        return AccountEntry.objects.create(
+            member=member, kind=kind, amount=amount, recorded_by=by, reason=reason
+        )
+
+
+def evening_table_money_draw(*, evening: Evening, by: Member) -> int:
+    """Draw the club's table money (``Club.account_table_money``) from the account of each
+    member checked in at ``evening``, once: a member charged for it already is skipped
+    (the entry is unique per evening and member). Guests pay at the door. Called inside
+    the close's transaction; the number of entries recorded."""
+    price = Club.load().account_table_money
+    if not price:
+        return 0
+    charged = set(
+        AccountEntry.objects.filter(evening=evening, kind=AccountEntry.TABLE_MONEY).values_list(
+            "member_id", flat=True
+        )
+    )
+    members = (
+        Attendance.objects.filter(evening=evening, member__isnull=False)
+        .exclude(member__in=charged)
+        .values_list("member_id", flat=True)
+    )
+    reason = _("table money, %(day)s") % {"day": evening.played_on.isoformat()}
+    created = AccountEntry.objects.bulk_create(
+        AccountEntry(
+            member_id=member_id,
+            kind=AccountEntry.TABLE_MONEY,
+            amount=-price,
+            evening=evening,
+            recorded_by=by,
+            reason=reason,
+        )
+        for member_id in sorted(members)
+    )
+    return len(created)

@@ -1,0 +1,140 @@
+"""The organisers' cash book (a top-up, a refund, a correction; the balances; the CSV) and
+a member's balance on his page and on the organisers' members list."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from members.models import Member
+from scoring.models import AccountEntry
+from scoring.services.accounts import account_record
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+BOOK = reverse("scoring:account_book")
+RUSSIAN = {"HTTP_ACCEPT_LANGUAGE": "ru"}
+
+
+@pytest.fixture
+def boris() -> Member:
+    return factories.member("Борис", username="boris")
+
+
+def test_an_organiser_records_a_top_up_typed_the_russian_way(
+    client: Client, organiser: Member, boris: Member
+) -> None:
+    response = client.post(
+        BOOK,
+        {"member": boris.pk, "kind": "top_up", "amount": "1234,50", "reason": "наличные"},
+        **RUSSIAN,
+    )
+
+    assert response.status_code == 302
+    entry = AccountEntry.objects.get()
+    assert (entry.member, entry.kind, entry.amount, entry.recorded_by, entry.reason) == (
+        boris,
+        "top_up",
+        Decimal("1234.50"),
+        organiser,
+        "наличные",
+    )
+    page = client.get(response["Location"], **RUSSIAN).content.decode()
+    assert "Записано: пополнение, Борис." in page
+    assert "1234,50" in page.replace("\xa0", "")
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"kind": "top_up", "amount": "сто"}, "Введите число."),
+        ({"kind": "refund", "amount": "10,01"}, "вернуть можно не больше остатка на счёте, 10,00"),
+        ({"kind": "correction", "amount": "-3"}, "напишите, почему сделано исправление"),
+        ({"kind": "top_up", "amount": "-3"}, "введите сумму без знака"),
+        ({"kind": "top_up", "amount": "0,001"}, "2"),  # Django's «no more than 2 decimal places»
+    ],
+)
+def test_bad_input_answers_in_russian_and_stores_nothing(
+    client: Client, organiser: Member, boris: Member, data: dict[str, str], message: str
+) -> None:
+    account_record(member=boris, kind="top_up", amount=Decimal(10), by=organiser)
+
+    response = client.post(BOOK, {"member": boris.pk} | data, **RUSSIAN)
+
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert AccountEntry.objects.count() == 1
+
+
+def test_the_book_shows_every_balance_and_the_latest_entries(
+    client: Client, organiser: Member, boris: Member, django_assert_num_queries: object
+) -> None:
+    vera = factories.member("Вера", username="vera")
+    account_record(member=boris, kind="top_up", amount=Decimal("100"), by=organiser)
+    account_record(member=boris, kind="refund", amount=Decimal("33.33"), by=organiser)
+    account_record(
+        member=vera, kind="correction", amount=Decimal("-5"), by=organiser, reason="долг"
+    )
+    client.get(BOOK)
+
+    # The session and its member, the form's members, the balances, the entries.
+    with django_assert_num_queries(5):  # type: ignore[operator]
+        page = client.get(BOOK).content.decode()
+
+    balances = page.split('class="figures account-balances"', 1)[1].split("</table>", 1)[0]
+    assert ">66.67</td>" in balances  # Borís: 100 − 33.33
+    assert ">-5.00</td>" in balances
+    assert ">0.00</td>" in balances  # Olga herself, no entry yet
+    entries = page.split('class="figures account-entries"', 1)[1]
+    assert entries.index("долг") < entries.index("-33.33") < entries.index("100.00")
+
+
+def test_the_csv_holds_every_entry_oldest_first_and_no_formula(
+    client: Client, organiser: Member, boris: Member
+) -> None:
+    account_record(member=boris, kind="top_up", amount=Decimal("100"), by=organiser)
+    account_record(
+        member=boris, kind="correction", amount=Decimal("-0.50"), by=organiser, reason="=1+1"
+    )
+
+    response = client.get(reverse("scoring:account_csv"))
+
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    rows = [line.split(",")[1:] for line in response.content.decode().splitlines()]
+    assert rows == [
+        ["member", "name", "kind", "amount", "evening", "recorded_by", "reason"],
+        ["boris", "Борис", "top_up", "100.00", "", "olga", ""],
+        ["boris", "Борис", "correction", "-0.50", "", "olga", "'=1+1"],
+    ]
+
+
+def test_a_member_sees_his_own_balance_and_nobody_elses(client: Client, boris: Member) -> None:
+    olga = factories.member("Ольга", organiser=True, username="olga")
+    account_record(member=boris, kind="top_up", amount=Decimal("250"), by=olga)
+    page = reverse("members:detail", args=["boris"])
+
+    assert "Account with the club" not in client.get(page).content.decode()  # a visitor
+    client.force_login(factories.member("Вера", username="vera"))
+    assert "Account with the club" not in client.get(page).content.decode()
+    for reader in (boris, olga):
+        client.force_login(reader)
+        shown = client.get(page).content.decode()
+        assert "Account with the club" in shown
+        assert '<span class="stat__value">250.00</span>' in shown
+        assert "top-up" in shown
+
+
+def test_the_members_list_shows_each_balance(
+    client: Client, organiser: Member, boris: Member
+) -> None:
+    account_record(member=boris, kind="top_up", amount=Decimal("12.5"), by=organiser)
+
+    page = client.get(reverse("members:manage")).content.decode()
+
+    row = page.split(">Борис</a>", 1)[1].split("</tr>", 1)[0]
+    assert '<td class="num">12.50</td>' in row
+    assert reverse("scoring:account_book") in page
