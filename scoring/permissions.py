@@ -167,3 +167,9 @@ def can_see_balance(user: Any, member: Any) -> bool:
     if not user.is_authenticated:
         return False
     return is_organiser(user) or user.pk == member.pk
+
+
+def can_settle_by_account(user: Any) -> bool:
+    """A payment of the evening's ledger is settled through the accounts, instead of cash,
+    by an organiser: at the door, once payer and payee have both said yes."""
+    return is_organiser(user)

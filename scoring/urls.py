@@ -66,6 +66,11 @@ urlpatterns = [
     path("evenings/<int:pk>/ledger.csv", evenings.evening_ledger_csv, name="evening_ledger_csv"),
     path("evenings/<int:pk>/settle/", evenings.settlement_mark, name="settlement_mark"),
     path("evenings/<int:pk>/close/", evenings.evening_close, name="evening_close"),
+    path(
+        "evenings/<int:pk>/settle-by-account/",
+        accounts.settlement_by_account,
+        name="settlement_by_account",
+    ),
     # Guests (scoring/views/guests.py): organisers merge a guest's history into a member
     path("guests/", guests.guest_list, name="guest_list"),
     path("guests/<int:pk>/merge/", guests.guest_merge, name="guest_merge"),

@@ -1,5 +1,6 @@
-"""Account writes: the organisers' cash book (top-ups, refunds, corrections) and the
-evening's table money drawn from each attendee's account when the evening is closed.
+"""Account writes: the organisers' cash book (top-ups, refunds, corrections), the
+evening's table money drawn from each attendee's account when the evening is closed, and
+a payment of the evening's ledger settled through the accounts instead of cash.
 
 Every movement is a new ``AccountEntry``; none is ever changed or deleted. Bad input
 raises ``RuleError`` (a message for the member) and records nothing.
@@ -15,8 +16,10 @@ from django.utils.translation import gettext as _
 
 from members.models import Member
 from scoring.engine.errors import RuleError
-from scoring.models import AccountEntry, Attendance, Club, Evening
+from scoring.engine.ledger import CLUB
+from scoring.models import AccountEntry, Attendance, Club, Evening, Settlement
 from scoring.selectors import accounts as selectors
+from scoring.selectors import evenings as evening_selectors
 from scoring.services import locking
 
 LARGEST = Decimal(100_000)
@@ -65,7 +68,8 @@ def account_record(
 def evening_table_money_draw(*, evening: Evening, by: Member) -> int:
     """Draw the club's table money (``Club.account_table_money``) from the account of each
     member checked in at ``evening``, once: a member charged for it already is skipped
-    (the entry is unique per evening and member). Guests pay at the door. Called inside
+    (the entry is unique per evening and member). Guests pay at the door. The entry's kind
+    and evening say what it is, in the reader's language; it has no reason of its own. Called inside
     the close's transaction; the number of entries recorded."""
     price = Club.load().account_table_money
     if not price:
@@ -80,7 +84,6 @@ def evening_table_money_draw(*, evening: Evening, by: Member) -> int:
         .exclude(member__in=charged)
         .values_list("member_id", flat=True)
     )
-    reason = _("table money, %(day)s") % {"day": evening.played_on.isoformat()}
     created = AccountEntry.objects.bulk_create(
         AccountEntry(
             member_id=member_id,
@@ -88,8 +91,57 @@ def evening_table_money_draw(*, evening: Evening, by: Member) -> int:
             amount=-price,
             evening=evening,
             recorded_by=by,
-            reason=reason,
         )
         for member_id in sorted(members)
     )
     return len(created)
+
+
+def settlement_by_account(
+    *, evening: Evening, payer: str, payee: str, amount: Decimal, by: Member
+) -> Settlement:
+    """Settle one payment of the evening's ledger through the accounts instead of cash,
+    as payer and payee agreed at the door: the payer's account gives ``amount`` and the
+    payee's receives it (two entries that sum to 0; a payment to the club is the payer's
+    entry alone), and the payment is marked as paid — all or nothing. Refused for a
+    guest (no account), a payment settled already, or a balance short of the amount."""
+    if not payer.startswith("m") or not (payee.startswith("m") or payee == CLUB):
+        raise RuleError(_("a guest has no account: settle this payment in cash"), field="payment")
+    with transaction.atomic():
+        locking.lock_row(evening)  # one settlement of a line at a time
+        line = next(
+            (
+                x
+                for x in evening_selectors.ledger(evening).lines
+                if (x.payer, x.payee, x.amount) == (payer, payee, amount)
+            ),
+            None,
+        )
+        if line is None:
+            raise RuleError(_("this payment is not in the evening's ledger"), field="payment")
+        if line.settled is not None:
+            raise RuleError(_("this payment is marked as paid already"), field="payment")
+        giver = locking.lock_row(Member.objects.get(pk=int(payer[1:])))
+        held = selectors.balance(giver)
+        if held < amount:
+            raise RuleError(
+                _("%(name)s has %(balance)s on the account: not enough, settle in cash")
+                % {"name": line.payer_name, "balance": number_format(held, 2)},
+                field="payment",
+            )
+        # Names only: the entry is read in either language (its kind and evening say the rest).
+        reason = f"{line.payer_name} → {line.payee_name}"
+        entries = [AccountEntry(member=giver, amount=-amount)]
+        if payee != CLUB:
+            entries.append(AccountEntry(member_id=int(payee[1:]), amount=amount))
+        for entry in entries:
+            entry.kind, entry.evening, entry.recorded_by, entry.reason = (
+                AccountEntry.SETTLEMENT,
+                evening,
+                by,
+                reason,
+            )
+        AccountEntry.objects.bulk_create(entries)
+        return Settlement.objects.create(
+            evening=evening, payer=payer, payee=payee, amount=amount, settled_by=by
+        )

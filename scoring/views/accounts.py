@@ -1,26 +1,30 @@
 """The members' accounts with the club: the organisers' cash book (record a top-up, a
-refund or a correction; every member's balance; the latest entries) and the entries as
-CSV. HTTP only: each view asks ``scoring.permissions``, calls one service or selector,
-and answers a POST with a redirect (post/redirect/get).
+refund or a correction; every member's balance; the latest entries), the entries as CSV,
+and a payment of an evening's ledger settled through the accounts. HTTP only: each view
+asks ``scoring.permissions``, calls one service or selector, and answers a POST with a
+redirect (post/redirect/get).
 """
 
 from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from members.http import SignedInRequest
 from members.models import Member
 from scoring import spreadsheets
 from scoring.engine.errors import RuleError
+from scoring.models import Evening
 from scoring.pages.accounts import AccountEntryForm
 from scoring.pages.labels import rule_error_text
-from scoring.permissions import can_keep_accounts
+from scoring.permissions import can_keep_accounts, can_settle_by_account
 from scoring.selectors import accounts as selectors
 from scoring.services import accounts as services
 
@@ -93,3 +97,30 @@ def account_csv(request: SignedInRequest) -> HttpResponse:
             ]
         )
     return response
+
+
+@login_required
+@require_POST
+def settlement_by_account(request: SignedInRequest, pk: int) -> HttpResponse:
+    """Settle a payment of the evening's ledger through the accounts (an organiser, once
+    both have agreed); back to the ledger, with what was done or why not."""
+    if not can_settle_by_account(request.user):
+        raise PermissionDenied
+    evening = get_object_or_404(Evening, pk=pk)
+    try:
+        amount = Decimal(request.POST.get("amount", "").strip())
+    except InvalidOperation:
+        amount = Decimal(-1)  # in no ledger: refused as such below
+    try:
+        services.settlement_by_account(
+            evening=evening,
+            payer=request.POST.get("payer", ""),
+            payee=request.POST.get("payee", ""),
+            amount=amount if amount.is_finite() else Decimal(-1),
+            by=request.user,
+        )
+    except RuleError as error:
+        messages.error(request, rule_error_text(error))
+    else:
+        messages.success(request, _("Settled through the accounts."))
+    return redirect("scoring:evening_ledger", pk=evening.pk)

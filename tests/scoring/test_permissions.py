@@ -184,6 +184,8 @@ MATRIX: list[tuple[str, str]] = [
     ("top-up",               "login   403     403     ok      ok      403     ok"),
     ("refund-past-balance",  "login   403     403     refused refused 403     refused"),
     ("account-csv",          "login   403     403     ok      ok      403     ok"),
+    ("settle-by-account",    "login   403     403     ok      ok      403     ok"),
+    ("settle-by-account-short", "login 403    403     refused refused 403     refused"),
     # -- club evenings ("seated": checked in at the evening)
     ("evenings",             "ok      ok      ok      ok      ok      ok      ok"),
     ("evening",              "ok      ok      ok      ok      ok      ok      ok"),
@@ -1767,6 +1769,50 @@ action(
     prepare=_boris_has_100,
     done=_entries_csv,
 )(_get("scoring:account_csv"))
+
+
+def _vera_has_50(w: World) -> None:
+    """The ledger's evening; Vera has 50 on her account, Boris nothing."""
+    _ledger_evening(w)
+    AccountEntry.objects.create(
+        member=w.vera, kind="top_up", amount=Decimal(50), recorded_by=w.anna
+    )
+
+
+def _paid_by_account(w: World, response: HttpResponse) -> None:
+    _paid(w, response)
+    entries = AccountEntry.objects.filter(kind="settlement")
+    assert sorted((e.member.username, e.amount) for e in entries) == [
+        ("anna", Decimal("33.34")),
+        ("vera", Decimal("-33.34")),
+    ]
+
+
+action(
+    "settle-by-account",
+    "Settle Vera's 33.34 to Anna through the accounts — `POST /evenings/<id>/settle-by-account/`",
+    prepare=_vera_has_50,
+    ok_status=302,
+    writes=True,
+    done=_paid_by_account,
+)(
+    _evening_post(
+        "scoring:settlement_by_account",
+        lambda w: {"payer": f"m{w.vera.pk}", "payee": f"m{w.anna.pk}", "amount": "33.34"},
+    )
+)
+action(
+    "settle-by-account-short",
+    "Settle Boris's 33.33 through the accounts with nothing on his — "
+    "`POST /evenings/<id>/settle-by-account/`",
+    prepare=_vera_has_50,
+    refusal="Boris has 0.00 on the account: not enough, settle in cash",
+)(
+    _evening_post(
+        "scoring:settlement_by_account",
+        lambda w: {"payer": f"m{w.boris.pk}", "payee": f"m{w.anna.pk}", "amount": "33.33"},
+    )
+)
 
 
 def _evening_to_close(w: World) -> None:

@@ -11,11 +11,16 @@ from django.db import IntegrityError, transaction
 
 from members.models import Member
 from scoring.engine.errors import RuleError
-from scoring.models import AccountEntry, Attendance, Club, Evening, EveningTable
+from scoring.models import AccountEntry, Attendance, Club, Evening, EveningTable, Season
 from scoring.models.accounts import AppendOnlyError
 from scoring.selectors import accounts as selectors
+from scoring.selectors import evenings as evening_selectors
 from scoring.services import notifications
-from scoring.services.accounts import account_record, evening_table_money_draw
+from scoring.services.accounts import (
+    account_record,
+    evening_table_money_draw,
+    settlement_by_account,
+)
 from scoring.services.evenings import evening_check_in_guest
 from tests import factories
 
@@ -185,3 +190,113 @@ def test_the_same_evening_cannot_charge_a_member_twice_in_the_database(
         AccountEntry.objects.create(
             member=gleb, kind="table_money", amount=Decimal(-1), evening=evening, recorded_by=olga
         )
+
+
+# -- a payment of the ledger settled through the accounts ------------------------------------
+
+
+def _member(username: str) -> Member:
+    return Member.objects.get(username=username)
+
+
+def _lines(evening: Evening) -> list[tuple[str, str, Decimal]]:
+    return [(x.payer_name, x.payee_name, x.amount) for x in evening_selectors.ledger(evening).lines]
+
+
+def test_a_payment_settled_through_the_accounts_is_two_entries_summing_to_zero(
+    olga: Member, evening: Evening
+) -> None:
+    # Anna won 66.67 at a pool of 10: Boris2 owes her 33.33 and Vera 33.34.
+    assert sorted(_lines(evening)) == [
+        ("Boris2", "Anna", Decimal("33.33")),
+        ("Vera", "Anna", Decimal("33.34")),
+    ]
+    vera, anna = _member("vera"), _member("anna")
+    account_record(member=vera, kind="top_up", amount=Decimal(50), by=olga)
+
+    settled = settlement_by_account(
+        evening=evening, payer=f"m{vera.pk}", payee=f"m{anna.pk}", amount=Decimal("33.34"), by=olga
+    )
+
+    assert (settled.payer, settled.payee, settled.amount, settled.settled_by) == (
+        f"m{vera.pk}",
+        f"m{anna.pk}",
+        Decimal("33.34"),
+        olga,
+    )
+    moved = AccountEntry.objects.filter(kind="settlement", evening=evening)
+    assert sorted((e.member.username, e.amount) for e in moved) == [
+        ("anna", Decimal("33.34")),
+        ("vera", Decimal("-33.34")),
+    ]
+    assert sum(e.amount for e in moved) == 0
+    assert (selectors.balance(vera), selectors.balance(anna)) == (
+        Decimal("16.66"),
+        Decimal("33.34"),
+    )
+    assert {e.reason for e in moved} == {"Vera → Anna"}
+
+    with pytest.raises(RuleError) as again:
+        settlement_by_account(
+            evening=evening,
+            payer=f"m{vera.pk}",
+            payee=f"m{anna.pk}",
+            amount=Decimal("33.34"),
+            by=olga,
+        )
+    assert again.value.message == "this payment is marked as paid already"
+    assert moved.count() == 2
+
+
+@pytest.mark.parametrize(
+    ("payer", "payee", "amount", "message"),
+    [
+        ("boris2", "anna", "33.33", "Boris2 has 20.00 on the account: not enough, settle in cash"),
+        ("vera", "anna", "33.33", "this payment is not in the evening's ledger"),
+        ("guest", "anna", "33.33", "a guest has no account: settle this payment in cash"),
+    ],
+)
+def test_a_settlement_the_accounts_cannot_make_changes_nothing(
+    olga: Member, evening: Evening, payer: str, payee: str, amount: str, message: str
+) -> None:
+    account_record(member=_member("boris2"), kind="top_up", amount=Decimal(20), by=olga)
+    guest = evening.attendances.get(guest__isnull=False).guest
+    keys = {"guest": guest.key} | {
+        name: f"m{_member(name).pk}" for name in ("boris2", "anna", "vera")
+    }
+
+    with pytest.raises(RuleError) as refused:
+        settlement_by_account(
+            evening=evening,
+            payer=keys[payer],
+            payee=keys[payee],
+            amount=Decimal(amount),
+            by=olga,
+        )
+
+    assert refused.value.message == message
+    assert AccountEntry.objects.count() == 1
+    assert not evening.settlements.exists()
+
+
+def test_table_money_paid_to_the_club_through_an_account_is_one_entry(
+    olga: Member, evening: Evening
+) -> None:
+    Season.objects.create(name="Autumn", starts_on=DAY, ends_on=DAY, table_money=Decimal("1.00"))
+    # The three players' table money (1.00 each) is netted into the ledger (fewest
+    # payments): Boris2 hands the club all 3.00; Vera pays Anna 1.00 more, Boris2 2.00 less.
+    assert _lines(evening) == [
+        ("Vera", "Anna", Decimal("34.34")),
+        ("Boris2", "Anna", Decimal("31.33")),
+        ("Boris2", "the club", Decimal("3.00")),
+    ]
+    boris = _member("boris2")
+    account_record(member=boris, kind="top_up", amount=Decimal(10), by=olga)
+
+    settlement_by_account(
+        evening=evening, payer=f"m{boris.pk}", payee="club", amount=Decimal("3.00"), by=olga
+    )
+
+    moved = AccountEntry.objects.filter(kind="settlement")
+    assert [(e.member, e.amount) for e in moved] == [(boris, Decimal("-3.00"))]
+    assert selectors.balance(boris) == Decimal("7.00")

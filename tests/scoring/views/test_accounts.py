@@ -3,6 +3,7 @@ a member's balance on his page and on the organisers' members list."""
 
 from __future__ import annotations
 
+import datetime
 from decimal import Decimal
 
 import pytest
@@ -10,7 +11,8 @@ from django.test import Client
 from django.urls import reverse
 
 from members.models import Member
-from scoring.models import AccountEntry
+from scoring.models import AccountEntry, Evening, EveningTable
+from scoring.selectors import accounts as selectors
 from scoring.services.accounts import account_record
 from tests import factories
 
@@ -18,6 +20,7 @@ pytestmark = pytest.mark.django_db
 
 BOOK = reverse("scoring:account_book")
 RUSSIAN = {"HTTP_ACCEPT_LANGUAGE": "ru"}
+DAY = datetime.date(2026, 11, 20)
 
 
 @pytest.fixture
@@ -138,3 +141,47 @@ def test_the_members_list_shows_each_balance(
     row = page.split(">Борис</a>", 1)[1].split("</tr>", 1)[0]
     assert '<td class="num">12.50</td>' in row
     assert reverse("scoring:account_book") in page
+
+
+def test_the_ledger_offers_the_accounts_to_organisers_only_and_settles_through_them(
+    client: Client, organiser: Member
+) -> None:
+    anna, vera = (
+        factories.member("Anna", username="anna"),
+        factories.member("Vera", username="vera"),
+    )
+    gleb = factories.member("Gleb", username="gleb")
+    evening = Evening.objects.create(organiser=organiser, played_on=DAY)
+    table = factories.finished_pulka([anna, gleb, vera], anna, DAY)
+    EveningTable.objects.create(evening=evening, table=table, round=1)
+    account_record(member=vera, kind="top_up", amount=Decimal(40), by=organiser)
+    ledger = reverse("scoring:evening_ledger", args=[evening.pk])
+    button = "через счёт</button>"
+
+    page = client.get(ledger, **RUSSIAN).content.decode()
+    assert page.count(button) == 2  # Vera → Anna, Gleb → Anna
+    client.force_login(anna)  # she may mark her own payments as paid, not settle accounts
+    assert button not in client.get(ledger, **RUSSIAN).content.decode()
+    client.force_login(organiser)
+
+    response = client.post(
+        reverse("scoring:settlement_by_account", args=[evening.pk]),
+        {"payer": f"m{vera.pk}", "payee": f"m{anna.pk}", "amount": "33.34"},
+        **RUSSIAN,
+    )
+
+    assert response["Location"] == ledger
+    page = client.get(ledger, **RUSSIAN).content.decode()
+    assert "Рассчитались через счёт." in page
+    assert page.count(button) == 1  # Gleb's payment is left
+    assert selectors.balance(vera) == Decimal("6.66")
+    assert selectors.balance(anna) == Decimal("33.34")
+
+    client.post(
+        reverse("scoring:settlement_by_account", args=[evening.pk]),
+        {"payer": f"m{gleb.pk}", "payee": f"m{anna.pk}", "amount": "33.33"},
+        **RUSSIAN,
+    )
+    page = client.get(ledger, **RUSSIAN).content.decode()
+    assert "Gleb: на счёте 0,00 — не хватает, рассчитайтесь наличными" in page
+    assert AccountEntry.objects.count() == 3
