@@ -66,6 +66,7 @@ urlpatterns = [
     path("evenings/<int:pk>/ledger.csv", evenings.evening_ledger_csv, name="evening_ledger_csv"),
     path("evenings/<int:pk>/settle/", evenings.settlement_mark, name="settlement_mark"),
     path("evenings/<int:pk>/close/", evenings.evening_close, name="evening_close"),
+    path("evenings/<int:pk>/expense/", accounts.shared_expense, name="shared_expense"),
     path(
         "evenings/<int:pk>/settle-by-account/",
         accounts.settlement_by_account,

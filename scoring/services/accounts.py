@@ -145,3 +145,47 @@ def settlement_by_account(
         return Settlement.objects.create(
             evening=evening, payer=payer, payee=payee, amount=amount, settled_by=by
         )
+
+
+def shared_expense_split(
+    *, evening: Evening, members: list[Member], total: Decimal, reason: str, by: Member
+) -> list[AccountEntry]:
+    """Charge an evening's shared expense (food, the room) to the chosen members checked
+    in at it, split to the cent: each pays ``total`` ÷ n rounded down to the cent, and the
+    cents left over are paid one each by the first in name order (display name, then
+    username), so the charges sum to ``total`` exactly. A balance may go below 0: the club
+    paid the bill, and the member owes it."""
+    reason = " ".join(reason.split())
+    if not reason or len(reason) > 200:
+        raise RuleError(_("say what the expense was (at most 200 characters)"), field="reason")
+    if total <= 0 or total > LARGEST or total != total.quantize(Decimal("0.01")):
+        raise RuleError(
+            _("the amount is more than 0 and at most %(n)s") % {"n": number_format(LARGEST)},
+            field="total",
+        )
+    here = set(
+        Attendance.objects.filter(evening=evening, member__isnull=False).values_list(
+            "member_id", flat=True
+        )
+    )
+    chosen = sorted(
+        {m.pk: m for m in members}.values(), key=lambda m: (m.name.casefold(), m.username)
+    )
+    if not chosen or any(m.pk not in here for m in chosen):
+        raise RuleError(_("choose members checked in at the evening"), field="members")
+    base, extra = divmod(int(total * 100), len(chosen))
+    if base == 0:
+        raise RuleError(_("the amount is less than a cent each"), field="total")
+    shares = [Decimal(base + (i < extra)) / 100 for i in range(len(chosen))]
+    with transaction.atomic():
+        return AccountEntry.objects.bulk_create(
+            AccountEntry(
+                member=member,
+                kind=AccountEntry.SHARED_EXPENSE,
+                amount=-share,
+                evening=evening,
+                recorded_by=by,
+                reason=reason,
+            )
+            for member, share in zip(chosen, shares, strict=True)
+        )

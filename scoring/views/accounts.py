@@ -1,6 +1,7 @@
 """The members' accounts with the club: the organisers' cash book (record a top-up, a
 refund or a correction; every member's balance; the latest entries), the entries as CSV,
-and a payment of an evening's ledger settled through the accounts. HTTP only: each view
+an evening's shared expense split among its members, and a payment of an evening's ledger
+settled through the accounts. HTTP only: each view
 asks ``scoring.permissions``, calls one service or selector, and answers a POST with a
 redirect (post/redirect/get).
 """
@@ -15,6 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from members.http import SignedInRequest
@@ -22,7 +24,7 @@ from members.models import Member
 from scoring import spreadsheets
 from scoring.engine.errors import RuleError
 from scoring.models import Evening
-from scoring.pages.accounts import AccountEntryForm
+from scoring.pages.accounts import AccountEntryForm, SharedExpenseForm
 from scoring.pages.labels import rule_error_text
 from scoring.permissions import can_keep_accounts, can_settle_by_account
 from scoring.selectors import accounts as selectors
@@ -124,3 +126,39 @@ def settlement_by_account(request: SignedInRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, _("Settled through the accounts."))
     return redirect("scoring:evening_ledger", pk=evening.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def shared_expense(request: SignedInRequest, pk: int) -> HttpResponse:
+    """Split an evening's shared expense among the members who share it (an organiser)."""
+    if not can_keep_accounts(request.user):
+        raise PermissionDenied
+    evening = get_object_or_404(Evening, pk=pk)
+    form = SharedExpenseForm(request.POST or None, evening=evening)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            entries = services.shared_expense_split(
+                evening=evening,
+                members=list(data["members"]),
+                total=data["total"],
+                reason=data["reason"],
+                by=request.user,
+            )
+        except RuleError as error:
+            form.add_error(
+                error.field if error.field in form.fields else None, rule_error_text(error)
+            )
+        else:
+            messages.success(
+                request,
+                ngettext(
+                    "Charged to %(n)s member's account.",
+                    "Charged to %(n)s members' accounts.",
+                    len(entries),
+                )
+                % {"n": len(entries)},
+            )
+            return redirect("scoring:evening_detail", pk=evening.pk)
+    return render(request, "scoring/evening_expense.html", {"evening": evening, "form": form})

@@ -186,6 +186,8 @@ MATRIX: list[tuple[str, str]] = [
     ("account-csv",          "login   403     403     ok      ok      403     ok"),
     ("settle-by-account",    "login   403     403     ok      ok      403     ok"),
     ("settle-by-account-short", "login 403    403     refused refused 403     refused"),
+    ("shared-expense-form",  "login   403     403     ok      ok      403     ok"),
+    ("shared-expense",       "login   403     403     ok      ok      403     ok"),
     # -- club evenings ("seated": checked in at the evening)
     ("evenings",             "ok      ok      ok      ok      ok      ok      ok"),
     ("evening",              "ok      ok      ok      ok      ok      ok      ok"),
@@ -1811,6 +1813,39 @@ action(
     _evening_post(
         "scoring:settlement_by_account",
         lambda w: {"payer": f"m{w.boris.pk}", "payee": f"m{w.anna.pk}", "amount": "33.33"},
+    )
+)
+
+
+def _pizza_shared(w: World, response: HttpResponse) -> None:
+    entries = AccountEntry.objects.filter(kind="shared_expense")
+    assert sorted((e.member.username, e.amount) for e in entries) == [
+        ("anna", Decimal("-3.34")),
+        ("boris", Decimal("-3.33")),
+        ("vera", Decimal("-3.33")),
+    ]
+
+
+action(
+    "shared-expense-form",
+    "An evening's shared expense, the form — `GET /evenings/<id>/expense/`",
+    prepare=_ledger_evening,
+)(_evening_get("scoring:shared_expense"))
+action(
+    "shared-expense",
+    "Split a pizza of 10.00 among Anna, Boris and Vera — `POST /evenings/<id>/expense/`",
+    prepare=_vera_has_50,
+    ok_status=302,
+    writes=True,
+    done=_pizza_shared,
+)(
+    _evening_post(
+        "scoring:shared_expense",
+        lambda w: {
+            "reason": "pizza",
+            "total": "10.00",
+            "members": [w.anna.pk, w.boris.pk, w.vera.pk],
+        },
     )
 )
 

@@ -20,6 +20,7 @@ from scoring.services.accounts import (
     account_record,
     evening_table_money_draw,
     settlement_by_account,
+    shared_expense_split,
 )
 from scoring.services.evenings import evening_check_in_guest
 from tests import factories
@@ -300,3 +301,70 @@ def test_table_money_paid_to_the_club_through_an_account_is_one_entry(
     moved = AccountEntry.objects.filter(kind="settlement")
     assert [(e.member, e.amount) for e in moved] == [(boris, Decimal("-3.00"))]
     assert selectors.balance(boris) == Decimal("7.00")
+
+
+# -- an evening's shared expense ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("total", "shares"),
+    [
+        # 100.00 ÷ 3 = 33.33 and one cent over: Anna, first by name, pays it.
+        ("100.00", {"anna": "-33.34", "boris2": "-33.33", "vera": "-33.33"}),
+        # 0.05 ÷ 3 = 0.01 and two cents over: Anna and Boris2.
+        ("0.05", {"anna": "-0.02", "boris2": "-0.02", "vera": "-0.01"}),
+        ("99.99", {"anna": "-33.33", "boris2": "-33.33", "vera": "-33.33"}),
+    ],
+)
+def test_a_shared_expense_is_split_to_the_cent_first_names_paying_the_extra_cent(
+    olga: Member, evening: Evening, total: str, shares: dict[str, str]
+) -> None:
+    chosen = [_member(name) for name in ("vera", "anna", "boris2")]  # any order
+
+    entries = shared_expense_split(
+        evening=evening, members=chosen, total=Decimal(total), reason="пицца", by=olga
+    )
+
+    assert {e.member.username: str(e.amount) for e in entries} == shares
+    assert sum(e.amount for e in entries) == -Decimal(total)
+    assert {(e.kind, e.evening, e.reason) for e in entries} == {
+        ("shared_expense", evening, "пицца")
+    }
+
+
+def test_a_shared_expense_may_take_a_balance_below_zero(olga: Member, evening: Evening) -> None:
+    gleb = _member("gleb")
+    account_record(member=gleb, kind="top_up", amount=Decimal(10), by=olga)
+
+    shared_expense_split(
+        evening=evening, members=[gleb], total=Decimal("25.50"), reason="зал", by=olga
+    )
+
+    assert selectors.balance(gleb) == Decimal("-15.50")
+
+
+@pytest.mark.parametrize(
+    ("names", "total", "reason", "message"),
+    [
+        (["anna", "olga"], "10", "зал", "choose members checked in at the evening"),
+        ([], "10", "зал", "choose members checked in at the evening"),
+        (["anna", "vera", "gleb"], "0.02", "зал", "the amount is less than a cent each"),
+        (["anna"], "0", "зал", "the amount is more than 0 and at most 100000"),
+        (["anna"], "1.005", "зал", "the amount is more than 0 and at most 100000"),
+        (["anna"], "10", " ", "say what the expense was (at most 200 characters)"),
+    ],
+)
+def test_a_shared_expense_that_cannot_be_split_charges_nobody(
+    olga: Member, evening: Evening, names: list[str], total: str, reason: str, message: str
+) -> None:
+    with pytest.raises(RuleError) as refused:
+        shared_expense_split(
+            evening=evening,
+            members=[_member(n) for n in names],
+            total=Decimal(total),
+            reason=reason,
+            by=olga,
+        )
+
+    assert refused.value.message == message
+    assert not AccountEntry.objects.exists()

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from members.models import Member
-from scoring.models import AccountEntry, Evening, EveningTable
+from scoring.models import AccountEntry, Attendance, Evening, EveningTable
 from scoring.selectors import accounts as selectors
 from scoring.services.accounts import account_record
 from tests import factories
@@ -185,3 +185,35 @@ def test_the_ledger_offers_the_accounts_to_organisers_only_and_settles_through_t
     page = client.get(ledger, **RUSSIAN).content.decode()
     assert "Gleb: на счёте 0,00 — не хватает, рассчитайтесь наличными" in page
     assert AccountEntry.objects.count() == 3
+
+
+def test_an_organiser_splits_an_evenings_shared_expense_from_its_page(
+    client: Client, organiser: Member
+) -> None:
+    anna, vera = (
+        factories.member("Anna", username="anna"),
+        factories.member("Vera", username="vera"),
+    )
+    away = factories.member("Zoya", username="zoya")  # not at the evening: not offered
+    evening = Evening.objects.create(organiser=organiser, played_on=DAY)
+    for member in (anna, vera):
+        Attendance.objects.create(evening=evening, member=member)
+    url = reverse("scoring:shared_expense", args=[evening.pk])
+
+    form = client.get(url, **RUSSIAN).content.decode()
+    assert "Общий расход" in form
+    assert f'value="{anna.pk}"' in form and f'value="{away.pk}"' not in form
+
+    refused = client.post(
+        url, {"reason": "пицца", "total": "10,00", "members": [away.pk]}, **RUSSIAN
+    )
+    assert refused.status_code == 200
+    assert not AccountEntry.objects.exists()
+
+    response = client.post(
+        url, {"reason": "пицца", "total": "10,01", "members": [anna.pk, vera.pk]}, **RUSSIAN
+    )
+
+    assert response["Location"] == reverse("scoring:evening_detail", args=[evening.pk])
+    assert selectors.balances() == {anna.pk: Decimal("-5.01"), vera.pk: Decimal("-5.00")}
+    assert "Списано со счетов 2 участников." in client.get(response["Location"]).content.decode()
