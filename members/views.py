@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -34,7 +35,7 @@ from members.http import SignedInRequest
 from members.models import Member
 from scoring import permissions
 from scoring.pages import profiles
-from scoring.selectors import evenings
+from scoring.selectors import accounts, evenings
 from scoring.selectors import profiles as profile_reads
 from scoring.selectors.standings import stamp_column, standings_cached
 from scoring.services.members import member_save
@@ -113,8 +114,24 @@ def member_detail(request: HtmxHttpRequest, username: str) -> HttpResponse:
             "manages_members": own_page and permissions.can_manage_members(member),
             "profile_section": _profile_section(request, member),
             "club_balance": evenings.club_balance(member) if sees_balance else None,
+            **_account(request, member),
         },
     )
+
+
+ACCOUNT_ENTRIES = 20
+"""How many of his latest account entries a member's page shows."""
+
+
+def _account(request: HtmxHttpRequest, member: Member) -> dict[str, Any]:
+    """His account with the club, for him and the organisers: the balance (the sum of
+    his entries) and the latest entries; nothing for anyone else."""
+    if not permissions.can_see_balance(request.user, member):
+        return {}
+    return {
+        "account_balance": accounts.balance(member),
+        "entries": accounts.entries(member)[:ACCOUNT_ENTRIES],
+    }
 
 
 def _profile_section(request: HtmxHttpRequest, member: Any) -> str:
@@ -247,6 +264,7 @@ class MemberRow:
     member: Member
     locked_out: bool
     may_change_membership: bool
+    balance: Decimal  # his account with the club (scoring.selectors.accounts)
 
     @property
     def needs_password(self) -> bool:
@@ -264,11 +282,13 @@ def _organiser(request: HtmxHttpRequest) -> Member:
 
 def _members_page(request: HtmxHttpRequest, actor: Member, invite: InviteForm) -> HttpResponse:
     locked = selectors.locked_out_usernames()
+    balances = accounts.balances()
     rows = [
         MemberRow(
             member,
             locked_out=member.username in locked,
             may_change_membership=permissions.can_change_membership(actor, member),
+            balance=balances.get(member.pk, accounts.ZERO),
         )
         for member in selectors.members_for_organisers()
     ]

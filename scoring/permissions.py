@@ -223,3 +223,23 @@ def can_keep_calendar_link(user: Any) -> bool:
 def can_see_answers(user: Any) -> bool:
     """Who answered what, by name: the members (a visitor sees the counts only)."""
     return bool(user.is_authenticated)
+
+
+def can_keep_accounts(user: Any) -> bool:
+    """Organisers keep the members' accounts: they record top-ups, refunds and
+    corrections in the cash book, read every entry and export them as CSV."""
+    return is_organiser(user)
+
+
+def can_see_balance(user: Any, member: Any) -> bool:
+    """A member's account balance is his business and the organisers': shown to him on
+    his own page and to organisers (their members list, the cash book)."""
+    if not user.is_authenticated:
+        return False
+    return is_organiser(user) or user.pk == member.pk
+
+
+def can_settle_by_account(user: Any) -> bool:
+    """A payment of the evening's ledger is settled through the accounts, instead of cash,
+    by an organiser: at the door, once payer and payee have both said yes."""
+    return is_organiser(user)

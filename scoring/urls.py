@@ -2,6 +2,7 @@ from django.urls import path, register_converter
 
 from scoring import views
 from scoring.views import (
+    accounts,
     app,
     calendar,
     deals,
@@ -55,6 +56,9 @@ urlpatterns = [
         tables.control_time_clear,
         name="control_time_clear",
     ),
+    # The members' accounts (scoring/views/accounts.py): the cash book and its CSV
+    path("accounts/", accounts.account_book, name="account_book"),
+    path("accounts/entries.csv", accounts.account_csv, name="account_csv"),
     # Club evenings (scoring/views/evenings.py): check-in, the draw, the ledger
     path("evenings/", evenings.evening_list, name="evening_list"),
     path("evenings/new/", evenings.evening_create, name="evening_create"),
@@ -122,6 +126,11 @@ urlpatterns = [
         "tournaments/<int:pk>/penalties/<int:penalty>/reverse/",
         tournaments.penalty_reverse,
         name="penalty_reverse",
+    path("evenings/<int:pk>/expense/", accounts.shared_expense, name="shared_expense"),
+    path(
+        "evenings/<int:pk>/settle-by-account/",
+        accounts.settlement_by_account,
+        name="settlement_by_account",
     ),
     # Guests (scoring/views/guests.py): organisers merge a guest's history into a member
     path("guests/", guests.guest_list, name="guest_list"),

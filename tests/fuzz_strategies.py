@@ -22,6 +22,7 @@ def _snapshot_spec() -> list[tuple[str, Any, tuple[str, ...] | None]]:
     after the primary key, ``None`` for every column, ``()`` for the number of rows only."""
     from members.models import Member
     from scoring.models import (
+        AccountEntry,
         ApartRequest,
         Attendance,
         AuditEntry,
@@ -106,6 +107,7 @@ def _snapshot_spec() -> list[tuple[str, Any, tuple[str, ...] | None]]:
         ("tour_tables", TourTable, ("tour_id", "table_id", "extra_minutes")),
         ("tour_seats", TourSeat, ("tour_id", "entry_id", "points")),
         ("penalties", TournamentPenalty, ("entry_id", "category", "points", "reversed_at")),
+        ("account_entries", AccountEntry, ("member_id", "amount", "kind", "evening_id")),
     ]
 
 

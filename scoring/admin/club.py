@@ -35,6 +35,7 @@ class ClubAdmin(OrganisersOnly, SafeLookups, admin.ModelAdmin):  # type: ignore[
             },
         ),
         (_("Standings"), {"fields": ("import_acceptance",)}),
+        (_("Accounts"), {"fields": ("account_table_money",)}),
     )
 
     def changelist_view(

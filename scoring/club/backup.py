@@ -5,9 +5,10 @@ The document holds everything that cannot be recomputed: the club's name and int
 members (never their password hashes), groups, both kinds of tariff with every version,
 seasons, guests, every table with its seats, deal log and audit history, and the club
 evenings (check-ins, "not together" requests, the draw waiting to open, the tables by
-round, the settled payments; a season's table money is the season's). Ratings are left out:
-``club_import`` enqueues their update, which rates every finished table in date order (at
-once, or by the task worker under ``DJANGO_TASKS=database``). Rows
+round, the settled payments; a season's table money is the season's) and the members'
+account entries (a balance is their sum; an entry names its evening by ``id``). Ratings
+are left out: ``club_import`` enqueues their update, which rates every finished table in
+date order (at once, or by the task worker under ``DJANGO_TASKS=database``). Rows
 refer to each other by natural keys (usernames, tariff names and version numbers, deal
 sequences; a guest by his row's ``id``; a ledger's party as ``club``, ``member:<username>``
 or ``guest:<id>``). Each row also carries its ``id``, which the restore keeps: table 17 is table 17
@@ -64,6 +65,7 @@ from scoring.engine.stats import before_concessions
 from scoring.games import GAMES, Game
 from scoring.live import keys
 from scoring.models import (
+    AccountEntry,
     ApartRequest,
     Attendance,
     AuditEntry,
@@ -125,6 +127,7 @@ def club_export() -> dict[str, Any]:
             "guests": [_fields(guest) for guest in Guest.objects.order_by("pk")],
             "tables": _export_tables(usernames),
             "evenings": _export_evenings(usernames),
+            "accounts": _export_accounts(usernames),
         }
 
 
@@ -277,6 +280,19 @@ def _export_evenings(usernames: dict[int, str]) -> list[dict[str, Any]]:
             ],
         }
         for evening in evenings
+    ]
+
+
+def _export_accounts(usernames: dict[int, str]) -> list[dict[str, Any]]:
+    """Every account entry, oldest first: the balances are their sums, so they come back."""
+    return [
+        _fields(entry)
+        | {
+            "member": usernames[entry.member_id],
+            "evening": entry.evening_id,
+            "recorded_by": usernames[entry.recorded_by_id],
+        }
+        for entry in AccountEntry.objects.order_by("recorded_at", "pk")
     ]
 
 
@@ -438,6 +454,9 @@ class _Importer:
             self.check_replay(table, f"tables[{i}]")
         for i, item in enumerate(_list(document, "evenings", "", default=[])):
             self.evening(item, f"evenings[{i}]")
+        # A backup from before the members' accounts were kept has none.
+        for i, item in enumerate(_list(document, "accounts", "", default=[])):
+            self.account_entry(item, f"accounts[{i}]")
         self.at = ""
         _reset_sequences(self.restored)
         # The tables come back at their old revisions: a cache may hold those revisions
@@ -820,6 +839,23 @@ class _Importer:
         if answer.answered_at is None:
             raise BackupError(f"{path}.answered_at: missing")
         self.insert(answer, path)
+
+    def account_entry(self, raw: Any, path: str) -> None:
+        raw = _object(raw, path)
+        extra = {"member", "evening", "recorded_by"}
+        entry = AccountEntry(**_values(AccountEntry, raw, path, extra=extra))
+        member = self.member_id(raw.get("member"), f"{path}.member")
+        recorded_by = self.member_id(raw.get("recorded_by"), f"{path}.recorded_by")
+        if member is None or recorded_by is None:
+            raise BackupError(f"{path}: the member and who recorded it are required")
+        entry.member_id, entry.recorded_by_id = member, recorded_by
+        evening = raw.get("evening")
+        if evening is not None:
+            if not Evening.objects.filter(pk=_id(Evening, evening, f"{path}.evening")).exists():
+                raise BackupError(f"{path}.evening: no evening {evening!r} in the backup")
+            entry.evening_id = evening
+        self.insert(entry, path)
+        self.summary.counts["account entries"] += 1
 
     def draft(self, raw: Any, here: set[str], path: str) -> list[dict[str, Any]]:
         """The draw waiting to open: tables of 3 or 4 players checked in at the evening,

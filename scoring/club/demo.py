@@ -34,6 +34,7 @@ from scoring.engine.errors import RuleError
 from scoring.engine.preferans import Pulka
 from scoring.engine.preferans.rules import LEVELS
 from scoring.models import (
+    AccountEntry,
     BostonTariff,
     Club,
     Entry,
@@ -46,6 +47,7 @@ from scoring.models import (
     Tournament,
 )
 from scoring.selectors import evenings as evening_selectors
+from scoring.services import accounts as account_services
 from scoring.services import calendar as calendar_services
 from scoring.services import evenings as evening_services
 from scoring.services import notifications
@@ -299,13 +301,16 @@ def load_demo(*, stdout: Writer) -> dict[str, str]:
         stdout.write(ALREADY_LOADED + "\n")
         return {}
     with transaction.atomic():
-        Club.objects.update_or_create(pk=Club.ONLY_PK, defaults=DEMO_CLUB)
+        Club.objects.update_or_create(
+            pk=Club.ONLY_PK, defaults=DEMO_CLUB | {"account_table_money": DEMO_TABLE_MONEY}
+        )
         passwords, members = _create_people()
         organiser = members[ORGANISER.username]
         # The year before the club came to the site, from its notebook (issue 34).
         paper = history_import(
             content=PAPER_HISTORY.read_bytes(), file_name=PAPER_HISTORY.name, by=organiser
         )
+        _top_ups(members, organiser)
         rng = random.Random(SEED)  # noqa: S311 - reproducible demo deals, not a secret
         today = timezone.localdate()
         tables = []
@@ -325,6 +330,12 @@ def load_demo(*, stdout: Writer) -> dict[str, str]:
             tables += _tournaments(sochi, members, organiser, rng, today)
         _fridays(members, organiser, today)
         _season(today)
+        account_services.account_record(
+            member=members[DEMO_REFUND[0]],
+            kind=AccountEntry.REFUND,
+            amount=DEMO_REFUND[1],
+            by=organiser,
+        )
     _report(stdout, passwords, tables)
     stdout.write(
         f"\nAnd {paper.tables} tables of paper history, {paper.guests} guests among them.\n"
@@ -377,9 +388,36 @@ def _season(today: Any) -> None:
     season_save(season=season)
 
 
+DEMO_TABLE_MONEY = Decimal(150)
+"""The club's table money, drawn from each member's account when an evening is closed:
+the finished demo evening's four members paid it so."""
+DEMO_TOP_UPS = (
+    ("anna", Decimal(1000)),
+    ("boris", Decimal(500)),
+    ("gleb", Decimal(300)),
+    ("vera", Decimal(500)),
+    ("dina", Decimal("200.50")),
+)
+"""What the members put on their accounts, in cash, before the finished evening (no
+reason typed: the demo's pages are read in both languages)."""
+DEMO_REFUND = ("vera", Decimal(100))
+"""Given back after it: so a member's page shows a top-up, a charge and a refund."""
+
+
+def _top_ups(members: dict[str, Member], organiser: Member) -> None:
+    for username, amount in DEMO_TOP_UPS:
+        account_services.account_record(
+            member=members[username],
+            kind=AccountEntry.TOP_UP,
+            amount=amount,
+            by=organiser,
+        )
+
+
 def _finished_evening(table: Table, members: dict[str, Member], organiser: Member) -> None:
     """The evening 12 days ago: its pulka, the four who came, the ledger with its first
-    payment settled (the others still owed), closed by the organiser that night."""
+    payment settled (the others still owed), closed by the organiser that night (which
+    drew the club's table money from the four's accounts)."""
     evening = Evening.objects.create(
         organiser=organiser, played_on=table.played_on, place="Клуб, малый зал"
     )

@@ -3,6 +3,7 @@ Boston tables) with their deals and audit history. Each tariff version adapts it
 engine (``to_rules()``), a table through its game (``scoring.games``); the write paths live
 in ``scoring/services/``."""
 
+from scoring.models.accounts import AccountEntry
 from scoring.models.club import Club
 from scoring.models.epoch import Epoch
 from scoring.models.evenings import (
@@ -30,6 +31,7 @@ from scoring.models.tariffs import (
 from scoring.models.tournaments import Entry, Penalty, Tour, Tournament, TourSeat, TourTable
 
 __all__ = [
+    "AccountEntry",
     "ApartRequest",
     "Attendance",
     "AuditEntry",

@@ -10,9 +10,11 @@ falls back to them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, ClassVar
 
 from django.core.cache import cache
+from django.core.validators import MinValueValidator
 from django.db import models, transaction
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -96,6 +98,19 @@ class Club(models.Model):
             "once accepted. Every member seated at it accepting is enough only at a table "
             "with two members or more; any of them may reject it, and an organiser may "
             "always decide."
+        ),
+    )
+
+    account_table_money = models.DecimalField(
+        _("table money drawn from members' accounts"),
+        max_digits=9,
+        decimal_places=2,
+        default=Decimal(0),
+        validators=[MinValueValidator(Decimal(0))],
+        help_text=_(
+            "Drawn from the account of each member checked in when an evening is closed, "
+            "once; 0: none. The season's table money is collected at the door instead: "
+            "set one of them, not both."
         ),
     )
 

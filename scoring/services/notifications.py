@@ -51,6 +51,7 @@ from scoring.pages import games as game_pages
 from scoring.pages import share
 from scoring.selectors import evenings as evening_selectors
 from scoring.services import locking
+from scoring.services.accounts import evening_table_money_draw
 
 logger = logging.getLogger(__name__)
 
@@ -222,7 +223,8 @@ def telegram_post(*, text: str, photo: str | None = None, attempt: int = 1) -> s
 def evening_close(*, evening: Evening, by: Member) -> int:
     """Close the evening: send its summary (who played where, the results, who pays whom)
     to each member checked in who wants it, and to the club's chat, once: the evening is
-    marked closed (who, when) in the same transaction, and a second close is refused.
+    marked closed (who, when) in the same transaction, and a second close is refused. The
+    club's table money is drawn from the checked-in members' accounts in that transaction.
     Refused too while a table is in play or before any has finished. The number of
     e-mails to be sent."""
     with transaction.atomic():
@@ -230,6 +232,7 @@ def evening_close(*, evening: Evening, by: Member) -> int:
         if evening.closed_at is not None:
             raise RuleError(_("the evening is closed already"), field="evening")
         sent = _close(evening, by)
+        evening_table_money_draw(evening=evening, by=by)
         Evening.objects.filter(pk=evening.pk).update(closed_at=timezone.now(), closed_by=by)
     return sent
 

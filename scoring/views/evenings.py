@@ -36,7 +36,13 @@ from scoring.models.evenings import party_key
 from scoring.pages.calendar import answer_context
 from scoring.pages.forms import DrawForm, EveningForm, GuestForm, PairForm
 from scoring.pages.labels import rule_error_text
-from scoring.permissions import can_check_in, can_run_evening, can_see_payments, can_settle
+from scoring.permissions import (
+    can_check_in,
+    can_run_evening,
+    can_see_payments,
+    can_settle,
+    can_settle_by_account,
+)
 from scoring.selectors import calendar as calendar_selectors
 from scoring.selectors import evenings as selectors
 from scoring.services import evenings as services
@@ -346,6 +352,7 @@ def evening_ledger(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     evening = get_object_or_404(Evening, pk=pk)
     context = _ledger_context(request, evening)
     context["rows"] = list(zip(context["ledger"].lines, context["settles"], strict=True))
+    context["by_account"] = can_settle_by_account(request.user)
     return render(request, "scoring/evening_ledger.html", context)
 
 

@@ -96,8 +96,8 @@ def test_the_page_costs_the_same_queries_for_any_number_of_members(
         factories.member(f"Игрок {i}", organiser=i % 2 == 0)
 
     # The session and its member (2); the organiser with their groups (2); the lockouts
-    # (1); every member, then all their groups (2); the club's name (1).
-    with django_assert_num_queries(8):
+    # (1); every member, then all their groups (2); every balance (1); the club's name (1).
+    with django_assert_num_queries(9):
         response = client.get(MANAGE)
 
     assert len(response.context["rows"]) == members + 1

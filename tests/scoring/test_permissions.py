@@ -50,6 +50,7 @@ from django.utils.http import urlsafe_base64_encode
 from members.models import Member
 from scoring import services
 from scoring.models import (
+    AccountEntry,
     Attendance,
     AuditEntry,
     Club,
@@ -184,6 +185,15 @@ MATRIX: list[tuple[str, str]] = [
     ("deactivate-oneself",   "login   403     403     refused refused 403     refused"),
     ("reactivate",           "login   403     403     ok      ok      403     ok"),
     ("clear-lockout",        "login   403     403     ok      ok      403     ok"),
+    # -- the members' accounts: the organisers' cash book
+    ("cash-book",            "login   403     403     ok      ok      403     ok"),
+    ("top-up",               "login   403     403     ok      ok      403     ok"),
+    ("refund-past-balance",  "login   403     403     refused refused 403     refused"),
+    ("account-csv",          "login   403     403     ok      ok      403     ok"),
+    ("settle-by-account",    "login   403     403     ok      ok      403     ok"),
+    ("settle-by-account-short", "login 403    403     refused refused 403     refused"),
+    ("shared-expense-form",  "login   403     403     ok      ok      403     ok"),
+    ("shared-expense",       "login   403     403     ok      ok      403     ok"),
     # -- club evenings ("seated": checked in at the evening)
     ("evenings",             "ok      ok      ok      ok      ok      ok      ok"),
     ("evening",              "ok      ok      ok      ok      ok      ok      ok"),
@@ -1761,6 +1771,138 @@ action(
     _evening_post(
         "scoring:settlement_mark",
         lambda w: {"payer": f"m{w.vera.pk}", "payee": f"m{w.anna.pk}", "amount": "33.34"},
+    )
+)
+
+
+# the members' accounts
+
+
+def _record(data: Callable[[World], dict[str, str]]) -> Send:
+    def send(client: Client, w: World) -> HttpResponse:
+        return client.post(_url("scoring:account_book"), data(w))
+
+    return send
+
+
+def _topped_up(w: World, response: HttpResponse) -> None:
+    entry = AccountEntry.objects.get()
+    assert (entry.member, entry.kind, entry.amount) == (w.boris, "top_up", Decimal("500.00"))
+    assert entry.recorded_by == w.actor
+
+
+def _boris_has_100(w: World) -> None:
+    AccountEntry.objects.create(
+        member=w.boris, kind="top_up", amount=Decimal(100), recorded_by=w.anna
+    )
+
+
+def _entries_csv(w: World, response: HttpResponse) -> None:
+    assert response.content.decode().splitlines()[1].split(",")[1:5] == [
+        "boris",
+        "Boris",
+        "top_up",
+        "100.00",
+    ]
+
+
+action("cash-book", "The cash book: balances and entries — `GET /accounts/`")(
+    _get("scoring:account_book")
+)
+action(
+    "top-up",
+    "Record Boris's top-up of 500 — `POST /accounts/`",
+    ok_status=302,
+    writes=True,
+    done=_topped_up,
+)(_record(lambda w: {"member": str(w.boris.pk), "kind": "top_up", "amount": "500"}))
+action(
+    "refund-past-balance",
+    "Refund Boris 100.01 with 100 on his account — `POST /accounts/`",
+    prepare=_boris_has_100,
+    refusal="a refund is at most the balance, 100.00",
+)(_record(lambda w: {"member": str(w.boris.pk), "kind": "refund", "amount": "100.01"}))
+action(
+    "account-csv",
+    "Every account entry as CSV — `GET /accounts/entries.csv`",
+    prepare=_boris_has_100,
+    done=_entries_csv,
+)(_get("scoring:account_csv"))
+
+
+def _vera_has_50(w: World) -> None:
+    """The ledger's evening; Vera has 50 on her account, Boris nothing."""
+    _ledger_evening(w)
+    AccountEntry.objects.create(
+        member=w.vera, kind="top_up", amount=Decimal(50), recorded_by=w.anna
+    )
+
+
+def _paid_by_account(w: World, response: HttpResponse) -> None:
+    _paid(w, response)
+    entries = AccountEntry.objects.filter(kind="settlement")
+    assert sorted((e.member.username, e.amount) for e in entries) == [
+        ("anna", Decimal("33.34")),
+        ("vera", Decimal("-33.34")),
+    ]
+
+
+action(
+    "settle-by-account",
+    "Settle Vera's 33.34 to Anna through the accounts — `POST /evenings/<id>/settle-by-account/`",
+    prepare=_vera_has_50,
+    ok_status=302,
+    writes=True,
+    done=_paid_by_account,
+)(
+    _evening_post(
+        "scoring:settlement_by_account",
+        lambda w: {"payer": f"m{w.vera.pk}", "payee": f"m{w.anna.pk}", "amount": "33.34"},
+    )
+)
+action(
+    "settle-by-account-short",
+    "Settle Boris's 33.33 through the accounts with nothing on his — "
+    "`POST /evenings/<id>/settle-by-account/`",
+    prepare=_vera_has_50,
+    refusal="Boris has 0.00 on the account: not enough, settle in cash",
+)(
+    _evening_post(
+        "scoring:settlement_by_account",
+        lambda w: {"payer": f"m{w.boris.pk}", "payee": f"m{w.anna.pk}", "amount": "33.33"},
+    )
+)
+
+
+def _pizza_shared(w: World, response: HttpResponse) -> None:
+    entries = AccountEntry.objects.filter(kind="shared_expense")
+    assert sorted((e.member.username, e.amount) for e in entries) == [
+        ("anna", Decimal("-3.34")),
+        ("boris", Decimal("-3.33")),
+        ("vera", Decimal("-3.33")),
+    ]
+
+
+action(
+    "shared-expense-form",
+    "An evening's shared expense, the form — `GET /evenings/<id>/expense/`",
+    prepare=_ledger_evening,
+)(_evening_get("scoring:shared_expense"))
+action(
+    "shared-expense",
+    "Split a pizza of 10.00 among Anna, Boris and Vera — `POST /evenings/<id>/expense/`",
+    prepare=_vera_has_50,
+    ok_status=302,
+    writes=True,
+    done=_pizza_shared,
+)(
+    _evening_post(
+        "scoring:shared_expense",
+        lambda w: {
+            "reason": "pizza",
+            "total": "10.00",
+            "members": [w.anna.pk, w.boris.pk, w.vera.pk],
+        },
     )
 )
 

@@ -37,7 +37,8 @@ class Command(BaseCommand):
             f"({_n(counts['versions'], 'version')}; {summary.replaced_tariffs} preset tariffs "
             f"replaced), {_n(counts['seasons'], 'season')} and {_n(counts['tables'], 'table')} "
             f"({_n(counts['deals'], 'deal')}, {_n(counts['audit entries'], 'history entry')}), "
-            f"{_n(counts['evenings'], 'evening')} and {_n(counts['guests'], 'guest')}; "
+            f"{_n(counts['evenings'], 'evening')}, {_n(counts['guests'], 'guest')} and "
+            f"{_n(counts['account entries'], 'account entry')}; "
             "ratings rebuilt (under DJANGO_TASKS=database: once the task worker has run)."
         )
         if summary.unknown_permissions:

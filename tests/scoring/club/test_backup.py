@@ -29,6 +29,7 @@ from scoring.club.backup import club_import
 from scoring.club.demo import DEMO_CLUB, SOCHI, load_demo
 from scoring.management.commands.import_club import Command as ImportCommand
 from scoring.models import (
+    AccountEntry,
     AuditEntry,
     BostonTariff,
     BostonTariffVersion,
@@ -115,6 +116,8 @@ def build_club() -> None:
 def empty_the_club() -> None:
     """What a freshly migrated database holds: the preset tariffs, the Organisers group and
     the club's first texts."""
+    # Account entries refuse a delete (they are append-only): the plain manager's query.
+    AccountEntry._base_manager.all().delete()
     Evening.objects.all().delete()  # check-ins, requests, links, settlements go with them
     Tournament.objects.all().delete()  # its field, tours, their tables' links, penalties
     EveningSeries.objects.all().delete()
@@ -193,6 +196,22 @@ def evenings_state() -> list[dict[str, Any]]:
             }
         )
     return state
+
+
+def accounts_state() -> list[tuple[Any, ...]]:
+    """Every account entry as it reads: whose, how much, what, when, by whom, why."""
+    return list(
+        AccountEntry.objects.order_by("pk").values_list(
+            "pk",
+            "member__username",
+            "amount",
+            "kind",
+            "evening_id",
+            "recorded_by__username",
+            "recorded_at",
+            "reason",
+        )
+    )
 
 
 def club_state() -> dict[Any, dict[str, Any]]:
@@ -605,6 +624,18 @@ def test_a_malformed_document_exits_2_and_says_why(tmp_path: Path, text: str, me
             'evenings[0].settlements[0].payer: must be "club", "member:<username>" or',
         ),
         (
+            lambda d: _set(d, ("accounts", -1, "evening"), 99_999),
+            "accounts[9].evening: no evening 99999 in the backup",
+        ),
+        (
+            lambda d: _set(d, ("accounts", 0, "member"), "nobody"),
+            "accounts[0].member: no member 'nobody' in the backup",
+        ),
+        (
+            lambda d: _set(d, ("accounts", 0, "amount"), "0"),
+            "accounts[0]: the database refused it",
+        ),
+        (
             lambda d: _set(d, ("evenings", 0, "organiser"), "nobody"),
             "evenings[0].organiser: no member 'nobody' in the backup",
         ),
@@ -701,7 +732,8 @@ def test_a_backup_grants_no_more_than_the_organisers_own_permissions() -> None:
 
 def test_the_clubs_name_and_introduction_are_restored() -> None:
     document = a_backup()
-    assert document["club"] == DEMO_CLUB  # the demo names itself
+    assert {name: document["club"][name] for name in DEMO_CLUB} == DEMO_CLUB  # the demo's
+    assert document["club"]["account_table_money"] == "150.00"
     assert Club.objects.get().name == CLUB.CLUB["name"]  # the emptied club
 
     club_import(document)
@@ -851,6 +883,7 @@ class TestTheWholeClub:
         self, tmp_path: Path, client: Any
     ) -> None:
         before, setup_before, evenings_before = club_state(), club_setup(), evenings_state()
+        accounts_before = accounts_state()
         assert Seat.objects.filter(guest__isnull=False).exists()  # the demo seats a guest
         # The finished evening, tonight's, and eight Fridays announced ahead.
         assert len(evenings_before) == 10
@@ -866,11 +899,13 @@ class TestTheWholeClub:
         assert "Restored 8 members, 7 tariffs (8 versions; 7 preset tariffs replaced)" in out
         assert f"1 season and {TABLES} tables" in out
         # the last and tonight's, 8 Fridays; tonight's guest, the paper's 2, the cup's 6
-        assert "10 evenings and 9 guests;" in out
+        assert "10 evenings, 9 guests and 10 account entries;" in out
         assert "unusable" in out and "changepassword" in out
         after = club_state()
         assert len(after) == len(before) == TABLES
         assert evenings_state() == evenings_before
+        assert accounts_state() == accounts_before
+        assert len(accounts_before) == 10  # the demo's top-ups, table money and refund
         assert after.keys() == before.keys()
         for key, table in before.items():
             assert after[key] == table, key

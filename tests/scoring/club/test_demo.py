@@ -30,6 +30,7 @@ from scoring.club.demo import (
 )
 from scoring.engine.boston import score_boston
 from scoring.models import (
+    AccountEntry,
     AuditEntry,
     BostonTariff,
     Club,
@@ -43,6 +44,7 @@ from scoring.models import (
     Table,
     Tournament,
 )
+from scoring.selectors import accounts as account_selectors
 from scoring.selectors import calendar as calendar_selectors
 from scoring.selectors import evenings as evening_selectors
 from scoring.selectors import tournaments as tournament_selectors
@@ -217,6 +219,37 @@ def test_the_demo_calendar_shows_the_answers(
     page = client.get("/evenings/calendar/").content.decode()
     assert "4 coming of 4 seats · 1 waiting · 1 maybe · 0 not coming" in page
     assert "waiting list: number 1" in page
+
+
+def test_demo_members_have_balances_that_sum_their_entries(
+    demo: tuple[dict[str, str], str],
+) -> None:
+    last = Evening.objects.order_by("played_on").first()
+    drawn = AccountEntry.objects.filter(evening=last, kind="table_money")
+    assert sorted(drawn.values_list("member__username", flat=True)) == [
+        "anna",
+        "boris",
+        "dina",
+        "gleb",
+    ]
+    assert set(drawn.values_list("amount", flat=True)) == {Decimal("-150.00")}
+    # Top-ups 1000, 500, 300, 500, 200.50; 150 drawn from the four who came; 100 to Vera.
+    assert account_selectors.balances() == {
+        m.pk: b
+        for m, b in (
+            (Member.objects.get(username="anna"), Decimal("850.00")),
+            (Member.objects.get(username="boris"), Decimal("350.00")),
+            (Member.objects.get(username="gleb"), Decimal("150.00")),
+            (Member.objects.get(username="dina"), Decimal("50.50")),
+            (Member.objects.get(username="vera"), Decimal("400.00")),
+        )
+    }
+    assert AccountEntry.objects.count() == 10
+    for member in Member.objects.all():
+        entries = AccountEntry.objects.filter(member=member)
+        assert account_selectors.balance(member) == sum(
+            (e.amount for e in entries), Decimal("0.00")
+        )
 
 
 def test_demo_members_have_e_mail_addresses(demo: tuple[dict[str, str], str]) -> None:

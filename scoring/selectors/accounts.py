@@ -1,0 +1,46 @@
+"""Account reads: a member's balance, every member's, and the cash book's entries.
+
+A balance is the sum of the member's entries (``AccountEntry``), read in one query each
+time: nothing stores it, so it cannot drift from the entries.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import DecimalField, QuerySet, Sum, Value
+from django.db.models.functions import Coalesce
+
+from scoring.models import AccountEntry
+
+ZERO = Decimal("0.00")
+
+
+def balance(member: Any) -> Decimal:
+    """What ``member`` holds with the club (negative: what he owes it), to the cent."""
+    total = AccountEntry.objects.filter(member=member).aggregate(total=Sum("amount"))["total"]
+    return total if total is not None else ZERO
+
+
+def balance_column() -> Coalesce:
+    """The balance as a column for a queryset of members (``.annotate(balance=...)``)."""
+    return Coalesce(
+        Sum("account_entries__amount"),
+        Value(ZERO),
+        output_field=DecimalField(max_digits=14, decimal_places=2),
+    )
+
+
+def balances() -> dict[int, Decimal]:
+    """Every member's balance who has an entry, by member id: one query."""
+    rows = AccountEntry.objects.values("member").annotate(total=Sum("amount"))
+    return {row["member"]: row["total"] for row in rows}
+
+
+def entries(member: Any = None) -> QuerySet[AccountEntry]:
+    """The cash book, newest first (one member's, if given), with the names it shows."""
+    found = AccountEntry.objects.select_related("member", "recorded_by", "evening")
+    if member is not None:
+        found = found.filter(member=member)
+    return found.order_by("-recorded_at", "-id")
