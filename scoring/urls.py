@@ -96,6 +96,12 @@ urlpatterns = [
     path("evenings/<int:pk>/ledger.csv", evenings.evening_ledger_csv, name="evening_ledger_csv"),
     path("evenings/<int:pk>/settle/", evenings.settlement_mark, name="settlement_mark"),
     path("evenings/<int:pk>/close/", evenings.evening_close, name="evening_close"),
+    path("evenings/<int:pk>/expense/", accounts.shared_expense, name="shared_expense"),
+    path(
+        "evenings/<int:pk>/settle-by-account/",
+        accounts.settlement_by_account,
+        name="settlement_by_account",
+    ),
     # Tournaments (scoring/views/tournaments.py): the field, tours, standings, judges
     path("tournaments/", tournaments.tournament_list, name="tournament_list"),
     path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament_detail"),
@@ -126,11 +132,6 @@ urlpatterns = [
         "tournaments/<int:pk>/penalties/<int:penalty>/reverse/",
         tournaments.penalty_reverse,
         name="penalty_reverse",
-    path("evenings/<int:pk>/expense/", accounts.shared_expense, name="shared_expense"),
-    path(
-        "evenings/<int:pk>/settle-by-account/",
-        accounts.settlement_by_account,
-        name="settlement_by_account",
     ),
     # Guests (scoring/views/guests.py): organisers merge a guest's history into a member
     path("guests/", guests.guest_list, name="guest_list"),
