@@ -120,10 +120,7 @@ def club() -> dict[str, Any]:
     (usernames anna, boris, …; password ``factories.PASSWORD``)."""
     from tests import factories
 
-    return {
-        name: factories.member(name, username=name.lower())
-        for name in ("Anna", "Boris", "Vera", "Gleb", "Dina")
-    }
+    return factories.club_members()
 
 
 @pytest.fixture

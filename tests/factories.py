@@ -76,6 +76,15 @@ def member(
     return user
 
 
+def club_members() -> dict[str, Member]:
+    """The ``club`` fixture's five members by display name (tests/conftest.py), for a
+    fixture that builds them once for many tests (tests/built_once.py)."""
+    return {
+        name: member(name, username=name.lower())
+        for name in ("Anna", "Boris", "Vera", "Gleb", "Dina")
+    }
+
+
 def preferans_version(name: str = "Сочи (Sochi)") -> Any:
     return PreferansTariff.objects.get(name=name).current_version
 

@@ -39,11 +39,10 @@ from django.contrib.auth.models import Permission
 from django.contrib.auth.tokens import default_token_generator
 from django.core import mail
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import transaction
 from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
@@ -68,6 +67,7 @@ from scoring.services import calendar as services_calendar
 from scoring.services import evenings as services_evenings
 from scoring.services import tournaments as services_tournaments
 from tests import factories
+from tests.built_once import built_once
 from tests.factories import FIRST_GAME, HTMX, PASSOUT
 from tests.fuzz_strategies import db_fingerprint, db_snapshot
 from tests.html_forms import form_data as form_fields
@@ -2614,9 +2614,8 @@ def base_world(
     is rolled back to it, as pytest-django does for any test, and the world itself is rolled
     back when the next role's cells start. Building it for every cell took a third of the
     module's time (three members, a pulka, a deal and the actor, 843 times)."""
-    with django_db_blocker.unblock(), transaction.atomic(), translation.override("en"):
+    with built_once(django_db_blocker):
         yield World.build(request.param.role)
-        transaction.set_rollback(True)
 
 
 @pytest.mark.slow  # every page and every write of the site, for each role

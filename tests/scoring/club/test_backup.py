@@ -19,9 +19,7 @@ from django.apps import apps
 from django.contrib.auth.models import Group, Permission
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import transaction
 from django.urls import reverse
-from django.utils import translation
 
 from members.models import ORGANISERS, Member
 from scoring import selectors, services
@@ -47,6 +45,7 @@ from scoring.models import (
     Table,
     Tournament,
 )
+from tests.built_once import built_once
 
 pytestmark = pytest.mark.django_db
 
@@ -864,14 +863,13 @@ def built_club(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
     run): each test runs in a savepoint on top of it and is rolled back to it, and the club
     itself is rolled back when the class's last test ends. Its backup is kept for
     ``a_backup()`` too."""
-    with django_db_blocker.unblock(), transaction.atomic(), translation.override("en"):
+    with built_once(django_db_blocker):
         build_club()
         if not _BACKUP:
             out = io.StringIO()
             call_command("export_club", stdout=out)
             _BACKUP.append(out.getvalue())
         yield
-        transaction.set_rollback(True)
 
 
 @pytest.mark.slow  # the whole demo club, backed up and restored

@@ -12,10 +12,9 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
-from django.db import transaction
 from django.http import HttpRequest
 from django.test import Client
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from members.models import ORGANISERS, Member
 from scoring import games, selectors
@@ -48,6 +47,7 @@ from scoring.selectors import accounts as account_selectors
 from scoring.selectors import calendar as calendar_selectors
 from scoring.selectors import evenings as evening_selectors
 from scoring.selectors import tournaments as tournament_selectors
+from tests.built_once import built_once
 
 pytestmark = pytest.mark.django_db
 
@@ -73,11 +73,10 @@ def demo(django_db_setup: None, django_db_blocker: Any) -> Iterator[tuple[dict[s
     than a second): each test runs in a savepoint on top of it and is rolled back to it,
     and the load itself is rolled back after the module. The tests that load the demo
     themselves come before the first that asks for this one."""
-    with django_db_blocker.unblock(), transaction.atomic(), translation.override("en"):
+    with built_once(django_db_blocker):
         out = io.StringIO()
         passwords = load_demo(stdout=out)
         yield passwords, out.getvalue()
-        transaction.set_rollback(True)
 
 
 def snapshot() -> dict[str, Any]:

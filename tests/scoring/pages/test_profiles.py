@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -19,6 +20,7 @@ from scoring.models import RatingHistory, Season, Seat, Table
 from scoring.pages import profiles
 from scoring.selectors import profiles as profile_reads
 from tests import factories
+from tests.built_once import built_once, fresh
 from tests.factories import finished_pulka
 
 pytestmark = pytest.mark.django_db
@@ -63,8 +65,7 @@ BOSTON = [
 ]
 
 
-@pytest.fixture
-def history(club):
+def build_history(club: dict[str, Any]) -> dict[str, Any]:
     """Anna's history: the hand-built pulka (1 March, she wins), Boris's unplayed 10
     (5 March, Anna and Gleb share 2nd), a Boston table (3 March) and, after the spring
     season, her own unplayed 10 (10 June)."""
@@ -91,123 +92,201 @@ def results(table_day: datetime.date) -> dict[str, Seat]:
     return {s.name: s for s in Seat.objects.filter(table__played_on=table_day)}
 
 
-def test_the_hand_built_pulka_stores_what_the_comments_say(history):
-    seats = results(datetime.date(2026, 3, 1))
-    assert seats["Anna"].stats == {
-        "declared_7": 1,
-        "made_7": 1,
-        "declared_8": 1,
-        "made_8": 0,
-        "misere_declared": 1,
-        "misere_made": 1,
-        "passouts": 2,
-        "passout_tricks": 3,
-        "whists_received": 12 + 24 + 24,
-        "help_given": 4,
-    }
-    assert seats["Boris"].stats == {
-        "whists_written": 12 + 24,
-        "help_received": 4,
-        "passouts": 2,
-        "passout_tricks": 9,
-    }
-    assert (seats["Anna"].place, seats["Boris"].place, seats["Vera"].place) == (1, 2, 3)
-    assert (seats["Anna"].result, seats["Boris"].result) == (Decimal("13.33"), Decimal("-0.67"))
-    assert seats["Vera"].result == Decimal("-12.67")
-
-
-def test_preferans_statistics_add_up_every_pulka(history):
-    stats = profiles.preferans_stats(profile_reads.member_totals(history["Anna"]))
-
-    assert stats.tables == 3
-    assert [(t.label, t.declared, t.made, t.percent) for t in stats.levels] == [
-        ("6", 0, 0, None),
-        ("7", 1, 1, 100),
-        ("8", 1, 0, 0),
-        ("9", 0, 0, None),
-        ("10", 1, 1, 100),  # the unplayed 10 of 10 June
+def svgs(html: str) -> list[ET.Element]:
+    return [
+        ET.fromstring(svg)  # noqa: S314 - our own page
+        for svg in re.findall(r"<svg\b.*?</svg>", html, flags=re.DOTALL)
     ]
-    assert (stats.misere.declared, stats.misere.made, stats.misere.percent) == (1, 1, 100)
-    assert (stats.passouts, stats.passout_tricks, stats.passout_average) == (2, 3, Decimal("1.50"))
-    assert (stats.whists_written, stats.whists_received) == (0, 60)
-    assert (stats.help_given, stats.help_received) == (4, 0)
-
-    boris = profiles.preferans_stats(profile_reads.member_totals(history["Boris"]))
-    assert (boris.whists_written, boris.whists_received) == (36, 0)
-    assert (boris.help_given, boris.help_received) == (0, 4)
-    assert boris.passout_average == Decimal("4.50")  # 9 tricks in 2 pass-outs
 
 
-def test_boston_statistics_by_kind(history):
-    stats = profiles.boston_stats(profile_reads.member_totals(history["Anna"]))
-
-    assert stats.tables == 1
-    assert [(t.label, t.declared, t.made, t.percent) for t in stats.kinds] == [
-        ("Ask, supported (8 together)", 1, 1, 100),
-        ("Ask, alone (5)", 1, 0, 0),
-        ("Independence", 1, 1, 100),
-    ]
-    assert profiles.boston_stats(profile_reads.member_totals(history["Vera"])).kinds == ()
+def head_to_head(html: str) -> str:
+    section = re.search(r'<section id="head-to-head".*?</section>', html, flags=re.DOTALL)
+    assert section is not None
+    return section.group()
 
 
-def test_summaries_per_game(history):
-    anna = history["Anna"]
-    preferans, boston = profiles.summaries(profile_reads.member_totals(anna), {"preferans": 1.5})
+def rival_names(html: str) -> list[str]:
+    """The rivals' names in the head-to-head's cards, in their order."""
+    return re.findall(r'<h3 class="card__title"><a href="[^"]+">([^<]+)</a>', html)
 
-    money = sum(
-        Seat.objects.filter(member=anna, table__game=Table.PREFERANS).values_list(
-            "money", flat=True
+
+@pytest.fixture(scope="class")
+def history_club(django_db_setup: None, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """``build_history()`` on the ``club``'s members, once for a class's tests."""
+    with built_once(django_db_blocker):
+        yield build_history(factories.club_members())
+
+
+@pytest.mark.usefixtures("history_club")
+class TestHistory:
+    """The tests that read Anna's ``history``, built once for them all (``history_club``):
+    each test runs in a savepoint on top of it and gets its own copies of the members."""
+
+    @pytest.fixture
+    def history(self, history_club: dict[str, Any]) -> dict[str, Any]:
+        return fresh(history_club)
+
+    def test_the_hand_built_pulka_stores_what_the_comments_say(self, history):
+        seats = results(datetime.date(2026, 3, 1))
+        assert seats["Anna"].stats == {
+            "declared_7": 1,
+            "made_7": 1,
+            "declared_8": 1,
+            "made_8": 0,
+            "misere_declared": 1,
+            "misere_made": 1,
+            "passouts": 2,
+            "passout_tricks": 3,
+            "whists_received": 12 + 24 + 24,
+            "help_given": 4,
+        }
+        assert seats["Boris"].stats == {
+            "whists_written": 12 + 24,
+            "help_received": 4,
+            "passouts": 2,
+            "passout_tricks": 9,
+        }
+        assert (seats["Anna"].place, seats["Boris"].place, seats["Vera"].place) == (1, 2, 3)
+        assert (seats["Anna"].result, seats["Boris"].result) == (Decimal("13.33"), Decimal("-0.67"))
+        assert seats["Vera"].result == Decimal("-12.67")
+
+    def test_preferans_statistics_add_up_every_pulka(self, history):
+        stats = profiles.preferans_stats(profile_reads.member_totals(history["Anna"]))
+
+        assert stats.tables == 3
+        assert [(t.label, t.declared, t.made, t.percent) for t in stats.levels] == [
+            ("6", 0, 0, None),
+            ("7", 1, 1, 100),
+            ("8", 1, 0, 0),
+            ("9", 0, 0, None),
+            ("10", 1, 1, 100),  # the unplayed 10 of 10 June
+        ]
+        assert (stats.misere.declared, stats.misere.made, stats.misere.percent) == (1, 1, 100)
+        assert (stats.passouts, stats.passout_tricks, stats.passout_average) == (
+            2,
+            3,
+            Decimal("1.50"),
         )
-    )
-    # 13.33 (1 March) − 33.33 (5 March) + 66.67 (10 June).
-    assert (preferans.tables, preferans.wins, preferans.total) == (3, 2, Decimal("46.67"))
-    assert (preferans.best, preferans.worst) == (Decimal("66.67"), Decimal("-33.33"))
-    assert preferans.average == Decimal("15.56")
-    assert preferans.money == money
-    assert preferans.rating == 1.5
-    assert (boston.tables, boston.wins, boston.total_shown, boston.rating) == (1, 0, "12", None)
+        assert (stats.whists_written, stats.whists_received) == (0, 60)
+        assert (stats.help_given, stats.help_received) == (4, 0)
 
+        boris = profiles.preferans_stats(profile_reads.member_totals(history["Boris"]))
+        assert (boris.whists_written, boris.whists_received) == (36, 0)
+        assert (boris.help_given, boris.help_received) == (0, 4)
+        assert boris.passout_average == Decimal("4.50")  # 9 tricks in 2 pass-outs
 
-def test_head_to_head(history):
-    rivals = profiles.rivals(history["Anna"])
+    def test_boston_statistics_by_kind(self, history):
+        stats = profiles.boston_stats(profile_reads.member_totals(history["Anna"]))
 
-    assert [
-        (r.game, r.name, r.tables, r.mine_shown, r.theirs_shown, r.above, r.above_percent)
-        for r in rivals
-    ] == [
-        # Boston, 3 March: Anna 12 chips; Boris 36 (first), Vera −20, Gleb −28.
-        ("boston", "Boris", 1, "12", "36", 0, 0),
-        ("boston", "Gleb", 1, "12", "-28", 1, 100),
-        ("boston", "Vera", 1, "12", "-20", 1, 100),
-        # Boris: 1 March 13.33 v −0.67 (above), 5 March −33.33 v 66.67, 10 June 66.67 v
-        # −33.33 (above).
-        ("preferans", "Boris", 3, "46.67", "32.67", 2, 67),
-        # Gleb: 5 March both −33.33 (a shared place is not above), 10 June 66.67 v −33.33.
-        ("preferans", "Gleb", 2, "33.34", "-66.66", 1, 50),
-        ("preferans", "Vera", 1, "13.33", "-12.67", 1, 100),
-    ]
-    # Seen from the other side, the same tables.
-    boris = {(r.game, r.name): r for r in profiles.rivals(history["Boris"])}
-    assert boris["preferans", "Anna"].mine_shown == "32.67"
-    assert boris["preferans", "Anna"].above == 1
+        assert stats.tables == 1
+        assert [(t.label, t.declared, t.made, t.percent) for t in stats.kinds] == [
+            ("Ask, supported (8 together)", 1, 1, 100),
+            ("Ask, alone (5)", 1, 0, 0),
+            ("Independence", 1, 1, 100),
+        ]
+        assert profiles.boston_stats(profile_reads.member_totals(history["Vera"])).kinds == ()
 
+    def test_summaries_per_game(self, history):
+        anna = history["Anna"]
+        preferans, boston = profiles.summaries(
+            profile_reads.member_totals(anna), {"preferans": 1.5}
+        )
 
-def test_the_result_chart_covers_the_chosen_season(history):
-    seats = profile_reads.member_seats(history["Anna"])
-    spring = Season.objects.get()
+        money = sum(
+            Seat.objects.filter(member=anna, table__game=Table.PREFERANS).values_list(
+                "money", flat=True
+            )
+        )
+        # 13.33 (1 March) − 33.33 (5 March) + 66.67 (10 June).
+        assert (preferans.tables, preferans.wins, preferans.total) == (3, 2, Decimal("46.67"))
+        assert (preferans.best, preferans.worst) == (Decimal("66.67"), Decimal("-33.33"))
+        assert preferans.average == Decimal("15.56")
+        assert preferans.money == money
+        assert preferans.rating == 1.5
+        assert (boston.tables, boston.wins, boston.total_shown, boston.rating) == (1, 0, "12", None)
 
-    assert [v for _day, v in profiles.result_series(seats, Table.PREFERANS, spring)] == [
-        Decimal("13.33"),
-        Decimal("-20.00"),
-    ]
-    assert [v for _day, v in profiles.result_series(seats, Table.PREFERANS, None)] == [
-        Decimal("13.33"),
-        Decimal("-20.00"),
-        Decimal("46.67"),
-    ]
-    with translation.override("en"):
-        days = [d for d, _v in profiles.result_series(seats, Table.PREFERANS, spring)]
-    assert days == ["1 Mar 26", "5 Mar 26"]
+    def test_head_to_head(self, history):
+        rivals = profiles.rivals(history["Anna"])
+
+        assert [
+            (r.game, r.name, r.tables, r.mine_shown, r.theirs_shown, r.above, r.above_percent)
+            for r in rivals
+        ] == [
+            # Boston, 3 March: Anna 12 chips; Boris 36 (first), Vera −20, Gleb −28.
+            ("boston", "Boris", 1, "12", "36", 0, 0),
+            ("boston", "Gleb", 1, "12", "-28", 1, 100),
+            ("boston", "Vera", 1, "12", "-20", 1, 100),
+            # Boris: 1 March 13.33 v −0.67 (above), 5 March −33.33 v 66.67, 10 June 66.67 v
+            # −33.33 (above).
+            ("preferans", "Boris", 3, "46.67", "32.67", 2, 67),
+            # Gleb: 5 March both −33.33 (a shared place is not above), 10 June 66.67 v −33.33.
+            ("preferans", "Gleb", 2, "33.34", "-66.66", 1, 50),
+            ("preferans", "Vera", 1, "13.33", "-12.67", 1, 100),
+        ]
+        # Seen from the other side, the same tables.
+        boris = {(r.game, r.name): r for r in profiles.rivals(history["Boris"])}
+        assert boris["preferans", "Anna"].mine_shown == "32.67"
+        assert boris["preferans", "Anna"].above == 1
+
+    def test_the_result_chart_covers_the_chosen_season(self, history):
+        seats = profile_reads.member_seats(history["Anna"])
+        spring = Season.objects.get()
+
+        assert [v for _day, v in profiles.result_series(seats, Table.PREFERANS, spring)] == [
+            Decimal("13.33"),
+            Decimal("-20.00"),
+        ]
+        assert [v for _day, v in profiles.result_series(seats, Table.PREFERANS, None)] == [
+            Decimal("13.33"),
+            Decimal("-20.00"),
+            Decimal("46.67"),
+        ]
+        with translation.override("en"):
+            days = [d for d, _v in profiles.result_series(seats, Table.PREFERANS, spring)]
+        assert days == ["1 Mar 26", "5 Mar 26"]
+
+    def test_the_member_page_shows_statistics_head_to_head_and_charts(
+        self, client: Client, history
+    ):
+        url = reverse("members:detail", args=["anna"])
+
+        response = client.get(url, {"season": Season.objects.get().pk})
+
+        assert response.status_code == 200
+        html = response.content.decode()
+        assert "style=" not in html
+        assert "<style" not in html
+        assert "Preferans statistics" in html
+        assert "Boston statistics" in html
+        assert "Head to head" in html
+        assert "1.50 per pass-out" in html
+        assert "4 pool points" in html
+        assert f'href="{reverse("members:detail", args=["boris"])}"' in html
+        charts = svgs(html)
+        titles = [c.find("{http://www.w3.org/2000/svg}title").text for c in charts]
+        assert titles == [
+            "Preferans: cumulative result, Spring",
+            "Boston: cumulative result, Spring",
+            "Preferans: rating after each table",
+            "Boston: rating after each table",
+        ]
+        lines = [c.find(".//{http://www.w3.org/2000/svg}polyline") for c in charts]
+        assert len(lines[0].get("points").split()) == 2  # the two spring pulkas
+        rated = RatingHistory.objects.filter(member=history["Anna"], game=Table.PREFERANS).count()
+        assert len(lines[2].get("points").split()) == rated == 3
+        assert 'aria-current="page">Spring<' in html
+
+        all_time = client.get(url, {"season": "all"}).content.decode()
+        assert "Preferans: cumulative result, all time" in all_time
+
+    def test_ten_rivals_or_fewer_per_game_need_no_link(self, client: Client, history):
+        section = head_to_head(
+            client.get(reverse("members:detail", args=["anna"])).content.decode()
+        )
+
+        assert rival_names(section) == ["Boris", "Gleb", "Vera", "Boris", "Gleb", "Vera"]
+        assert "?rivals=all" not in section
+        assert "with the most tables together" not in section
 
 
 @pytest.mark.parametrize(
@@ -234,46 +313,6 @@ def test_which_season_the_chart_shows(asked, today, expected):
     chosen = profiles.chosen_season([autumn, spring], asked, today)
 
     assert (chosen.name if chosen else None) == expected
-
-
-def svgs(html: str) -> list[ET.Element]:
-    return [
-        ET.fromstring(svg)  # noqa: S314 - our own page
-        for svg in re.findall(r"<svg\b.*?</svg>", html, flags=re.DOTALL)
-    ]
-
-
-def test_the_member_page_shows_statistics_head_to_head_and_charts(client: Client, history):
-    url = reverse("members:detail", args=["anna"])
-
-    response = client.get(url, {"season": Season.objects.get().pk})
-
-    assert response.status_code == 200
-    html = response.content.decode()
-    assert "style=" not in html
-    assert "<style" not in html
-    assert "Preferans statistics" in html
-    assert "Boston statistics" in html
-    assert "Head to head" in html
-    assert "1.50 per pass-out" in html
-    assert "4 pool points" in html
-    assert f'href="{reverse("members:detail", args=["boris"])}"' in html
-    charts = svgs(html)
-    titles = [c.find("{http://www.w3.org/2000/svg}title").text for c in charts]
-    assert titles == [
-        "Preferans: cumulative result, Spring",
-        "Boston: cumulative result, Spring",
-        "Preferans: rating after each table",
-        "Boston: rating after each table",
-    ]
-    lines = [c.find(".//{http://www.w3.org/2000/svg}polyline") for c in charts]
-    assert len(lines[0].get("points").split()) == 2  # the two spring pulkas
-    rated = RatingHistory.objects.filter(member=history["Anna"], game=Table.PREFERANS).count()
-    assert len(lines[2].get("points").split()) == rated == 3
-    assert 'aria-current="page">Spring<' in html
-
-    all_time = client.get(url, {"season": "all"}).content.decode()
-    assert "Preferans: cumulative result, all time" in all_time
 
 
 def test_a_member_without_tables_has_a_plain_page(client: Client, club):
@@ -363,8 +402,7 @@ FIRST_TEN += [(name, 1) for name in ("Egor", "Fedor", "Hana", "Ivan", "Lev", "Ma
 BOSTON_THREE = [("Boris", 1), ("Gleb", 1), ("Vera", 1)]
 
 
-@pytest.fixture
-def many_rivals(club):
+def build_many_rivals(club: dict[str, Any]) -> dict[str, Any]:
     """Anna with twelve Preferans rivals (``PULKAS``) and three Boston ones (a table with
     Boris, Vera and Gleb)."""
     anna = club["Anna"]
@@ -380,107 +418,101 @@ def many_rivals(club):
     return club
 
 
-def test_the_head_to_head_can_keep_the_rivals_with_the_most_tables_per_game(many_rivals):
-    anna = many_rivals["Anna"]
-
-    shown = profiles.rivals(anna, per_game=profiles.RIVALS_SHOWN)
-    every = profiles.rivals(anna)
-
-    assert profiles.RIVALS_SHOWN == 10
-    assert [(r.game, r.name, r.tables) for r in shown] == [
-        *(("boston", name, tables) for name, tables in BOSTON_THREE),
-        *(("preferans", name, tables) for name, tables in FIRST_TEN),
-    ]
-    assert [(r.game, r.name, r.tables) for r in every] == [
-        *(("boston", name, tables) for name, tables in BOSTON_THREE),
-        *(("preferans", name, tables) for name, tables in FIRST_TEN),
-        ("preferans", "Pavel", 1),
-        ("preferans", "Zoya", 1),
-    ]
-    # The same rows, whether cut or not.
-    assert shown == [r for r in every if r.name not in ("Pavel", "Zoya")]
-    assert {(r.game, r.in_game) for r in every} == {("boston", 3), ("preferans", 12)}
-    assert profiles.rivals_cut(shown) == [profiles.RivalsCut("preferans", 10, 12)]
-    assert profiles.rivals_cut(every) == []
+@pytest.fixture(scope="class")
+def many_rivals_club(django_db_setup: None, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """``build_many_rivals()`` on the ``club``'s members, once for a class's tests."""
+    with built_once(django_db_blocker):
+        yield build_many_rivals(factories.club_members())
 
 
-def head_to_head(html: str) -> str:
-    section = re.search(r'<section id="head-to-head".*?</section>', html, flags=re.DOTALL)
-    assert section is not None
-    return section.group()
+@pytest.mark.usefixtures("many_rivals_club")
+class TestManyRivals:
+    """The tests that read Anna's ``many_rivals``, built once for them all
+    (``many_rivals_club``): each test runs in a savepoint on top of it and gets its own
+    copies of the members."""
 
+    @pytest.fixture
+    def many_rivals(self, many_rivals_club: dict[str, Any]) -> dict[str, Any]:
+        return fresh(many_rivals_club)
 
-def rival_names(html: str) -> list[str]:
-    """The rivals' names in the head-to-head's cards, in their order."""
-    return re.findall(r'<h3 class="card__title"><a href="[^"]+">([^<]+)</a>', html)
+    def test_the_head_to_head_can_keep_the_rivals_with_the_most_tables_per_game(self, many_rivals):
+        anna = many_rivals["Anna"]
 
+        shown = profiles.rivals(anna, per_game=profiles.RIVALS_SHOWN)
+        every = profiles.rivals(anna)
 
-@pytest.mark.parametrize("asked", [None, "ALL", "all ", "1", "yes"])
-def test_the_member_page_lists_ten_rivals_per_game_and_links_to_all(
-    client: Client, many_rivals, asked
-):
-    url = reverse("members:detail", args=["anna"])
+        assert profiles.RIVALS_SHOWN == 10
+        assert [(r.game, r.name, r.tables) for r in shown] == [
+            *(("boston", name, tables) for name, tables in BOSTON_THREE),
+            *(("preferans", name, tables) for name, tables in FIRST_TEN),
+        ]
+        assert [(r.game, r.name, r.tables) for r in every] == [
+            *(("boston", name, tables) for name, tables in BOSTON_THREE),
+            *(("preferans", name, tables) for name, tables in FIRST_TEN),
+            ("preferans", "Pavel", 1),
+            ("preferans", "Zoya", 1),
+        ]
+        # The same rows, whether cut or not.
+        assert shown == [r for r in every if r.name not in ("Pavel", "Zoya")]
+        assert {(r.game, r.in_game) for r in every} == {("boston", 3), ("preferans", 12)}
+        assert profiles.rivals_cut(shown) == [profiles.RivalsCut("preferans", 10, 12)]
+        assert profiles.rivals_cut(every) == []
 
-    section = head_to_head(client.get(url, {"rivals": asked} if asked else {}).content.decode())
+    @pytest.mark.parametrize("asked", [None, "ALL", "all ", "1", "yes"])
+    def test_the_member_page_lists_ten_rivals_per_game_and_links_to_all(
+        self, client: Client, many_rivals, asked
+    ):
+        url = reverse("members:detail", args=["anna"])
 
-    assert rival_names(section) == [n for n, _t in BOSTON_THREE] + [n for n, _t in FIRST_TEN]
-    note = "Preferans: the 10 rivals of 12 with the most tables together."
-    assert f'<p>{note} <a href="?rivals=all#head-to-head">All rivals</a></p>' in section
-    assert "Boston:" not in section
+        section = head_to_head(client.get(url, {"rivals": asked} if asked else {}).content.decode())
 
+        assert rival_names(section) == [n for n, _t in BOSTON_THREE] + [n for n, _t in FIRST_TEN]
+        note = "Preferans: the 10 rivals of 12 with the most tables together."
+        assert f'<p>{note} <a href="?rivals=all#head-to-head">All rivals</a></p>' in section
+        assert "Boston:" not in section
 
-def test_all_rivals_on_request(client: Client, many_rivals):
-    url = reverse("members:detail", args=["anna"])
+    def test_all_rivals_on_request(self, client: Client, many_rivals):
+        url = reverse("members:detail", args=["anna"])
 
-    section = head_to_head(client.get(url, {"rivals": "all"}).content.decode())
+        section = head_to_head(client.get(url, {"rivals": "all"}).content.decode())
 
-    assert rival_names(section) == [
-        *(n for n, _t in BOSTON_THREE),
-        *(n for n, _t in FIRST_TEN),
-        "Pavel",
-        "Zoya",
-    ]
-    assert "?rivals=all" not in section
-    assert "with the most tables together" not in section
+        assert rival_names(section) == [
+            *(n for n, _t in BOSTON_THREE),
+            *(n for n, _t in FIRST_TEN),
+            "Pavel",
+            "Zoya",
+        ]
+        assert "?rivals=all" not in section
+        assert "with the most tables together" not in section
 
+    def test_the_rivals_link_in_russian(self, many_rivals):
+        url = reverse("members:detail", args=["anna"])
 
-def test_the_rivals_link_in_russian(many_rivals):
-    url = reverse("members:detail", args=["anna"])
+        section = head_to_head(Client().get(url).content.decode())
 
-    section = head_to_head(Client().get(url).content.decode())
+        note = "Преферанс: 10 соперников из 12, с кем больше всего общих столов."
+        assert f'<p>{note} <a href="?rivals=all#head-to-head">Все соперники</a></p>' in section
 
-    note = "Преферанс: 10 соперников из 12, с кем больше всего общих столов."
-    assert f'<p>{note} <a href="?rivals=all#head-to-head">Все соперники</a></p>' in section
+    def test_the_cache_keeps_the_short_and_the_full_head_to_head_apart(
+        self, client: Client, many_rivals, django_assert_num_queries: Any
+    ):
+        url = reverse("members:detail", args=["anna"])
+        full = {"rivals": "all"}
 
+        # Each kind of list is made once (the page's version, and the 9 queries of a profile,
+        # the cut one among them; the club's name only the first time, then it is cached)…
+        with django_assert_num_queries(10):
+            short = client.get(url)
+        with django_assert_num_queries(9):
+            every = client.get(url, full)
+        # …and then comes from the cache, each under its own key (the page's version only).
+        with django_assert_num_queries(1):
+            short_again = client.get(url)
+        with django_assert_num_queries(1):
+            every_again = client.get(url, full)
 
-def test_ten_rivals_or_fewer_per_game_need_no_link(client: Client, history):
-    section = head_to_head(client.get(reverse("members:detail", args=["anna"])).content.decode())
-
-    assert rival_names(section) == ["Boris", "Gleb", "Vera", "Boris", "Gleb", "Vera"]
-    assert "?rivals=all" not in section
-    assert "with the most tables together" not in section
-
-
-def test_the_cache_keeps_the_short_and_the_full_head_to_head_apart(
-    client: Client, many_rivals, django_assert_num_queries: Any
-):
-    url = reverse("members:detail", args=["anna"])
-    full = {"rivals": "all"}
-
-    # Each kind of list is made once (the page's version, and the 9 queries of a profile,
-    # the cut one among them; the club's name only the first time, then it is cached)…
-    with django_assert_num_queries(10):
-        short = client.get(url)
-    with django_assert_num_queries(9):
-        every = client.get(url, full)
-    # …and then comes from the cache, each under its own key (the page's version only).
-    with django_assert_num_queries(1):
-        short_again = client.get(url)
-    with django_assert_num_queries(1):
-        every_again = client.get(url, full)
-
-    sizes = [
-        len(rival_names(head_to_head(r.content.decode())))
-        for r in (short, every, short_again, every_again)
-    ]
-    assert sizes == [13, 15, 13, 15]
+        sizes = [
+            len(rival_names(head_to_head(r.content.decode())))
+            for r in (short, every, short_again, every_again)
+        ]
+        assert sizes == [13, 15, 13, 15]

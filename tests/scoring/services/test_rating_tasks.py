@@ -295,11 +295,14 @@ def test_an_update_that_fails_at_its_last_try_is_recorded_and_logged_as_an_error
     assert ratings_now() == rebuilt()
 
 
+@pytest.mark.django_db  # no worker, no commit: in a transaction, as most tests
 def test_under_the_immediate_backend_a_failed_update_is_logged_and_the_finish_stands(
     client, table, settings, monkeypatch
 ):
     """The default backend runs the update inside the finish; its failure is logged as an
-    error and the finish goes through. The next update rates what the failed one left."""
+    error and the finish goes through. The next update rates what the failed one left.
+    (The immediate backend runs the task at once, not on commit: nothing here waits for a
+    commit, so the test runs in a transaction rolled back, not flushed.)"""
     settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
     failing_updates(monkeypatch)
     client.force_login(factories.member("Olga", organiser=True))  # closes it early
