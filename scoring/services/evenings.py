@@ -31,7 +31,7 @@ from scoring.models import (
 )
 from scoring.models.evenings import party_key
 from scoring.selectors import evenings as selectors
-from scoring.selectors.tariffs import house_tariffs
+from scoring.selectors.tariffs import opening_tariff
 from scoring.services import locking
 from scoring.services.guest_names import guest_name_check
 from scoring.services.tables import Player, table_open
@@ -241,11 +241,9 @@ def evening_swap(*, evening: Evening, first: str, second: str) -> Evening:
 
 def _version(evening: Evening) -> Any:
     """The tariff version the evening's tables open under: the current version of the
-    club's tariff for the game on that day (the season's default first)."""
-    tariffs = house_tariffs(evening.played_on)
-    tariff = (
-        tariffs.preferans if evening.game == Table.PREFERANS else next(iter(tariffs.boston), None)
-    )
+    tariff a table opened by hand starts on that day (``opening_tariff``: the season's
+    default first, then what the club plays now)."""
+    tariff = opening_tariff(games.of(evening.game), evening.played_on)
     version = tariff.current_version if tariff is not None else None
     if version is None:
         raise RuleError(_("the club has no published tariff for this game"), field="game")
