@@ -925,6 +925,10 @@ class TestTheWholeClub:
         for evening in document["evenings"]:  # an evening names its tables by their ids
             for link in evening["tables"]:
                 link["table"] += 1_000
+        for tournament in document["tournaments"]:  # so do a tournament's tours
+            for tour in tournament["tour_set"]:
+                for link in tour["tables"]:
+                    link["table"] += 1_000
         path.write_text(json.dumps(document), encoding="utf-8")
         numbers["tables"] = {pk + 1_000: key for pk, key in numbers["tables"].items()}
         numbers["seasons"] = {pk + 1_000: name for pk, name in numbers["seasons"].items()}
