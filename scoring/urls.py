@@ -107,11 +107,21 @@ urlpatterns = [
     path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament_detail"),
     path("tournaments/<int:pk>/screen/", tournaments.tournament_screen, name="tournament_screen"),
     path("tournaments/<int:pk>/standings.csv", tournaments.tournament_csv, name="tournament_csv"),
+    path(
+        "tournaments/<int:pk>/protocol/",
+        tournaments.tournament_protocol,
+        name="tournament_protocol",
+    ),
     path("tournaments/<int:pk>/enter/", tournaments.entry_add, name="tournament_entry_add"),
     path("tournaments/<int:pk>/check-in/", tournaments.entry_check_in, name="tournament_check_in"),
     path("tournaments/<int:pk>/start/", tournaments.tournament_start, name="tournament_start"),
     path("tournaments/<int:pk>/seat/", tournaments.tour_seat, name="tour_seat"),
     path("tournaments/<int:pk>/tours/<int:number>/", tournaments.tour_seating, name="tour_seating"),
+    path(
+        "tournaments/<int:pk>/tours/<int:number>/protocol/",
+        tournaments.tour_protocol,
+        name="tour_protocol",
+    ),
     path(
         "tournaments/<int:pk>/tours/<int:number>/cards/",
         tournaments.tour_cards,

@@ -5,10 +5,12 @@ The document holds everything that cannot be recomputed: the club's name and int
 members (never their password hashes), groups, both kinds of tariff with every version,
 seasons, guests, every table with its seats, deal log and audit history, and the club
 evenings (check-ins, "not together" requests, the draw waiting to open, the tables by
-round, the settled payments; a season's table money is the season's) and the members'
-account entries (a balance is their sum; an entry names its evening by ``id``). Ratings
-are left out: ``club_import`` enqueues their update, which rates every finished table in
-date order (at once, or by the task worker under ``DJANGO_TASKS=database``). Rows
+round, the settled payments; a season's table money is the season's), the members'
+account entries (a balance is their sum; an entry names its evening by ``id``), and the
+tournaments (format, tariff and frozen version, judges, field, tours with their tables and
+stored scores, penalties; a closed tour's scores must be what its tables give). Ratings are
+left out: ``club_import`` enqueues their update, which rates every finished table in date
+order (at once, or by the task worker under ``DJANGO_TASKS=database``). Rows
 refer to each other by natural keys (usernames, tariff names and version numbers, deal
 sequences; a guest by his row's ``id``; a ledger's party as ``club``, ``member:<username>``
 or ``guest:<id>``). Each row also carries its ``id``, which the restore keeps: table 17 is table 17
@@ -71,17 +73,25 @@ from scoring.models import (
     AuditEntry,
     Club,
     DealRecord,
+    Entry,
     Evening,
     EveningAnswer,
     EveningTable,
     Guest,
+    Penalty,
     Season,
     Seat,
     Settlement,
     Table,
+    Tour,
+    Tournament,
+    TourSeat,
+    TourTable,
 )
 from scoring.models.tables import validate_played_on, validate_recorded_at
+from scoring.models.tournaments import tournament_format
 from scoring.services import locking, ratings_update_task, standings_rebuild
+from scoring.services.tournaments import tour_scores
 
 FORMAT = "clubsite-backup"
 VERSION = 1
@@ -128,6 +138,7 @@ def club_export() -> dict[str, Any]:
             "tables": _export_tables(usernames),
             "evenings": _export_evenings(usernames),
             "accounts": _export_accounts(usernames),
+            "tournaments": _export_tournaments(usernames),
         }
 
 
@@ -296,6 +307,67 @@ def _export_accounts(usernames: dict[int, str]) -> list[dict[str, Any]]:
     ]
 
 
+def _export_tournaments(usernames: dict[int, str]) -> list[dict[str, Any]]:
+    """Each tournament with its format (its columns), tariff and frozen version, organiser,
+    judges, field, tours played (``tour_set``: ``tours`` is the format's count; their
+    tables name the table's id, their seats the tour table's number and the entry's id,
+    with the stored result, place, points and explanation) and penalties (the entry's id,
+    the tour's number)."""
+    tournaments = (
+        Tournament.objects.select_related(
+            "preferans_tariff", "boston_tariff", "preferans_version", "boston_version"
+        )
+        .prefetch_related("judges", "entries", "tour_set__tables", "tour_set__seats", "penalties")
+        .order_by("pk")
+    )
+    exported = []
+    for tournament in tournaments:
+        tours = sorted(tournament.tour_set.all(), key=lambda t: t.number)
+        numbers = {tour.pk: tour.number for tour in tours}
+        item = _fields(tournament) | {
+            "tariff": getattr(tournament.tariff, "name", None),
+            "version": getattr(tournament.version, "number", None),
+            "organiser": _username(usernames, tournament.organiser_id),
+            "judges": sorted(usernames[judge.pk] for judge in tournament.judges.all()),
+            "entries": [
+                _fields(entry) | _seat_player(usernames, entry)
+                for entry in sorted(tournament.entries.all(), key=lambda e: e.pk)
+            ],
+            "tour_set": [],  # "tours" is the format's number of them
+            "penalties": [
+                _fields(penalty)
+                | {
+                    "entry": penalty.entry_id,
+                    "tour": None if penalty.tour_id is None else numbers[penalty.tour_id],
+                    "by": _username(usernames, penalty.by_id),
+                    "reversed_by": _username(usernames, penalty.reversed_by_id),
+                }
+                for penalty in sorted(tournament.penalties.all(), key=lambda p: (p.at, p.pk))
+            ],
+        }
+        for tour in tours:
+            links = sorted(tour.tables.all(), key=lambda link: link.number)
+            table_numbers = {link.pk: link.number for link in links}
+            item["tour_set"].append(
+                _fields(tour)
+                | {
+                    "tables": [_fields(link) | {"table": link.table_id} for link in links],
+                    "seats": [
+                        _fields(seat)
+                        | {
+                            "table": None
+                            if seat.table_id is None
+                            else table_numbers[seat.table_id],
+                            "entry": seat.entry_id,
+                        }
+                        for seat in sorted(tour.seats.all(), key=lambda s: s.pk)
+                    ],
+                }
+            )
+        exported.append(item)
+    return exported
+
+
 def _party_name(usernames: dict[int, str], key: str) -> str:
     """A ledger's or a draw's party key (``m<id>``, ``g<id>``, ``club``) as the backup
     writes it: ``member:<username>`` (ids may change on a restore), ``guest:<id>``, ``club``."""
@@ -306,7 +378,7 @@ def _party_name(usernames: dict[int, str], key: str) -> str:
     return key
 
 
-def _seat_player(usernames: dict[int, str], seat: Seat | Attendance) -> dict[str, Any]:
+def _seat_player(usernames: dict[int, str], seat: Seat | Attendance | Entry) -> dict[str, Any]:
     """Who holds a seat: ``member`` (a username), or ``guest`` (a guest's id in ``guests``)."""
     if seat.member_id is None:
         return {"guest": seat.guest_id}
@@ -457,6 +529,9 @@ class _Importer:
         # A backup from before the members' accounts were kept has none.
         for i, item in enumerate(_list(document, "accounts", "", default=[])):
             self.account_entry(item, f"accounts[{i}]")
+        # A backup from before tournaments were kept has none.
+        for i, item in enumerate(_list(document, "tournaments", "", default=[])):
+            self.tournament(item, f"tournaments[{i}]")
         self.at = ""
         _reset_sequences(self.restored)
         # The tables come back at their old revisions: a cache may hold those revisions
@@ -694,7 +769,7 @@ class _Importer:
         self.summary.counts["audit entries"] += len(item.get("audit") or [])
         return table
 
-    def seat_player(self, row: Seat | Attendance, item: dict[str, Any], path: str) -> None:
+    def seat_player(self, row: Seat | Attendance | Entry, item: dict[str, Any], path: str) -> None:
         """Who holds a seat (or checked in): ``member`` (a username) or ``guest`` (the
         backup's id of a guest), exactly one."""
         if (item.get("member") is None) == (item.get("guest") is None):
@@ -877,6 +952,139 @@ class _Importer:
             seen |= set(players)
             draft.append({"players": players, "first_dealer": dealer})
         return draft
+
+    # -- tournaments
+
+    def tournament(self, item: Any, path: str) -> None:
+        """A tournament and what hangs on it; its closed tours' stored scores must be what
+        its tables' results give through its format (a forged backup is refused)."""
+        item = _object(item, path)
+        nested = {"tariff", "version", "organiser", "judges", "entries", "tour_set", "penalties"}
+        tournament = Tournament(**_values(Tournament, item, path, extra=nested))
+        if tournament.game not in GAMES:
+            raise BackupError(f"{path}.game: unknown game {tournament.game!r}")
+        game = tournament.game
+        if item.get("tariff") is not None:
+            tariff = self.tariff_named(game, item["tariff"], f"{path}.tariff")
+            setattr(tournament, f"{game}_tariff", tariff)
+            if item.get("version") is not None:
+                key = (game, tariff.name, item["version"])
+                if key not in self.versions:
+                    raise BackupError(
+                        f"{path}.version: no version {key[2]!r} of the {game} tariff "
+                        f"{tariff.name!r} in the backup"
+                    )
+                setattr(tournament, GAMES[game].version_field, self.versions[key])
+        tournament.organiser_id = self.member_id(item.get("organiser"), f"{path}.organiser")
+        try:
+            tournament_format(tournament)
+        except RuleError as error:
+            raise BackupError(f"{path}: its format does not work: {error}") from None
+        self.insert(tournament, path)
+        judges = [
+            self.member_id(name, f"{path}.judges[{i}]")
+            for i, name in enumerate(_strings(item, "judges", path))
+        ]
+        tournament.judges.set([pk for pk in judges if pk is not None])
+        entries: dict[Any, Entry] = {}
+        for i, raw in enumerate(_list(item, "entries", path, default=[])):
+            where = f"{path}.entries[{i}]"
+            raw = _object(raw, where)
+            entry = Entry(
+                tournament=tournament, **_values(Entry, raw, where, extra={"member", "guest"})
+            )
+            self.seat_player(entry, raw, where)
+            self.insert(entry, where)
+            entries[raw.get("id")] = entry
+        tours: dict[int, Tour] = {}
+        for i, raw in enumerate(_list(item, "tour_set", path, default=[])):
+            tour = self.tour(tournament, entries, raw, f"{path}.tour_set[{i}]")
+            tours[tour.number] = tour
+        for i, raw in enumerate(_list(item, "penalties", path, default=[])):
+            where = f"{path}.penalties[{i}]"
+            raw = _object(raw, where)
+            extra = {"entry", "tour", "by", "reversed_by"}
+            penalty = Penalty(tournament=tournament, **_values(Penalty, raw, where, extra=extra))
+            penalty.entry = self.entry_of(entries, raw.get("entry"), f"{where}.entry")
+            number = raw.get("tour")
+            if number is not None:
+                if number not in tours:
+                    raise BackupError(f"{where}.tour: the tournament has no tour {number!r}")
+                penalty.tour = tours[number]
+            penalty.by_id = self.member_id(raw.get("by"), f"{where}.by")
+            penalty.reversed_by_id = self.member_id(raw.get("reversed_by"), f"{where}.reversed_by")
+            self.insert(penalty, where)
+        fmt = tournament_format(tournament)
+        for number, tour in sorted(tours.items()):
+            if tour.is_closed:
+                self.check_scores(tour, fmt, f"{path}.tour_set (tour {number})")
+        self.summary.counts["tournaments"] += 1
+
+    def tour(self, tournament: Tournament, entries: dict[Any, Entry], raw: Any, path: str) -> Tour:
+        raw = _object(raw, path)
+        tour = Tour(tournament=tournament, **_values(Tour, raw, path, extra={"tables", "seats"}))
+        self.insert(tour, path)
+        links: dict[int, TourTable] = {}
+        for i, link_raw in enumerate(_list(raw, "tables", path, default=[])):
+            where = f"{path}.tables[{i}]"
+            link_raw = _object(link_raw, where)
+            table = link_raw.get("table")
+            if not isinstance(table, int) or isinstance(table, bool) or table not in self.tables:
+                raise BackupError(f"{where}.table: no table {table!r} in the backup")
+            if self.tables[table].game != tournament.game:
+                raise BackupError(
+                    f"{where}.table: table {table} is not a game of {tournament.game}"
+                )
+            link = TourTable(
+                tour=tour,
+                table=self.tables[table],
+                **_values(TourTable, link_raw, where, extra={"table"}),
+            )
+            self.insert(link, where)
+            links[link.number] = link
+        for i, seat_raw in enumerate(_list(raw, "seats", path, default=[])):
+            where = f"{path}.seats[{i}]"
+            seat_raw = _object(seat_raw, where)
+            seat = TourSeat(
+                tour=tour, **_values(TourSeat, seat_raw, where, extra={"table", "entry"})
+            )
+            seat.entry = self.entry_of(entries, seat_raw.get("entry"), f"{where}.entry")
+            number = seat_raw.get("table")
+            if number is not None:
+                if number not in links:
+                    raise BackupError(f"{where}.table: the tour has no table {number!r}")
+                seat.table = links[number]
+                player = next(
+                    (s for s in seat.table.table.seats.all() if s.position == seat.position), None
+                )
+                if player is None or (player.member_id, player.guest_id) != (
+                    seat.entry.member_id,
+                    seat.entry.guest_id,
+                ):
+                    raise BackupError(
+                        f"{where}: not the player the table has at seat {seat.position!r}"
+                    )
+            self.insert(seat, where)
+        return tour
+
+    def entry_of(self, entries: dict[Any, Entry], raw: Any, path: str) -> Entry:
+        if isinstance(raw, bool) or raw not in entries:
+            raise BackupError(f"{path}: the tournament has no entry {raw!r}")
+        return entries[raw]
+
+    def check_scores(self, tour: Tour, fmt: Any, path: str) -> None:
+        """A closed tour's stored scores are the ones its tables' results give."""
+        stored = {
+            seat.pk: (seat.result, seat.place, seat.points, seat.calc)
+            for seat in TourSeat.objects.filter(tour=tour)
+        }
+        for seat in tour_scores(tour, fmt):
+            want = (seat.result, seat.place, seat.points, seat.calc)
+            if stored.get(seat.pk) != want:
+                raise BackupError(
+                    f"{path}: the stored score of {seat.entry.name} is not what the tables' "
+                    "results give (a forged or damaged backup)"
+                )
 
     def check_replay(self, table: Table, path: str) -> None:
         """The restored deal log must replay under its tariff version, as the site will."""

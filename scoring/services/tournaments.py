@@ -296,31 +296,7 @@ def tour_close(*, tour: Tour) -> Tour:
                 _("tables still in play: %(tables)s") % {"tables": ", ".join(map(str, in_play))},
                 field="tour",
             )
-        seats = {(s.table_id, s.position): s for s in tour.seats.select_related("entry")}
-        changed = []
-        for link in links:
-            at_table = {
-                seats[(link.pk, seat.position)].entry.key: (seats[(link.pk, seat.position)], seat)
-                for seat in link.table.seats.all()
-            }
-            results = {key: Decimal(seat.result or 0) for key, (_ts, seat) in at_table.items()}
-            scored = (
-                timeout_scores(results)
-                if fmt.timeout_scores_zero and _stopped_by_time(link.table)
-                else score_table(results, fmt.points)
-            )
-            for key, score in scored.items():
-                tour_seat_row = at_table[key][0]
-                tour_seat_row.result, tour_seat_row.place = score.result, score.place
-                tour_seat_row.points = _hundredths(score.points)
-                tour_seat_row.calc = text_to_json(score.explanation)
-                changed.append(tour_seat_row)
-        for row in tour.seats.filter(table__isnull=True).select_related("entry"):
-            score = bye_score(row.entry.key, fmt.bye_points)
-            row.result, row.place = score.result, score.place
-            row.points = _hundredths(score.points)
-            row.calc = text_to_json(score.explanation)
-            changed.append(row)
+        changed = tour_scores(tour, fmt, links)
         TourSeat.objects.bulk_update(changed, ["result", "place", "points", "calc"])
         tour.closed_at = timezone.now()
         tour.status = Tour.LOCKED
@@ -330,6 +306,40 @@ def tour_close(*, tour: Tour) -> Tour:
             tournament.finished_at = tour.closed_at
             tournament.save(update_fields=["status", "finished_at"])
         return tour
+
+
+def tour_scores(tour: Tour, fmt: Format, links: list[TourTable] | None = None) -> list[TourSeat]:
+    """The tour's seats with each player's result, place, points and their explanation
+    filled in (not saved) from its tables' stored results through ``fmt``'s points rule: what
+    ``tour_close`` stores, and what a restored backup's closed tours are checked against."""
+    if links is None:
+        links = list(tour.tables.select_related("table").prefetch_related("table__seats"))
+    seats = {(s.table_id, s.position): s for s in tour.seats.select_related("entry")}
+    changed = []
+    for link in links:
+        at_table = {
+            seats[(link.pk, seat.position)].entry.key: (seats[(link.pk, seat.position)], seat)
+            for seat in link.table.seats.all()
+        }
+        results = {key: Decimal(seat.result or 0) for key, (_ts, seat) in at_table.items()}
+        scored = (
+            timeout_scores(results)
+            if fmt.timeout_scores_zero and _stopped_by_time(link.table)
+            else score_table(results, fmt.points)
+        )
+        for key, score in scored.items():
+            tour_seat_row = at_table[key][0]
+            tour_seat_row.result, tour_seat_row.place = score.result, score.place
+            tour_seat_row.points = _hundredths(score.points)
+            tour_seat_row.calc = text_to_json(score.explanation)
+            changed.append(tour_seat_row)
+    for row in tour.seats.filter(table__isnull=True).select_related("entry"):
+        score = bye_score(row.entry.key, fmt.bye_points)
+        row.result, row.place = score.result, score.place
+        row.points = _hundredths(score.points)
+        row.calc = text_to_json(score.explanation)
+        changed.append(row)
+    return changed
 
 
 def _stopped_by_time(table: Table) -> bool:

@@ -115,6 +115,42 @@ def tour_cards(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
+def tour_protocol(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
+    """A tour's results protocol, for print: each table with its players in seat order,
+    their results, places and tour points, the byes, and lines for the judges' signatures."""
+    tournament = _tournament(pk)
+    view = _tour_view(tournament, number)
+    return render(
+        request,
+        "scoring/tournament_tour_protocol.html",
+        {"tournament": tournament, "view": view, "judges": _judge_names(tournament)},
+    )
+
+
+def tournament_protocol(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The standings protocol, for print: the standings after the last closed tour (the
+    final table once the tournament is finished), the penalties in force, and lines for
+    the judges' signatures."""
+    tournament = _tournament(pk)
+    page = pages.tournament_page(tournament, history=False)
+    if not page.standings.tours:
+        raise Http404
+    return render(
+        request,
+        "scoring/tournament_protocol.html",
+        {
+            "tournament": tournament,
+            "page": page,
+            "penalties": [p for p in page.penalties if p.in_force],
+            "judges": _judge_names(tournament),
+        },
+    )
+
+
+def _judge_names(tournament: Tournament) -> list[str]:
+    return sorted(str(judge.name) for judge in tournament.judges.all())
+
+
 def _tour_view(tournament: Tournament, number: int) -> pages.TourView:
     for view in pages.tour_views(selectors.tours(tournament)):
         if view.tour.number == number:

@@ -241,6 +241,8 @@ MATRIX: list[tuple[str, str]] = [
     ("tour-seating",         "ok      ok      ok      ok      ok      ok      ok"),
     ("tour-cards",           "ok      ok      ok      ok      ok      ok      ok"),
     ("tournament-csv",       "ok      ok      ok      ok      ok      ok      ok"),
+    ("tour-protocol",        "ok      ok      ok      ok      ok      ok      ok"),
+    ("tournament-protocol",  "ok      ok      ok      ok      ok      ok      ok"),
     ("tournament-enter",     "login   403     403     ok      ok      403     ok"),
     ("tournament-check-in",  "login   403     ok      ok      ok      403     ok"),
     ("tournament-check-in-self", "login ok    ok      ok      ok      ok      ok"),
@@ -2319,6 +2321,16 @@ action(
     "A tour's table cards, printable — `GET /tournaments/<id>/tours/<n>/cards/`",
     prepare=_cup_closed,
 )(_cup_get("scoring:tour_cards", 1))
+action(
+    "tour-protocol",
+    "A tour's results protocol, printable — `GET /tournaments/<id>/tours/<n>/protocol/`",
+    prepare=_cup_closed,
+)(_cup_get("scoring:tour_protocol", 1))
+action(
+    "tournament-protocol",
+    "The standings protocol, printable — `GET /tournaments/<id>/protocol/`",
+    prepare=_cup_closed,
+)(_cup_get("scoring:tournament_protocol"))
 action(
     "tournament-csv",
     "The tournament's standings as CSV — `GET /tournaments/<id>/standings.csv`",

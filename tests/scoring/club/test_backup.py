@@ -23,7 +23,7 @@ from django.urls import reverse
 
 from members.models import ORGANISERS, Member
 from scoring import selectors, services
-from scoring.club.backup import club_import
+from scoring.club.backup import BackupError, club_import
 from scoring.club.demo import DEMO_CLUB, SOCHI, load_demo
 from scoring.management.commands.import_club import Command as ImportCommand
 from scoring.models import (
@@ -36,6 +36,7 @@ from scoring.models import (
     Evening,
     EveningSeries,
     Guest,
+    Penalty,
     PreferansTariff,
     PreferansTariffVersion,
     Rating,
@@ -43,7 +44,10 @@ from scoring.models import (
     Season,
     Seat,
     Table,
+    Tour,
     Tournament,
+    TourSeat,
+    TourTable,
 )
 from tests.built_once import built_once
 
@@ -385,8 +389,8 @@ TABLES = 66 + 11 + 17
 """The built club's tables: the demo's paper year (scoring/club/demo_history.csv, first by
 date: the cases that break a played table's deals find it with ``_finished``), the demo's
 10 played, one opened here, and the 17 its two tournaments opened. The backup carries those
-as tables; the tournaments themselves (their field, tours, scores and penalties) are not in
-the backup's format yet."""
+as tables, and the tournaments themselves (their format, field, judges, tours and their
+tables, stored scores and penalties) under ``tournaments``."""
 
 
 def a_backup() -> dict[str, Any]:
@@ -846,6 +850,13 @@ def site_pages(client: Any) -> dict[str, str]:
     for pk in Evening.objects.order_by("pk").values_list("pk", flat=True):
         for name in ("evening_detail", "evening_ledger", "evening_ledger_csv"):
             urls.append(reverse(f"scoring:{name}", args=[pk]))
+    urls.append(reverse("scoring:tournament_list"))
+    for pk in Tournament.objects.order_by("pk").values_list("pk", flat=True):
+        for name in ("tournament_detail", "tournament_screen", "tournament_csv"):
+            urls.append(reverse(f"scoring:{name}", args=[pk]))
+        for number in Tour.objects.filter(tournament=pk).values_list("number", flat=True):
+            for name in ("tour_seating", "tour_cards"):
+                urls.append(reverse(f"scoring:{name}", args=[pk, number]))
     pages = {}
     for url in urls:
         response = client.get(url)
@@ -973,6 +984,10 @@ class TestTheWholeClub:
         for evening in document["evenings"]:  # an evening names its tables by their ids
             for link in evening["tables"]:
                 link["table"] += 1_000
+        for tournament in document["tournaments"]:  # so do a tournament's tours
+            for tour in tournament["tour_set"]:
+                for link in tour["tables"]:
+                    link["table"] += 1_000
         path.write_text(json.dumps(document), encoding="utf-8")
         numbers["tables"] = {pk + 1_000: key for pk, key in numbers["tables"].items()}
         numbers["seasons"] = {pk + 1_000: name for pk, name in numbers["seasons"].items()}
@@ -1039,3 +1054,114 @@ class TestTheWholeClub:
         assert after.keys() == before.keys()
         for url, page in before.items():
             assert after[url] == page, url
+
+
+def test_the_tournaments_are_carried_with_their_tours_scores_and_penalties() -> None:
+    """The demo's cup (4 tours, all closed: the fourth is the final after the cut) and its
+    league (tour 1 closed, tour 2 in play) come back with their field, judges, tours, tour
+    tables, stored scores and a penalty given and reversed (added here)."""
+    document = a_backup()
+    cup, league = document["tournaments"]
+    assert [len(t["tour_set"]) for t in (cup, league)] == [4, 2]
+    assert [t["tours"] for t in (cup, league)] == [4, 3]  # the format's count, not the played
+    assert [t["closed_at"] is not None for t in league["tour_set"]] == [True, False]
+    entry = cup["entries"][0]["id"]
+    cup["penalties"] = [
+        {
+            "category": Penalty.POINTS,
+            "reason": "late for tour 2",
+            "points": "5.00",
+            "at": cup["created_at"],
+            "entry": entry,
+            "tour": 2,
+            "by": "olga",
+            "reversed_by": "olga",
+            "reversed_at": cup["created_at"],
+            "reversal_reason": "the clock was wrong",
+        }
+    ]
+
+    summary = club_import(document)
+
+    assert summary.counts["tournaments"] == 2
+    restored = Tournament.objects.get(pk=cup["id"])
+    assert (restored.status, restored.tours, restored.cut_after, restored.cut_to) == (
+        Tournament.FINISHED,
+        4,
+        3,
+        3,
+    )
+    assert restored.version is not None and restored.version.number == cup["version"]
+    assert sorted(restored.judges.values_list("username", flat=True)) == cup["judges"]
+    assert restored.entries.count() == len(cup["entries"]) == 12  # 6 members, 6 guests
+    assert [t.number for t in restored.tour_set.all()] == [1, 2, 3, 4]
+    # 12 players at four tables of three in tours 1-3; the cut keeps one table of three.
+    assert [t.tables.count() for t in restored.tour_set.all()] == [4, 4, 4, 1]
+    assert restored.tour_set.get(number=4).seats.exclude(table=None).count() == 3
+    (penalty,) = restored.penalties.all()
+    assert (penalty.entry_id, penalty.tour.number, penalty.points) == (entry, 2, Decimal(5))
+    assert (penalty.by.username, penalty.reversal_reason) == ("olga", "the clock was wrong")
+    assert not penalty.in_force
+    seats = TourSeat.objects.filter(tour__tournament=restored)
+    stored = {s["id"]: s for tour in cup["tour_set"] for s in tour["seats"]}
+    assert {s.pk: (str(s.points), s.place) for s in seats} == {
+        pk: (s["points"], s["place"]) for pk, s in stored.items()
+    }
+    link = TourTable.objects.filter(tour__tournament=restored).order_by("pk").first()
+    assert link is not None and link.table_id == cup["tour_set"][0]["tables"][0]["table"]
+
+
+def test_a_forged_tournament_score_is_refused() -> None:
+    """A closed tour's points must be what its tables' results give through the format."""
+    document = a_backup()
+    seat = document["tournaments"][0]["tour_set"][0]["seats"][0]
+    seat["points"] = str(Decimal(seat["points"]) + 100)
+
+    with pytest.raises(BackupError, match=r"tournaments\[0\]\.tour_set \(tour 1\): the stored"):
+        club_import(document)
+    assert Tournament.objects.count() == 0
+
+
+def test_a_tour_seat_must_be_the_player_at_that_seat_of_the_table() -> None:
+    document = a_backup()
+    first, second = document["tournaments"][0]["tour_set"][0]["seats"][:2]
+    first["entry"], second["entry"] = second["entry"], first["entry"]
+
+    with pytest.raises(BackupError, match=r"tour_set\[0\]\.seats\[0\]: not the player"):
+        club_import(document)
+    assert Tournament.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "message"),
+    [
+        ("entry", 999_999, r"penalties\[0\]\.entry: the tournament has no entry 999999"),
+        ("tour", 7, r"penalties\[0\]\.tour: the tournament has no tour 7"),
+    ],
+)
+def test_a_penalty_must_name_an_entry_and_a_tour_of_its_tournament(
+    where: str, value: int, message: str
+) -> None:
+    document = a_backup()
+    cup = document["tournaments"][0]
+    penalty = {
+        "category": Penalty.WARNING,
+        "reason": "noise",
+        "entry": cup["entries"][0]["id"],
+        "tour": 1,
+        "by": "olga",
+    }
+    cup["penalties"] = [penalty | {where: value}]
+
+    with pytest.raises(BackupError, match=message):
+        club_import(document)
+
+
+def test_a_backup_from_before_tournaments_were_kept_restores_without_them() -> None:
+    document = a_backup()
+    del document["tournaments"]
+
+    club_import(document)
+
+    assert Tournament.objects.count() == 0
+    assert Table.objects.count() == TABLES  # their tables are ordinary tables

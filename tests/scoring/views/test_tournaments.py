@@ -157,3 +157,54 @@ def test_a_judge_seats_the_next_tour_and_lands_on_its_seating(
     response = client.post(reverse("scoring:tour_seat", args=[cup.pk]))
     assert response["Location"] == reverse("scoring:tour_seating", args=[cup.pk, 2])
     assert Tour.objects.filter(tournament=cup).count() == 2
+
+
+def test_the_tour_protocol_prints_each_table_with_results_places_and_points(
+    client: Client, cup: Tournament, judge: Member
+) -> None:
+    """Tour 1: two tables of three; at each the declarer's unplayed 10NT gives him +66.67
+    whists and each other player −33.33 (Sochi, pool 10); raw points are the results."""
+    response = client.get(reverse("scoring:tour_protocol", args=[cup.pk, 1]))
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert 'class="print protocol"' in page and "Tour 1: results" in page
+    assert page.count('class="protocol__table"') == 2
+    tour = cup.tour_set.get()
+    for seat in tour.seats.select_related("entry__member"):
+        assert seat.entry.name in page
+    # Per table: the winner's result and points (2 × 66.67), the others' (2 × 2 × −33.33).
+    assert page.count("<strong>66.67</strong>") == 2
+    assert page.count(">66.67<") == 2 + 2
+    assert page.count(">-33.33<") == 2 * 2 * 2
+    assert "Chief judge" in page and "Judith" in page
+    detail = client.get(_detail(cup)).content.decode()
+    assert reverse("scoring:tour_protocol", args=[cup.pk, 1]) in detail
+    assert client.get(reverse("scoring:tour_protocol", args=[cup.pk, 9])).status_code == 404
+
+
+def test_the_standings_protocol_ranks_the_field_with_a_fixed_number_of_queries(
+    client: Client, cup: Tournament, judge: Member, django_assert_num_queries: Any
+) -> None:
+    url = reverse("scoring:tournament_protocol", args=[cup.pk])
+    with django_assert_num_queries(7):
+        page = client.get(url).content.decode()
+    assert "Standings after tour 1" in page  # tour 2 is still to play
+    assert page.count("<strong>66.67</strong>") == 2  # the two table winners' totals
+    assert page.count("<strong>-33.33</strong>") == 4
+    assert (
+        reverse("scoring:tournament_protocol", args=[cup.pk])
+        in client.get(_detail(cup)).content.decode()
+    )
+
+    tour = services.tour_seat(tournament=cup, by=judge)
+    factories.tour_played(tour, judge)
+    services.tour_close(tour=tour)
+    with django_assert_num_queries(7):
+        page = client.get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "Итоговая таблица" in page and "Главный судья" in page
+
+
+def test_there_is_no_standings_protocol_before_a_tour_is_closed(client: Client) -> None:
+    tournament = factories.tournament()
+    url = reverse("scoring:tournament_protocol", args=[tournament.pk])
+    assert client.get(url).status_code == 404
