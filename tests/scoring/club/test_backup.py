@@ -59,8 +59,8 @@ CLUB = importlib.import_module("scoring.migrations.0013_club")
 
 
 def build_club() -> None:
-    """The demo club, plus what the demo lacks: a second tariff version in use, a season,
-    corrected and deleted deals, a reopened table whose control time was marked, a
+    """The demo club, plus what the demo lacks: a second tariff version in use, a second
+    season (with a tariff of each game; the demo's own has its usual ones), corrected and deleted deals, a reopened table whose control time was marked, a
     deactivated member with a permission."""
     load_demo(stdout=io.StringIO())
     olga = Member.objects.get(username="olga")
@@ -906,7 +906,7 @@ class TestTheWholeClub:
 
         assert (status, err) == (0, "")
         assert "Restored 8 members, 7 tariffs (8 versions; 7 preset tariffs replaced)" in out
-        assert f"1 season and {TABLES} tables" in out
+        assert f"2 seasons and {TABLES} tables" in out
         # the last and tonight's, 8 Fridays; tonight's guest, the paper's 2, the cup's 6
         assert "10 evenings, 9 guests and 10 account entries;" in out
         assert "unusable" in out and "changepassword" in out
@@ -946,7 +946,7 @@ class TestTheWholeClub:
 
         assert status == 2
         assert out == ""
-        assert f"the club is not empty (8 members, {TABLES} tables, 1 season)" in err
+        assert f"the club is not empty (8 members, {TABLES} tables, 2 seasons)" in err
         assert "Nothing was changed" in err
         assert (Member.objects.count(), Table.objects.count(), DealRecord.objects.count()) == counts
         assert list(PreferansTariffVersion.objects.values_list("pk", flat=True)) == tariffs
