@@ -292,3 +292,21 @@ def test_the_live_regions_name_their_streams(table, client):
     home = client.get(reverse("scoring:home")).content.decode()
     assert 'data-live-events="/events/in-play/"' in home
 
+
+@pytest.mark.django_db
+def test_the_tournament_s_regions_name_its_stream(running, judge, client):
+    detail = reverse("scoring:tournament_detail", args=[running.pk])
+    stream = f'data-live-events="/events/tournaments/{running.pk}/"'
+    page = client.get(detail).content.decode()
+    assert stream in page and 'hx-trigger="every 10s, live-changed"' in page
+    assert "js/live.js" in page
+    screen = client.get(detail + "?screen=1").content.decode()
+    assert stream in screen and "js/live.js" in screen
+    # Once finished, the page's standings stop listening and polling; the screen goes on.
+    for _number in (1, 2):
+        tour = tournament_services.tour_seat(tournament=running, by=judge)
+        factories.tour_played(tour, judge)
+        tournament_services.tour_close(tour=tour)
+    finished = client.get(detail).content.decode()
+    assert 'id="tournament-live"' in finished
+    assert stream not in finished and "every 10s" not in finished
