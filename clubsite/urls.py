@@ -17,7 +17,7 @@ urlpatterns = [
     path("members/", include("members.urls")),
     # The pages' event streams, held by Pushpin (clubsite.events). The channels are named as
     # scoring.live.push publishes them: a table's, the tables in play (the home page) and
-    # an evening's (its tables).
+    # an evening's (its tables) and a tournament's (its standings, tours and big screen).
     path(
         "events/tables/<int:pk>/", events, {"format-channels": ["table-{pk}"]}, name="events_table"
     ),
@@ -27,6 +27,12 @@ urlpatterns = [
         events,
         {"format-channels": ["evening-{pk}"]},
         name="events_evening",
+    ),
+    path(
+        "events/tournaments/<int:pk>/",
+        events,
+        {"format-channels": ["tournament-{pk}"]},
+        name="events_tournament",
     ),
     path("", include("scoring.urls")),
 ]

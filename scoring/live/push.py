@@ -2,7 +2,10 @@
 
 After the write commits (``revisions.table_moved``), one event is published to Pushpin
 (django-eventstream over GRIP: ``GRIP_URL``) on the table's channel, on the channel of the
-tables in play (the home page's cards) and on its evening's, if it has one. An event says
+tables in play (the home page's cards), on its evening's, if it has one, and on its
+tournament's, if it is a table of a tour. A tournament's channel also hears of a tour
+seated or closed and of a penalty given or reversed (``tournament_changed``, from
+``services.tournaments`` once the write commits). An event says
 only which revision the table is at: each page then fetches its changed regions as its
 poll does (static/js/live.js), so the sheets are rendered once per revision whoever asks
 (``live.fragments``), and nothing a viewer may not see travels on a channel. The channels
@@ -15,7 +18,7 @@ import logging
 from django.conf import settings
 from django_eventstream import send_event
 
-from scoring.models import EveningTable
+from scoring.models import Table
 
 EVENT = "revision"
 """The event's type, as static/js/live.js listens for it."""
@@ -34,17 +37,38 @@ def evening_channel(pk: int) -> str:
     return f"evening-{pk}"
 
 
+def tournament_channel(pk: int) -> str:
+    return f"tournament-{pk}"
+
+
 def announce(pk: int, revision: int) -> None:
-    """Tell the pages of table ``pk``, the tables in play and its evening that the table is
-    at ``revision`` (nothing without a push server: the pages poll)."""
+    """Tell the pages of table ``pk``, the tables in play, its evening and its tournament
+    that the table is at ``revision`` (nothing without a push server: the pages poll)."""
     if not settings.GRIP_URL:
         return
     data = {"table": pk, "revision": revision}
     channels = [table_channel(pk), IN_PLAY_CHANNEL]
-    evening = EveningTable.objects.filter(table_id=pk).values_list("evening_id", flat=True).first()
+    # One query for both: a table is at most one evening's and one tour's.
+    evening, tournament = (
+        Table.objects.filter(pk=pk)
+        .values_list("evening_link__evening", "tour_link__tour__tournament")
+        .first()
+    ) or (None, None)
     if evening is not None:
         channels.append(evening_channel(evening))
+    if tournament is not None:
+        channels.append(tournament_channel(tournament))
     for channel in channels:
         # Published from a thread of django-grip's: the answer to the write does not wait.
         send_event(channel, EVENT, data)
     logger.debug("announced table %s at revision %s", pk, revision)
+
+
+def tournament_changed(pk: int) -> None:
+    """Tell tournament ``pk``'s pages that its standings or tours changed (a tour seated or
+    closed, a penalty given or reversed). The event carries no revision: each region
+    listening is fetched again (static/js/live.js)."""
+    if not settings.GRIP_URL:
+        return
+    send_event(tournament_channel(pk), EVENT, {"tournament": pk})
+    logger.debug("announced tournament %s", pk)

@@ -7,6 +7,10 @@ The rules are the engine's (``scoring/engine/tournament/``): the seating (``seat
 ``schedule``, ``precheck``), the points (``score_table``), the standings and the cut
 (``rank``, ``cut``). Bad input raises ``RuleError`` (a message for the member) and
 changes nothing.
+
+A write the tournament's pages show (a tour seated or closed, a penalty given or
+reversed) is announced on the tournament's channel once it commits (``live.push``), so
+its page and big screen redraw at once rather than at their next poll.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import datetime
 import secrets
 from decimal import ROUND_HALF_UP, Decimal
+from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -27,6 +32,7 @@ from scoring.engine.tournament.formats import PRESETS, Format
 from scoring.engine.tournament.points import bye_score, score_table, timeout_scores
 from scoring.engine.tournament.seating import Seating, precheck, schedule, seat_tour
 from scoring.engine.tournament.standings import cut
+from scoring.live import push
 from scoring.models import Entry, Guest, Penalty, Table, Tour, Tournament, TourSeat, TourTable
 from scoring.models.tournaments import format_columns, text_to_json, tournament_format
 from scoring.selectors import tournaments as selectors
@@ -41,6 +47,12 @@ MAX_SEED = 999_999
 
 def _locked(tournament: Tournament) -> Tournament:
     return locking.lock_row(tournament)
+
+
+def _announce(pk: int) -> None:
+    """Announce the tournament's change once the caller's transaction commits; a push that
+    fails is logged (``robust``), never the write's failure."""
+    transaction.on_commit(partial(push.tournament_changed, pk), robust=True)
 
 
 def _require_draft(tournament: Tournament) -> None:
@@ -264,6 +276,7 @@ def tour_seat(*, tournament: Tournament, by: Member) -> Tour:
                 for i, k in enumerate(keys)
             )
         TourSeat.objects.bulk_create(TourSeat(tour=tour, entry=entries[k]) for k in seating.byes)
+        _announce(locked.pk)
         return tour
 
 
@@ -305,6 +318,7 @@ def tour_close(*, tour: Tour) -> Tour:
             tournament.status = Tournament.FINISHED
             tournament.finished_at = tour.closed_at
             tournament.save(update_fields=["status", "finished_at"])
+        _announce(tournament.pk)
         return tour
 
 
@@ -411,6 +425,7 @@ def penalty_add(
         )
         if category == Penalty.DISQUALIFICATION:
             Entry.objects.filter(pk=entry.pk).update(status=Entry.DISQUALIFIED)
+        _announce(tournament.pk)
         return penalty
 
 
@@ -432,4 +447,5 @@ def penalty_reverse(*, penalty: Penalty, by: Member, reason: str) -> Penalty:
             Entry.objects.filter(pk=penalty.entry_id, status=Entry.DISQUALIFIED).update(
                 status=Entry.PLAYING
             )
+        _announce(penalty.tournament_id)
         return penalty

@@ -5,12 +5,15 @@ field, check-in, the start, seating and closing a tour, extra time, penalties).
 
 HTTP only: each view asks ``scoring.permissions``, calls one service or presenter and
 answers a POST with a redirect (post/redirect/get), so every page works without
-JavaScript; the big screen refreshes its region with htmx every 10 s.
+JavaScript; the big screen and the page's standings and tours (while the tournament
+runs) redraw their region when the tournament's channel says something changed
+(``live.push``), else every 10 s.
 """
 
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -50,34 +53,39 @@ def _tournament(pk: int) -> Tournament:
 
 
 def tournament_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """The tournament's page, or its big screen with ``?screen=1``."""
+    """The tournament's page, or its big screen with ``?screen=1``; for htmx, the standings
+    and the tours alone (the region its poll and its stream fetch)."""
     if request.GET.get("screen") == "1":
         return tournament_screen(request, pk)
     tournament = _tournament(pk)
     page = pages.tournament_page(tournament)
-    judges = can_judge(request.user, tournament)
-    runs = can_run_tournament(request.user)
-    members = (
-        Member.objects.filter(is_active=True)
-        .exclude(pk__in=[e.member_id for e in page.entries if e.member_id])
-        .order_by("display_name")
-        if runs and tournament.is_draft
-        else []
-    )
-    return render(
-        request,
-        "scoring/tournament_detail.html",
-        {
-            "tournament": tournament,
-            "page": page,
-            "judges": judges,
+    context = {
+        "tournament": tournament,
+        "page": page,
+        "judges": can_judge(request.user, tournament),
+    }
+
+    def whole_page() -> dict[str, Any]:
+        runs = can_run_tournament(request.user)
+        members = (
+            Member.objects.filter(is_active=True)
+            .exclude(pk__in=[e.member_id for e in page.entries if e.member_id])
+            .order_by("display_name")
+            if runs and tournament.is_draft
+            else []
+        )
+        return {
+            **context,
             "runs": runs,
             "members": members,
             "field_rows": [
                 (e, can_check_in_entry(request.user, tournament, e)) for e in page.entries
             ],
             "categories": Penalty.CATEGORIES,
-        },
+        }
+
+    return page_or_partial(
+        request, "scoring/tournament_detail.html#tournament-live", context, page=whole_page
     )
 
 

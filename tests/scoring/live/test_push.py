@@ -19,8 +19,12 @@ from django.urls import reverse
 
 from bench.load import free_port
 from bench.pushpin import Pushpin, pushpin
+from members.models import Member
+from scoring.engine.errors import RuleError
 from scoring.live import push
-from scoring.models import Table
+from scoring.models import Penalty, Table, Tournament
+from scoring.services import tournaments as tournament_services
+from tests import factories
 from tests.factories import FIRST_GAME, PASSOUT, post_deal
 
 needs_pushpin = pytest.mark.skipif(
@@ -149,6 +153,136 @@ def test_nothing_is_published_without_a_push_server(table, settings, monkeypatch
     ]
 
 
+@pytest.fixture
+def judge() -> Member:
+    return factories.member("Judith")
+
+
+@pytest.fixture
+def running(judge: Member) -> Tournament:
+    """Six players, three to a table, two tours; started, nothing seated yet."""
+    tournament = factories.tournament()
+    tournament.judges.add(judge)
+    tournament_services.tournament_start(tournament=tournament, seed=7)
+    return tournament  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def sent(settings: Any, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """What the site publishes, caught instead of sent to a push server."""
+    settings.GRIP_URL = "http://127.0.0.1:1"
+    published: list[Any] = []
+    monkeypatch.setattr(push, "send_event", lambda *args, **kwargs: published.append(args))
+    return published
+
+
+def _tournament_events(sent: list[Any], tournament: Tournament) -> list[Any]:
+    return [args for args in sent if args[0] == f"tournament-{tournament.pk}"]
+
+
+@pytest.mark.django_db
+def test_a_tour_s_table_is_announced_on_its_tournament_s_channel_too(
+    running, judge, sent, django_assert_num_queries
+):
+    tour = tournament_services.tour_seat(tournament=running, by=judge)
+    link = tour.tables.order_by("number").first()
+    with django_assert_num_queries(1):  # the evening and the tournament in one query
+        push.announce(link.table_id, 5)
+    data = {"table": link.table_id, "revision": 5}
+    assert sent == [
+        (f"table-{link.table_id}", "revision", data),
+        ("in-play", "revision", data),
+        (f"tournament-{running.pk}", "revision", data),
+    ]
+
+
+@pytest.mark.django_db
+def test_each_tournament_write_is_announced_once_it_commits(
+    running, judge, sent, django_capture_on_commit_callbacks
+):
+    expected = (f"tournament-{running.pk}", "revision", {"tournament": running.pk})
+    with django_capture_on_commit_callbacks(execute=True):
+        tour = tournament_services.tour_seat(tournament=running, by=judge)
+    # The two tables opened (each at revision 0, as they do on their own channels), then
+    # the tour seated.
+    tables = sorted(tour.tables.values_list("table_id", flat=True))
+    heard = _tournament_events(sent, running)
+    assert heard[-1] == expected
+    assert sorted(data["table"] for _c, _e, data in heard[:-1]) == tables
+    assert len(tables) == 2
+    factories.tour_played(tour, judge)
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_services.tour_close(tour=tour)
+    assert sent == [expected]  # closing a tour moves no table: the tournament's alone
+    entry = running.entries.first()
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        penalty = tournament_services.penalty_add(
+            tournament=running, entry=entry, category=Penalty.WARNING, reason="late", by=judge
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_services.penalty_reverse(penalty=penalty, by=judge, reason="on time")
+    assert sent == [expected, expected]
+
+
+@pytest.mark.django_db
+def test_a_refused_tournament_write_announces_nothing(
+    running, judge, sent, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        tour = tournament_services.tour_seat(tournament=running, by=judge)
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        with pytest.raises(RuleError):
+            tournament_services.tour_close(tour=tour)  # its tables are still in play
+        with pytest.raises(RuleError):
+            tournament_services.tour_seat(tournament=running, by=judge)
+    assert (callbacks, sent) == ([], [])
+
+
+@pytest.mark.django_db
+def test_a_tournament_write_without_a_push_server_publishes_nothing(
+    running, judge, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    settings.GRIP_URL = ""
+    published: list[Any] = []
+    monkeypatch.setattr(push, "send_event", lambda *args, **kwargs: published.append(args))
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_services.tour_seat(tournament=running, by=judge)
+    assert published == []
+
+
+@needs_pushpin
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_the_tournament_s_stream_hears_its_tables_and_the_tour_closed(push_server, judge):
+    tournament = factories.tournament()
+    tournament.judges.add(judge)
+    tournament_services.tournament_start(tournament=tournament, seed=7)
+    tour = tournament_services.tour_seat(tournament=tournament, by=judge)
+    tables = set(tour.tables.values_list("table_id", flat=True))
+    stream = Stream(push_server.base, reverse("events_tournament", args=[tournament.pk]))
+    other = Stream(push_server.base, reverse("events_tournament", args=[tournament.pk + 1000]))
+    closed = {"tournament": tournament.pk}
+    try:
+        assert stream.response.status == 200
+        for each in (stream, other):
+            assert each.opened.wait(10)
+        factories.tour_played(tour, judge)
+        tournament_services.tour_close(tour=tour)
+        with stream.arrived:
+            stream.arrived.wait_for(lambda: closed in stream._revisions(), timeout=10)
+            heard = stream._revisions()
+        heard_by_other = other.revisions(1, timeout=0.5)
+    finally:
+        for each in (stream, other):
+            each.close()
+    assert heard[-1] == closed
+    assert {event["table"] for event in heard[:-1]} == tables
+    assert heard_by_other == []
+
+
 @pytest.mark.django_db
 def test_the_live_regions_name_their_streams(table, client):
     page = client.get(reverse("scoring:table_detail", args=[table.pk])).content.decode()
@@ -157,3 +291,22 @@ def test_the_live_regions_name_their_streams(table, client):
     assert "js/live.js" in page
     home = client.get(reverse("scoring:home")).content.decode()
     assert 'data-live-events="/events/in-play/"' in home
+
+
+@pytest.mark.django_db
+def test_the_tournament_s_regions_name_its_stream(running, judge, client):
+    detail = reverse("scoring:tournament_detail", args=[running.pk])
+    stream = f'data-live-events="/events/tournaments/{running.pk}/"'
+    page = client.get(detail).content.decode()
+    assert stream in page and 'hx-trigger="every 10s, live-changed"' in page
+    assert "js/live.js" in page
+    screen = client.get(detail + "?screen=1").content.decode()
+    assert stream in screen and "js/live.js" in screen
+    # Once finished, the page's standings stop listening and polling; the screen goes on.
+    for _number in (1, 2):
+        tour = tournament_services.tour_seat(tournament=running, by=judge)
+        factories.tour_played(tour, judge)
+        tournament_services.tour_close(tour=tour)
+    finished = client.get(detail).content.decode()
+    assert 'id="tournament-live"' in finished
+    assert stream not in finished and "every 10s" not in finished

@@ -82,10 +82,32 @@ def test_the_big_screen_refreshes_its_region_every_ten_seconds(
     client: Client, cup: Tournament
 ) -> None:
     page = client.get(_detail(cup) + "?screen=1").content.decode()
-    assert 'hx-trigger="every 10s"' in page and "big-screen" in page and "<header" in page
+    assert (
+        'hx-trigger="every 10s, live-changed"' in page
+        and "big-screen" in page
+        and "<header" in page
+    )
     region = client.get(reverse("scoring:tournament_screen", args=[cup.pk]), **HTMX)
     html = region.content.decode()
     assert html.lstrip().startswith('<div id="screen-body"') and "<header" not in html
+
+
+def test_htmx_gets_the_standings_and_the_tours_alone(
+    client: Client, cup: Tournament, judge: Member, django_assert_num_queries: Any
+) -> None:
+    # The region the page's poll and its stream fetch (scoring.live.push): the standings
+    # and every tour, the judge's forms in them, and nothing of the field or penalties.
+    tour = services.tour_seat(tournament=cup, by=judge)
+    client.force_login(judge)
+    # The presenter's 6 (tournament, field, tours, tables, seats, penalties), the session,
+    # the judge and whether he judges this one: the whole page's 10 less the club's header.
+    with django_assert_num_queries(9):
+        html = client.get(_detail(cup), **HTMX).content.decode()
+    assert html.lstrip().startswith('<div id="tournament-live"') and "<header" not in html
+    assert "after tour 1" in html and "Close the tour" in html
+    assert reverse("scoring:tour_close", args=[cup.pk, tour.number]) in html
+    assert "<h2>The field (" not in html and "Give a penalty" not in html
+    assert reverse("scoring:penalty_add", args=[cup.pk]) not in html
 
 
 def test_the_seating_page_and_the_table_cards(client: Client, cup: Tournament) -> None:
