@@ -582,6 +582,8 @@ class BostonDealForm(DrawnRows, ErrorSummary, forms.Form):
         self.kinds = tuple(
             (k, label) for k, label in self.KINDS if k in own or k not in self.NOT_SCORED
         )
+        # The kinds this table offers: the template draws only their fields.
+        self.offers = frozenset(k for k, _label in self.kinds)
         kind = self.fields["kind"]
         assert isinstance(kind, KindField)  # noqa: S101 - declared above
         kind.choices = self.kinds

@@ -146,7 +146,8 @@ def test_a_boston_form_switches_its_kind_in_the_page_and_refuses_a_stale_one(cli
     page = client.get(reverse("scoring:table_detail", args=[table.pk])).content.decode()
     form = deal_form(page)
     assert 'name="drawn" value="ask:"' in form
-    assert 'name="contract"' in form and 'name="payer"' in form  # drawn for the page
+    assert 'name="payer"' in form  # drawn for the page, hidden
+    assert 'name="contract"' not in form  # a payment-tariff table has no value-card contract
     shown = shown_fields(form)
     assert {"declarer", "partner", "tricks"} <= shown
     assert not {"contract", "column", "payer", "amount"} & shown
