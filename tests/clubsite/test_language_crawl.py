@@ -188,9 +188,21 @@ SHEET_CHAIN = re.compile(r'<g class="sheet-chain"[^>]*>.*?</g>', re.DOTALL)
 players write them on paper, not a decimal (a fraction there has a comma: sheet.py)."""
 
 
+JSON_FIELDS = re.compile(
+    r'<textarea[^>]*name="(bands|place_points)"[^>]*>.*?</textarea>'
+    # its help, also where the field is read-only (a started tournament): no id there
+    r'|<div class="help"[^>]*>(?:(?!</div>).)*\[\[(?:(?!</div>).)*</div>',
+    re.DOTALL,
+)
+"""A tournament's bands and place points are typed as JSON in the admin, where a decimal is
+written with a point in every language («[[650, 0.1]]»): the organiser's input and its
+help's example, not a figure the site shows."""
+
+
 def wrong_figures(html: str, language: str) -> list[str]:
     """The figures of ``html`` written with the other language's decimal mark."""
-    return WRONG_DECIMAL_MARK[language].findall(visible_text(SHEET_CHAIN.sub(" ", html)))
+    shown = JSON_FIELDS.sub(" ", SHEET_CHAIN.sub(" ", html))
+    return WRONG_DECIMAL_MARK[language].findall(visible_text(shown))
 
 
 def test_a_figure_with_the_other_languages_mark_is_found() -> None:
