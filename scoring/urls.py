@@ -97,6 +97,7 @@ urlpatterns = [
     path("evenings/<int:pk>/settle/", evenings.settlement_mark, name="settlement_mark"),
     path("evenings/<int:pk>/close/", evenings.evening_close, name="evening_close"),
     path("evenings/<int:pk>/expense/", accounts.shared_expense, name="shared_expense"),
+    path("evenings/<int:pk>/guest-paid/", accounts.guest_paid, name="guest_paid"),
     path(
         "evenings/<int:pk>/settle-by-account/",
         accounts.settlement_by_account,
