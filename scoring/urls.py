@@ -141,6 +141,12 @@ urlpatterns = [
     path("club/history/", history.history_upload, name="history_upload"),
     path("club/history/confirm/", history.history_confirm, name="history_confirm"),
     path("club/history/template.csv", history.history_template, name="history_template"),
+    path("club/history/members/", history.history_members, name="history_members"),
+    path(
+        "club/history/members/confirm/",
+        history.history_members_confirm,
+        name="history_members_confirm",
+    ),
     # Standings (scoring/views/standings.py): seasons, leaderboards, CSV downloads
     path("seasons/", standings.season_list, name="season_list"),
     path("seasons/<int:pk>/<game:game>/", standings.season_standings, name="season_standings"),

@@ -264,6 +264,9 @@ MATRIX: list[tuple[str, str]] = [
     ("history-confirm",      "login   403     403     ok      ok      403     ok"),
     ("history-confirm-twice", "login  403     403     refused refused 403     refused"),
     ("history-template",     "login   403     403     ok      ok      403     ok"),
+    ("history-members-dry-run", "login 403    403     ok      ok      403     ok"),
+    ("history-members-refused", "login 403    403     refused refused 403     refused"),
+    ("history-members-confirm", "login 403    403     ok      ok      403     ok"),
     ("history-table",        "ok      ok      ok      ok      ok      ok      ok"),
     ("history-table-reopen", "403     403     403     403     403     403     403"),
     ("history-table-export", "404     404     404     404     404     404     404"),
@@ -2604,6 +2607,49 @@ action(
     "history-template",
     "Paper history, the template CSV — `GET /club/history/template.csv`",
 )(lambda client, w: client.get(_url("scoring:history_template")))
+
+
+MEMBERS_CSV = b"username,name,email\nmila,Mila,mila@club.example\n"
+
+
+def _members_upload(content: bytes) -> Send:
+    def send(client: Client, w: World) -> HttpResponse:
+        upload = SimpleUploadedFile("members.csv", content, "text/csv")
+        return client.post(_url("scoring:history_members"), {"members-file": upload})
+
+    return send
+
+
+def _mila_invited(w: World, response: HttpResponse) -> None:
+    mila = Member.objects.get(username="mila")
+    assert (mila.display_name, mila.email, mila.has_usable_password()) == (
+        "Mila",
+        "mila@club.example",
+        False,
+    )
+
+
+action(
+    "history-members-dry-run",
+    "Paper history, the dry run of a CSV of members — `POST /club/history/members/`",
+)(_members_upload(MEMBERS_CSV))
+action(
+    "history-members-refused",
+    "Paper history, a CSV of members naming a member — `POST /club/history/members/`",
+    refusal="anna is a member&#x27;s username already",
+)(_members_upload(MEMBERS_CSV + b"anna,Anna Two,\n"))
+action(
+    "history-members-confirm",
+    "Paper history, the members invited — `POST /club/history/members/confirm/`",
+    ok_status=302,
+    writes=True,
+    done=_mila_invited,
+)(
+    lambda client, w: client.post(
+        _url("scoring:history_members_confirm"),
+        {"content": base64.b64encode(MEMBERS_CSV).decode(), "file_name": "members.csv"},
+    )
+)
 action(
     "history-table",
     "A table of paper history (its totals, no sheet) — `GET /tables/<id>/`",
