@@ -243,3 +243,9 @@ def can_settle_by_account(user: Any) -> bool:
     """A payment of the evening's ledger is settled through the accounts, instead of cash,
     by an organiser: at the door, once payer and payee have both said yes."""
     return is_organiser(user)
+
+
+def can_pay_for_guest(user: Any) -> bool:
+    """A member's account pays a guest's table money on the evening's page, recorded by an
+    organiser at the door: the member said so, and the organiser holds the cash book."""
+    return is_organiser(user)

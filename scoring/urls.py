@@ -97,6 +97,7 @@ urlpatterns = [
     path("evenings/<int:pk>/settle/", evenings.settlement_mark, name="settlement_mark"),
     path("evenings/<int:pk>/close/", evenings.evening_close, name="evening_close"),
     path("evenings/<int:pk>/expense/", accounts.shared_expense, name="shared_expense"),
+    path("evenings/<int:pk>/guest-paid/", accounts.guest_paid, name="guest_paid"),
     path(
         "evenings/<int:pk>/settle-by-account/",
         accounts.settlement_by_account,
@@ -150,6 +151,12 @@ urlpatterns = [
     path("club/history/", history.history_upload, name="history_upload"),
     path("club/history/confirm/", history.history_confirm, name="history_confirm"),
     path("club/history/template.csv", history.history_template, name="history_template"),
+    path("club/history/members/", history.history_members, name="history_members"),
+    path(
+        "club/history/members/confirm/",
+        history.history_members_confirm,
+        name="history_members_confirm",
+    ),
     # Standings (scoring/views/standings.py): seasons, leaderboards, CSV downloads
     path("seasons/", standings.season_list, name="season_list"),
     path("seasons/<int:pk>/<game:game>/", standings.season_standings, name="season_standings"),

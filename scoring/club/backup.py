@@ -301,6 +301,7 @@ def _export_accounts(usernames: dict[int, str]) -> list[dict[str, Any]]:
         | {
             "member": usernames[entry.member_id],
             "evening": entry.evening_id,
+            "guest": entry.guest_id,
             "recorded_by": usernames[entry.recorded_by_id],
         }
         for entry in AccountEntry.objects.order_by("recorded_at", "pk")
@@ -917,7 +918,7 @@ class _Importer:
 
     def account_entry(self, raw: Any, path: str) -> None:
         raw = _object(raw, path)
-        extra = {"member", "evening", "recorded_by"}
+        extra = {"member", "evening", "guest", "recorded_by"}
         entry = AccountEntry(**_values(AccountEntry, raw, path, extra=extra))
         member = self.member_id(raw.get("member"), f"{path}.member")
         recorded_by = self.member_id(raw.get("recorded_by"), f"{path}.recorded_by")
@@ -929,6 +930,11 @@ class _Importer:
             if not Evening.objects.filter(pk=_id(Evening, evening, f"{path}.evening")).exists():
                 raise BackupError(f"{path}.evening: no evening {evening!r} in the backup")
             entry.evening_id = evening
+        guest = raw.get("guest")  # the guest paid for (kind "guest"); older backups have none
+        if guest is not None:
+            if not Guest.objects.filter(pk=_id(Guest, guest, f"{path}.guest")).exists():
+                raise BackupError(f"{path}.guest: no guest {guest!r} in the backup")
+            entry.guest_id = guest
         self.insert(entry, path)
         self.summary.counts["account entries"] += 1
 

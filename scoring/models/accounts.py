@@ -69,6 +69,17 @@ class AccountEntry(models.Model):
         on_delete=models.PROTECT,
         related_name="account_entries",
     )
+    # The guest whose table money a member paid (kind ``guest``): once per guest and
+    # evening. Kept as a name in the reason too, so a guest merged into a member later
+    # (his row deleted, this set to null) still reads right.
+    guest = models.ForeignKey(
+        "scoring.Guest",
+        verbose_name=_("guest"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("recorded by"),
@@ -90,7 +101,7 @@ class AccountEntry(models.Model):
                 condition=Q(amount__gt=0) | ~Q(kind="top_up"), name="account_top_up_positive"
             ),
             models.CheckConstraint(
-                condition=Q(amount__lt=0) | ~Q(kind__in=("refund", "table_money")),
+                condition=Q(amount__lt=0) | ~Q(kind__in=("refund", "table_money", "guest")),
                 name="account_charge_negative",
             ),
             # The evening's table money is drawn once per member, whatever closes it again.
@@ -98,6 +109,12 @@ class AccountEntry(models.Model):
                 fields=("evening", "member"),
                 condition=Q(kind="table_money"),
                 name="account_table_money_once",
+            ),
+            # A guest's table money is paid by one member, once per evening.
+            models.UniqueConstraint(
+                fields=("evening", "guest"),
+                condition=Q(kind="guest"),
+                name="account_guest_paid_once",
             ),
         ]
 

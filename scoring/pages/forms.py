@@ -898,6 +898,13 @@ class HistoryUploadForm(forms.Form):
     file = forms.FileField(label=_("file of past results (CSV)"))
 
 
+class MembersUploadForm(forms.Form):
+    """A CSV of the club's members (``username,name,email``), for its dry run; prefixed on
+    the page, beside the form of past results."""
+
+    file = forms.FileField(label=_("file of members (CSV)"))
+
+
 class HistoryConfirmForm(forms.Form):
     """The file the dry run showed, sent back to be imported: its bytes (base64) and name.
     The import reads them again from the start; nothing the page said is trusted."""

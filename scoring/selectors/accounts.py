@@ -44,3 +44,11 @@ def entries(member: Any = None) -> QuerySet[AccountEntry]:
     if member is not None:
         found = found.filter(member=member)
     return found.order_by("-recorded_at", "-id")
+
+
+def guest_payers(evening: Any) -> dict[int, str]:
+    """Who paid each guest's table money at ``evening``: the member's name by guest id."""
+    entries = AccountEntry.objects.filter(
+        evening=evening, kind=AccountEntry.GUEST, guest__isnull=False
+    ).select_related("member")
+    return {e.guest_id: e.member.name for e in entries if e.guest_id is not None}

@@ -1,6 +1,7 @@
 """Account writes: the organisers' cash book (top-ups, refunds, corrections), the
-evening's table money drawn from each attendee's account when the evening is closed, and
-a payment of the evening's ledger settled through the accounts instead of cash.
+evening's table money drawn from each attendee's account when the evening is closed, a
+guest's paid from a member's account, and a payment of the evening's ledger settled
+through the accounts instead of cash.
 
 Every movement is a new ``AccountEntry``; none is ever changed or deleted. Bad input
 raises ``RuleError`` (a message for the member) and records nothing.
@@ -17,7 +18,7 @@ from django.utils.translation import gettext as _
 from members.models import Member
 from scoring.engine.errors import RuleError
 from scoring.engine.ledger import CLUB
-from scoring.models import AccountEntry, Attendance, Club, Evening, Settlement
+from scoring.models import AccountEntry, Attendance, Club, Evening, Guest, Settlement
 from scoring.selectors import accounts as selectors
 from scoring.selectors import evenings as evening_selectors
 from scoring.services import locking
@@ -188,4 +189,46 @@ def shared_expense_split(
                 reason=reason,
             )
             for member, share in zip(chosen, shares, strict=True)
+        )
+
+
+def guest_paid_by_member(
+    *, evening: Evening, guest: Guest, member: Member, by: Member
+) -> AccountEntry:
+    """A member pays a guest's table money: one entry of minus the club's table money
+    drawn from the accounts (``Club.account_table_money``) on the member's account, the
+    guest's name in its reason. Both must be checked in at the evening; once per guest
+    and evening (a partial unique constraint backs the check made under the evening's lock)."""
+    price = Club.load().account_table_money
+    if not price:
+        raise RuleError(
+            _("the club draws no table money from the accounts: the guest pays at the door"),
+            field="guest",
+        )
+    with transaction.atomic():
+        locking.lock_row(evening)  # two taps at once cannot both pay for one guest
+        here = Attendance.objects.filter(evening=evening)
+        if not here.filter(guest=guest).exists():
+            raise RuleError(_("the guest is not checked in at this evening"), field="guest")
+        if not here.filter(member=member).exists():
+            raise RuleError(_("choose a member checked in at the evening"), field="member")
+        paid = (
+            AccountEntry.objects.filter(evening=evening, guest=guest, kind=AccountEntry.GUEST)
+            .select_related("member")
+            .first()
+        )
+        if paid is not None:
+            raise RuleError(
+                _("%(member)s has paid for %(guest)s tonight already")
+                % {"member": paid.member.name, "guest": guest.name},
+                field="guest",
+            )
+        return AccountEntry.objects.create(
+            member=member,
+            kind=AccountEntry.GUEST,
+            amount=-price,
+            evening=evening,
+            guest=guest,
+            recorded_by=by,
+            reason=guest.name,  # a name only: read in either language
         )

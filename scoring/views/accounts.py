@@ -23,10 +23,10 @@ from members.http import SignedInRequest
 from members.models import Member
 from scoring import spreadsheets
 from scoring.engine.errors import RuleError
-from scoring.models import Evening
+from scoring.models import Evening, Guest
 from scoring.pages.accounts import AccountEntryForm, SharedExpenseForm
 from scoring.pages.labels import rule_error_text
-from scoring.permissions import can_keep_accounts, can_settle_by_account
+from scoring.permissions import can_keep_accounts, can_pay_for_guest, can_settle_by_account
 from scoring.selectors import accounts as selectors
 from scoring.services import accounts as services
 
@@ -162,3 +162,35 @@ def shared_expense(request: SignedInRequest, pk: int) -> HttpResponse:
             )
             return redirect("scoring:evening_detail", pk=evening.pk)
     return render(request, "scoring/evening_expense.html", {"evening": evening, "form": form})
+
+
+@login_required
+@require_POST
+def guest_paid(request: SignedInRequest, pk: int) -> HttpResponse:
+    """A member checked in pays a guest's table money from his account (an organiser
+    records it); back to the evening's page, with what was done or why not."""
+    if not can_pay_for_guest(request.user):
+        raise PermissionDenied
+    evening = get_object_or_404(Evening, pk=pk)
+    guest = Guest.objects.filter(pk=_int(request.POST.get("guest"))).first()
+    member = Member.objects.filter(pk=_int(request.POST.get("member"))).first()
+    try:
+        if guest is None:
+            raise RuleError(_("the guest is not checked in at this evening"), field="guest")
+        if member is None:
+            raise RuleError(_("choose a member checked in at the evening"), field="member")
+        services.guest_paid_by_member(evening=evening, guest=guest, member=member, by=request.user)
+    except RuleError as error:
+        messages.error(request, rule_error_text(error))
+    else:
+        messages.success(
+            request,
+            _("%(member)s pays for %(guest)s from the account.")
+            % {"member": member.name, "guest": guest.name},
+        )
+    return redirect("scoring:evening_detail", pk=evening.pk)
+
+
+def _int(raw: str | None) -> int:
+    """A posted id, or 0 (no row's) for anything that is not one."""
+    return int(raw) if raw and raw.isascii() and raw.isdigit() else 0

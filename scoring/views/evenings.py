@@ -31,18 +31,20 @@ from members.http import SignedInRequest
 from members.models import Member
 from scoring import spreadsheets, telegram
 from scoring.engine.errors import RuleError
-from scoring.models import Evening, Guest
+from scoring.models import Club, Evening, Guest
 from scoring.models.evenings import party_key
 from scoring.pages.calendar import answer_context
 from scoring.pages.forms import DrawForm, EveningForm, GuestForm, PairForm
 from scoring.pages.labels import rule_error_text
 from scoring.permissions import (
     can_check_in,
+    can_pay_for_guest,
     can_run_evening,
     can_see_payments,
     can_settle,
     can_settle_by_account,
 )
+from scoring.selectors import accounts as account_selectors
 from scoring.selectors import calendar as calendar_selectors
 from scoring.selectors import evenings as selectors
 from scoring.services import evenings as services
@@ -150,6 +152,26 @@ def _evening_page(
         "pair_form": PairForm(choices=_members_here(names)),
         # The swap form's fields are prefixed: both forms are on the page, ids unique.
         "swap_form": PairForm(choices=choices, prefix="swap"),
+    } | _guests_paid(request, evening, here, names)
+
+
+def _guests_paid(
+    request: HtmxHttpRequest, evening: Evening, here: list[Any], names: dict[str, str]
+) -> dict[str, Any]:
+    """For an organiser, when the club draws table money from the accounts: each guest
+    checked in, with the member who paid his table money (or ``None``), and the members
+    checked in who may pay it."""
+    guests = [a for a in here if a.guest_id]
+    if not guests or not can_pay_for_guest(request.user):
+        return {}  # no query for an evening of members alone
+    price = Club.load().account_table_money
+    if not price:
+        return {}
+    paid = account_selectors.guest_payers(evening)
+    return {
+        "guest_price": price,
+        "guests_paid": [(a.guest_id, a.player.name, paid.get(a.guest_id)) for a in guests],
+        "payers": [(key[1:], name) for key, name in _members_here(names)],
     }
 
 

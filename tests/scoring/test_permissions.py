@@ -194,6 +194,8 @@ MATRIX: list[tuple[str, str]] = [
     ("settle-by-account-short", "login 403    403     refused refused 403     refused"),
     ("shared-expense-form",  "login   403     403     ok      ok      403     ok"),
     ("shared-expense",       "login   403     403     ok      ok      403     ok"),
+    ("guest-paid",           "login   403     403     ok      ok      403     ok"),
+    ("guest-paid-twice",     "login   403     403     refused refused 403     refused"),
     # -- club evenings ("seated": checked in at the evening)
     ("evenings",             "ok      ok      ok      ok      ok      ok      ok"),
     ("evening",              "ok      ok      ok      ok      ok      ok      ok"),
@@ -264,6 +266,9 @@ MATRIX: list[tuple[str, str]] = [
     ("history-confirm",      "login   403     403     ok      ok      403     ok"),
     ("history-confirm-twice", "login  403     403     refused refused 403     refused"),
     ("history-template",     "login   403     403     ok      ok      403     ok"),
+    ("history-members-dry-run", "login 403    403     ok      ok      403     ok"),
+    ("history-members-refused", "login 403    403     refused refused 403     refused"),
+    ("history-members-confirm", "login 403    403     ok      ok      403     ok"),
     ("history-table",        "ok      ok      ok      ok      ok      ok      ok"),
     ("history-table-reopen", "403     403     403     403     403     403     403"),
     ("history-table-export", "404     404     404     404     404     404     404"),
@@ -1909,6 +1914,62 @@ action(
 )
 
 
+def _guest_here(w: World) -> None:
+    """The evening, the club drawing 120 of table money from the accounts; guest Petr came."""
+    _evening(w)
+    Club.objects.update_or_create(pk=Club.ONLY_PK, defaults={"account_table_money": Decimal(120)})
+    guest = Guest.objects.create(name="Petr")
+    Attendance.objects.create(evening=w.extra["evening"], guest=guest)
+    w.extra["guest"] = guest
+
+
+def _boris_paid_for_petr(w: World) -> None:
+    _guest_here(w)
+    AccountEntry.objects.create(
+        member=w.boris,
+        kind="guest",
+        amount=Decimal(-120),
+        evening=w.extra["evening"],
+        guest=w.extra["guest"],
+        recorded_by=w.anna,
+        reason="Petr",
+    )
+
+
+def _vera_paid_for_petr(w: World, response: HttpResponse) -> None:
+    entry = AccountEntry.objects.get()
+    assert (entry.member, entry.kind, entry.amount, entry.guest, entry.recorded_by) == (
+        w.vera,
+        "guest",
+        Decimal("-120.00"),
+        w.extra["guest"],
+        w.actor,
+    )
+
+
+def _pay_for_petr(client: Client, w: World) -> HttpResponse:
+    return client.post(
+        _url("scoring:guest_paid", w.extra["evening"].pk),
+        {"guest": w.extra["guest"].pk, "member": w.vera.pk},
+    )
+
+
+action(
+    "guest-paid",
+    "Vera pays guest Petr's table money of 120 — `POST /evenings/<id>/guest-paid/`",
+    prepare=_guest_here,
+    ok_status=302,
+    writes=True,
+    done=_vera_paid_for_petr,
+)(_pay_for_petr)
+action(
+    "guest-paid-twice",
+    "Vera pays for Petr, whom Boris has paid for — `POST /evenings/<id>/guest-paid/`",
+    prepare=_boris_paid_for_petr,
+    refusal="Boris has paid for Petr tonight already",
+)(_pay_for_petr)
+
+
 def _evening_to_close(w: World) -> None:
     """The ledger's evening, its three players with e-mail addresses."""
     _ledger_evening(w)
@@ -2558,6 +2619,49 @@ action(
     "history-template",
     "Paper history, the template CSV — `GET /club/history/template.csv`",
 )(lambda client, w: client.get(_url("scoring:history_template")))
+
+
+MEMBERS_CSV = b"username,name,email\nmila,Mila,mila@club.example\n"
+
+
+def _members_upload(content: bytes) -> Send:
+    def send(client: Client, w: World) -> HttpResponse:
+        upload = SimpleUploadedFile("members.csv", content, "text/csv")
+        return client.post(_url("scoring:history_members"), {"members-file": upload})
+
+    return send
+
+
+def _mila_invited(w: World, response: HttpResponse) -> None:
+    mila = Member.objects.get(username="mila")
+    assert (mila.display_name, mila.email, mila.has_usable_password()) == (
+        "Mila",
+        "mila@club.example",
+        False,
+    )
+
+
+action(
+    "history-members-dry-run",
+    "Paper history, the dry run of a CSV of members — `POST /club/history/members/`",
+)(_members_upload(MEMBERS_CSV))
+action(
+    "history-members-refused",
+    "Paper history, a CSV of members naming a member — `POST /club/history/members/`",
+    refusal="anna is a member&#x27;s username already",
+)(_members_upload(MEMBERS_CSV + b"anna,Anna Two,\n"))
+action(
+    "history-members-confirm",
+    "Paper history, the members invited — `POST /club/history/members/confirm/`",
+    ok_status=302,
+    writes=True,
+    done=_mila_invited,
+)(
+    lambda client, w: client.post(
+        _url("scoring:history_members_confirm"),
+        {"content": base64.b64encode(MEMBERS_CSV).decode(), "file_name": "members.csv"},
+    )
+)
 action(
     "history-table",
     "A table of paper history (its totals, no sheet) — `GET /tables/<id>/`",

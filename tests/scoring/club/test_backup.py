@@ -28,6 +28,7 @@ from scoring.club.demo import DEMO_CLUB, SOCHI, load_demo
 from scoring.management.commands.import_club import Command as ImportCommand
 from scoring.models import (
     AccountEntry,
+    Attendance,
     AuditEntry,
     BostonTariff,
     BostonTariffVersion,
@@ -210,6 +211,7 @@ def accounts_state() -> list[tuple[Any, ...]]:
             "amount",
             "kind",
             "evening_id",
+            "guest_id",
             "recorded_by__username",
             "recorded_at",
             "reason",
@@ -631,6 +633,10 @@ def test_a_malformed_document_exits_2_and_says_why(tmp_path: Path, text: str, me
             "accounts[9].evening: no evening 99999 in the backup",
         ),
         (
+            lambda d: _set(d, ("accounts", -1, "guest"), 99_999),
+            "accounts[9].guest: no guest 99999 in the backup",
+        ),
+        (
             lambda d: _set(d, ("accounts", 0, "member"), "nobody"),
             "accounts[0].member: no member 'nobody' in the backup",
         ),
@@ -868,6 +874,22 @@ def site_pages(client: Any) -> dict[str, str]:
     return pages
 
 
+def _a_member_pays_for_tonights_guest() -> None:
+    """A guest's table money paid from a member's account: its guest comes back too."""
+    here = Attendance.objects.filter(guest__isnull=False).select_related("evening").first()
+    assert here is not None
+    organiser = here.evening.organiser
+    AccountEntry.objects.create(
+        member=organiser,
+        kind=AccountEntry.GUEST,
+        amount=Decimal(-150),
+        evening=here.evening,
+        guest_id=here.guest_id,
+        recorded_by=organiser,
+        reason="guest",
+    )
+
+
 @pytest.fixture(scope="class")
 def built_club(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
     """``build_club()`` once for the tests of the class below (it took 1.5-2 s, seven times a
@@ -892,6 +914,7 @@ class TestTheWholeClub:
         self, tmp_path: Path, client: Any
     ) -> None:
         before, setup_before, evenings_before = club_state(), club_setup(), evenings_state()
+        _a_member_pays_for_tonights_guest()
         accounts_before = accounts_state()
         assert Seat.objects.filter(guest__isnull=False).exists()  # the demo seats a guest
         # The finished evening, tonight's, and eight Fridays announced ahead.
@@ -908,13 +931,14 @@ class TestTheWholeClub:
         assert "Restored 8 members, 7 tariffs (8 versions; 7 preset tariffs replaced)" in out
         assert f"2 seasons and {TABLES} tables" in out
         # the last and tonight's, 8 Fridays; tonight's guest, the paper's 2, the cup's 6
-        assert "10 evenings, 9 guests and 10 account entries;" in out
+        assert "10 evenings, 9 guests and 11 account entries;" in out
         assert "unusable" in out and "changepassword" in out
         after = club_state()
         assert len(after) == len(before) == TABLES
         assert evenings_state() == evenings_before
         assert accounts_state() == accounts_before
-        assert len(accounts_before) == 10  # the demo's top-ups, table money and refund
+        # the demo's top-ups, table money and refund; a member paid for tonight's guest
+        assert len(accounts_before) == 11
         assert after.keys() == before.keys()
         for key, table in before.items():
             assert after[key] == table, key

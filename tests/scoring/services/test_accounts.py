@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 
 from members.models import Member
 from scoring.engine.errors import RuleError
-from scoring.models import AccountEntry, Attendance, Club, Evening, EveningTable, Season
+from scoring.models import AccountEntry, Attendance, Club, Evening, EveningTable, Guest, Season
 from scoring.models.accounts import AppendOnlyError
 from scoring.selectors import accounts as selectors
 from scoring.selectors import evenings as evening_selectors
@@ -19,6 +19,7 @@ from scoring.services import notifications
 from scoring.services.accounts import (
     account_record,
     evening_table_money_draw,
+    guest_paid_by_member,
     settlement_by_account,
     shared_expense_split,
 )
@@ -368,3 +369,78 @@ def test_a_shared_expense_that_cannot_be_split_charges_nobody(
 
     assert refused.value.message == message
     assert not AccountEntry.objects.exists()
+
+
+# -- a member pays a guest's table money ---------------------------------------------------------
+
+
+def test_a_member_pays_a_guests_table_money_and_his_own_at_the_close(
+    olga: Member, evening: Evening
+) -> None:
+    _club_table_money("150.00")
+    vera, guest = _member("vera"), Guest.objects.get(name="Пётр")
+
+    entry = guest_paid_by_member(evening=evening, guest=guest, member=vera, by=olga)
+
+    assert (entry.member, entry.kind, entry.amount, entry.evening, entry.guest, entry.reason) == (
+        vera,
+        "guest",
+        Decimal("-150.00"),
+        evening,
+        guest,
+        "Пётр",
+    )
+    assert entry.recorded_by == olga
+    assert selectors.guest_payers(evening) == {guest.pk: "Vera"}
+    with notifications.paused():
+        notifications.evening_close(evening=evening, by=olga)
+    # −150 for Пётр, −150 of her own table money at the close
+    assert selectors.balance(vera) == Decimal("-300.00")
+    assert selectors.balance(_member("anna")) == Decimal("-150.00")
+
+
+def test_a_guest_is_paid_for_once_per_evening(olga: Member, evening: Evening) -> None:
+    _club_table_money("150.00")
+    guest = Guest.objects.get(name="Пётр")
+    guest_paid_by_member(evening=evening, guest=guest, member=_member("vera"), by=olga)
+
+    with pytest.raises(RuleError) as refused:
+        guest_paid_by_member(evening=evening, guest=guest, member=_member("anna"), by=olga)
+
+    assert refused.value.message == "Vera has paid for Пётр tonight already"
+    assert list(AccountEntry.objects.values_list("member__username", "amount")) == [
+        ("vera", Decimal("-150.00"))
+    ]
+
+
+@pytest.mark.parametrize(
+    ("price", "case", "message"),
+    [
+        ("0", "", "the club draws no table money from the accounts: the guest pays at the door"),
+        ("150", "guest away", "the guest is not checked in at this evening"),
+        ("150", "member away", "choose a member checked in at the evening"),
+    ],
+)
+def test_paying_for_a_guest_is_refused_in_words(
+    olga: Member, evening: Evening, price: str, case: str, message: str
+) -> None:
+    _club_table_money(price)
+    guest, member = Guest.objects.get(name="Пётр"), _member("vera")
+    if case == "guest away":
+        guest = Guest.objects.create(name="Семён")  # came to another evening
+    elif case == "member away":
+        member = factories.member("Dina", username="dina")
+
+    with pytest.raises(RuleError) as refused:
+        guest_paid_by_member(evening=evening, guest=guest, member=member, by=olga)
+
+    assert refused.value.message == message
+    assert not AccountEntry.objects.exists()
+
+
+def test_the_database_refuses_a_second_payment_for_a_guest(olga: Member, evening: Evening) -> None:
+    guest = Guest.objects.get(name="Пётр")
+    fields = {"kind": "guest", "amount": Decimal(-1), "evening": evening, "guest": guest}
+    AccountEntry.objects.create(member=_member("vera"), recorded_by=olga, **fields)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        AccountEntry.objects.create(member=_member("anna"), recorded_by=olga, **fields)

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from members.models import Member
-from scoring.models import AccountEntry, Attendance, Evening, EveningTable
+from scoring.models import AccountEntry, Attendance, Club, Evening, EveningTable, Guest
 from scoring.selectors import accounts as selectors
 from scoring.services.accounts import account_record
 from tests import factories
@@ -217,3 +217,44 @@ def test_an_organiser_splits_an_evenings_shared_expense_from_its_page(
     assert response["Location"] == reverse("scoring:evening_detail", args=[evening.pk])
     assert selectors.balances() == {anna.pk: Decimal("-5.01"), vera.pk: Decimal("-5.00")}
     assert "Списано со счетов 2 участников." in client.get(response["Location"]).content.decode()
+
+
+def test_an_organiser_records_a_member_paying_a_guests_table_money_once(
+    client: Client, organiser: Member
+) -> None:
+    Club.objects.update_or_create(pk=Club.ONLY_PK, defaults={"account_table_money": Decimal(120)})
+    anna, vera = (
+        factories.member("Анна", username="anna"),
+        factories.member("Вера", username="vera"),
+    )
+    evening = Evening.objects.create(organiser=organiser, played_on=DAY)
+    guest = Guest.objects.create(name="Пётр")
+    for member in (anna, vera):
+        Attendance.objects.create(evening=evening, member=member)
+    Attendance.objects.create(evening=evening, guest=guest)
+    page_url = reverse("scoring:evening_detail", args=[evening.pk])
+    url = reverse("scoring:guest_paid", args=[evening.pk])
+
+    page = client.get(page_url, **RUSSIAN).content.decode()
+    assert "Плата за стол гостей (120" in page
+    assert f'<option value="{vera.pk}">Вера</option>' in page
+    client.force_login(anna)  # a member is not offered it, nor may he post it
+    assert "guest-payer-" not in client.get(page_url, **RUSSIAN).content.decode()
+    assert client.post(url, {"guest": guest.pk, "member": anna.pk}).status_code == 403
+    client.force_login(organiser)
+
+    response = client.post(url, {"guest": guest.pk, "member": vera.pk}, **RUSSIAN)
+
+    assert response["Location"] == page_url
+    page = client.get(page_url, **RUSSIAN).content.decode()
+    assert "Вера платит за гостя Пётр со своего счёта." in page
+    assert "за гостя платит: Вера" in page and "guest-payer-" not in page
+    assert selectors.balances() == {vera.pk: Decimal("-120.00")}
+
+    client.post(url, {"guest": guest.pk, "member": anna.pk}, **RUSSIAN)
+    page = client.get(page_url, **RUSSIAN).content.decode()
+    assert "Вера уже заплатил за гостя Пётр на этом вечере" in page
+    client.post(url, {"guest": "x", "member": anna.pk}, **RUSSIAN)
+    page = client.get(page_url, **RUSSIAN).content.decode()
+    assert "гость не отмечен на этом вечере" in page
+    assert selectors.balances() == {vera.pk: Decimal("-120.00")}
