@@ -49,6 +49,9 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
             "preset",
             *FORMAT_FIELDS,
         )
+        # The judges ticked in a list: a club's few dozen members fit, and Django's
+        # two-box filter widget labels its search box with attributes axe refuses.
+        widgets = {"judges": forms.CheckboxSelectMultiple}
 
     def clean(self) -> dict[str, Any]:
         """A new preset fills in the format; otherwise the fields as typed must make a
@@ -107,7 +110,6 @@ class TournamentAdmin(SafeLookups, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("name", "played_on", "preset", "status", "field_size", "page")
     list_filter = ("status", "preset")
     search_fields = ("name",)
-    filter_horizontal = ("judges",)
     inlines = (EntryInline, PenaltyInline)
     fieldsets = (
         (

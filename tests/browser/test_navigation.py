@@ -79,7 +79,8 @@ def test_a_desktop_has_the_full_menu_and_lists_in_columns(new_page):
     page = new_page(viewport={"width": 1366, "height": 900})
     page.goto("/tables/")
 
-    expect(page.get_by_role("navigation", name="Sections").get_by_role("link")).to_have_count(5)
+    # Tables, Evenings, Tournaments, Standings, Tariffs, Rules (a visitor: no Admin)
+    expect(page.get_by_role("navigation", name="Sections").get_by_role("link")).to_have_count(6)
     expect(page.locator("nav.tab-bar")).to_be_hidden()
     expect(page.locator(".site-menu")).to_be_hidden()
     cards = page.locator("ul.table-list").last.locator(".card")
