@@ -61,8 +61,9 @@ CLUB = importlib.import_module("scoring.migrations.0013_club")
 
 def build_club() -> None:
     """The demo club, plus what the demo lacks: a second tariff version in use, a second
-    season (with a tariff of each game; the demo's own has its usual ones), corrected and deleted deals, a reopened table whose control time was marked, a
-    deactivated member with a permission."""
+    season (with a tariff of each game; the demo's own has its usual ones), corrected and
+    deleted deals, a reopened table whose control time was marked, a deactivated member
+    with a permission."""
     load_demo(stdout=io.StringIO())
     olga = Member.objects.get(username="olga")
     sochi = PreferansTariff.objects.get(name=SOCHI)
