@@ -86,9 +86,13 @@ ALLOWED_ON_PAGE = {
     # icons (alt "True"/"False"); the judges' list has Django's own Russian hint, which
     # names the keys "Control" and "Command" on a Mac.
     "/admin/scoring/tournament/": {"null", "N", "True", "False", "Control", "Command", "Mac"},
-    # A file of past results names its columns and games so, in every language: the page
-    # says what each means in the page's language. UTF-8 is the encoding's name.
+    # A file of past results, and one of members, names its columns and games so, in every
+    # language: the page says what each means in the page's language. UTF-8 is the
+    # encoding's name.
     "/club/history/": {
+        "username",
+        "name",
+        "email",
         "table",
         "date",
         "game",
