@@ -103,6 +103,21 @@ def context_files() -> list[str]:
     return [path for path in listed if (ROOT / path).is_file() and not ignored(path)]
 
 
+NETWORK_SETTINGS = (
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "PIP_CERT",
+    "REQUESTS_CA_BUNDLE",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+)
+"""The host's variables for reaching the package index, passed to the build's steps."""
+
+
 class Image:
     """The run's folder standing for the image's file system, and its environment."""
 
@@ -118,6 +133,12 @@ class Image:
             "HOME": str(root / "home"),
             "LANG": "C.UTF-8",
         }
+        # How this host reaches the package index (its proxy and the certificates it
+        # trusts), as a builder's network would: without them uv refuses the index's
+        # certificate here and no source package (django-grip) can be built.
+        for name in NETWORK_SETTINGS:
+            if name in os.environ:
+                self.env[name] = os.environ[name]
         # pip's and uv's downloads, shared with the host's: the check runs the steps, it
         # does not measure PyPI (every file's hash is checked all the same).
         cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
