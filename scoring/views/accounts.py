@@ -62,11 +62,7 @@ def account_book(request: SignedInRequest) -> HttpResponse:
                 % {"kind": entry.get_kind_display(), "name": data["member"].name},
             )
             return redirect("scoring:account_book")
-    members = (
-        Member.objects.filter(is_active=True)
-        .annotate(balance=selectors.balance_column())
-        .order_by("display_name", "username")
-    )
+    members = selectors.members_with_balances()
     return render(
         request,
         "scoring/account_book.html",
