@@ -279,7 +279,8 @@ def _export_evenings(usernames: dict[int, str]) -> list[dict[str, Any]]:
                 for x in evening.settlements.all()
             ],
             # The answers, in the order they queue (docs/evenings.md): the waiting list
-            # comes back as it was.
+            # comes back as it was. Those that never queued («maybe», «no») last, on every
+            # database (SQLite sorts an empty time first, PostgreSQL last).
             "answers": [
                 {
                     "member": usernames[a.member_id],
@@ -287,11 +288,17 @@ def _export_evenings(usernames: dict[int, str]) -> list[dict[str, Any]]:
                     "queued_at": _plain(a.queued_at),
                     "answered_at": _plain(a.answered_at),
                 }
-                for a in evening.answers.all()
+                for a in sorted(evening.answers.all(), key=_queue_order)
             ],
         }
         for evening in evenings
     ]
+
+
+def _queue_order(answer: EveningAnswer) -> tuple[bool, str, int]:
+    """An answer's place in the export: by the time it queued, the unqueued last."""
+    queued = answer.queued_at
+    return (queued is None, "" if queued is None else queued.isoformat(), answer.pk)
 
 
 def _export_accounts(usernames: dict[int, str]) -> list[dict[str, Any]]:
