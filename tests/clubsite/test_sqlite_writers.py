@@ -21,13 +21,10 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import closing
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-from django.conf import settings as django_settings
-from django.db import connection
 
 pytestmark = pytest.mark.slow  # runserver on a database of its own
 
@@ -56,31 +53,8 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def copy_test_database(request: pytest.FixtureRequest, database: Path) -> bool:
-    """When the run itself is on SQLite, its test database (migrated when the run began,
-    and left as migrated between tests) copied to ``database``: the same schema and preset
-    tariffs that ``manage.py migrate`` would make, without running every migration again
-    (about 8 s of CPU). False on PostgreSQL, or when the run made no test database (this
-    module alone: pytest-django makes one only for a run with database tests): the caller
-    migrates."""
-    if django_settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
-        return False
-    request.getfixturevalue("django_db_setup")
-    name = str(connection.settings_dict["NAME"])
-    if not (connection.creation.is_in_memory_db(name) or Path(name).name.startswith("test_")):
-        return False  # the quick start's own db.sqlite3: never copied
-    with request.getfixturevalue("django_db_blocker").unblock():
-        connection.ensure_connection()
-        assert not connection.in_atomic_block  # no test's or module's data on top
-        with closing(sqlite3.connect(database)) as target:
-            connection.connection.backup(target)
-    return True
-
-
 @pytest.fixture
-def site(
-    request: pytest.FixtureRequest, tmp_path: Path
-) -> Iterator[tuple[int, Path, dict[str, object]]]:
+def site(tmp_path: Path) -> Iterator[tuple[int, Path, dict[str, object]]]:
     """A migrated file database with a pulka for Anna, Boris and Vera; the site serving it
     on a free port; (port, database file, {table, sessions})."""
     database = tmp_path / "club.sqlite3"
@@ -104,8 +78,7 @@ def site(
         assert run.returncode == 0, run.stderr
         return run.stdout
 
-    if not copy_test_database(request, database):
-        manage("migrate", "--noinput")
+    manage("migrate", "--noinput")
     world = json.loads(manage("shell", "-c", SETUP).strip().splitlines()[-1])
     port = free_port()
     server = subprocess.Popen(
