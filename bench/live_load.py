@@ -279,6 +279,8 @@ def nginx(port: int, upstreams: list[int], pushpin: int | None = None) -> Iterat
                 "CLUBSITE_PUSH_SERVERS": servers
                 if pushpin is None
                 else f"server 127.0.0.1:{pushpin};",
+                # Which server answered: the run counts each one's sheets.
+                "CLUBSITE_UPSTREAM_SHOWN": "$upstream_addr",
             }
         )
     )

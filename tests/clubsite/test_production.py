@@ -479,6 +479,7 @@ def load_run_nginx(folder: Path) -> str:
             "CLUBSITE_SCHEME": "$scheme",
             "CLUBSITE_SERVERS": servers,
             "CLUBSITE_PUSH_SERVERS": servers,
+            "CLUBSITE_UPSTREAM_SHOWN": "$upstream_addr",
         }
     )
 

@@ -215,6 +215,8 @@ def test_nginx_is_the_one_configuration_rendered_with_composes_values(
     assert re.findall(r"server (\S+):(\d+);", env["CLUBSITE_PUSH_SERVERS"]) == [("pushpin", "7999")]
     assert env["CLUBSITE_LISTEN"] == "80"
     assert env["CLUBSITE_SCHEME"] == "http"  # what nginx listens on
+    # An empty header is not sent: visitors never see the app servers' addresses.
+    assert env["CLUBSITE_UPSTREAM_SHOWN"] == '""'
     behind_tls = compose({"CLUBSITE_SCHEME": "https"})["services"]["nginx"]["environment"]
     assert behind_tls["CLUBSITE_SCHEME"] == "https"
 
