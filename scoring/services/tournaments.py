@@ -96,9 +96,11 @@ def entry_add(
                 raise RuleError(_("this member is not active"), field="member")
             try:
                 with transaction.atomic():
-                    return Entry.objects.create(tournament=locked, member=member)
+                    entry = Entry.objects.create(tournament=locked, member=member)
             except IntegrityError:
                 raise RuleError(_("this player is entered already"), field="member") from None
+            _announce(locked.pk)
+            return entry
         name = guest_name_check(name=" ".join(guest_name.split()), field="guest_name")
         if locked.entries.filter(guest__name__iexact=name).exists():
             raise RuleError(
@@ -106,8 +108,9 @@ def entry_add(
                 % {"name": name},
                 field="guest_name",
             )
-        guest = Guest.objects.create(name=name)
-        return Entry.objects.create(tournament=locked, guest=guest)
+        entry = Entry.objects.create(tournament=locked, guest=Guest.objects.create(name=name))
+        _announce(locked.pk)
+        return entry
 
 
 def entry_check_in(*, entry: Entry, checked_in: bool = True) -> Entry:
@@ -118,6 +121,7 @@ def entry_check_in(*, entry: Entry, checked_in: bool = True) -> Entry:
             raise RuleError(_("the first tour is seated: the field is closed"), field="entry")
         entry.checked_in = checked_in
         entry.save(update_fields=["checked_in"])
+        _announce(entry.tournament_id)
         return entry
 
 
@@ -125,6 +129,7 @@ def entry_withdraw(*, entry: Entry) -> Entry:
     """A player leaves the tournament: he keeps his tours, and is seated no more."""
     entry.status = Entry.WITHDRAWN
     entry.save(update_fields=["status"])
+    _announce(entry.tournament_id)
     return entry
 
 
@@ -179,6 +184,7 @@ def tournament_start(*, tournament: Tournament, seed: int | None = None) -> Tour
         locked.status = Tournament.RUNNING
         locked.started_at = timezone.now()
         locked.save()
+        _announce(locked.pk)
         return locked
 
 

@@ -245,6 +245,33 @@ def test_each_tournament_write_is_announced_once_it_commits(
 
 
 @pytest.mark.django_db
+def test_the_field_and_the_start_are_announced_to_the_big_screen(
+    judge, sent, django_capture_on_commit_callbacks
+):
+    # The big screen listens from the draft on: the check-in fills it, the start begins it.
+    draft = factories.tournament()
+    expected = (f"tournament-{draft.pk}", "revision", {"tournament": draft.pk})
+    entry = draft.entries.first()
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_services.entry_check_in(entry=entry, checked_in=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_services.entry_check_in(entry=entry)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_services.entry_add(tournament=draft, member=factories.member("Newcomer"))
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_services.entry_add(tournament=draft, guest_name="Гость Пётр")
+    assert sent == [expected] * 4
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_services.tournament_start(tournament=draft, seed=7)
+    assert sent == [expected]
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_services.entry_withdraw(entry=entry)
+    assert sent == [expected]
+
+
+@pytest.mark.django_db
 def test_a_refused_tournament_write_announces_nothing(
     running, judge, sent, django_capture_on_commit_callbacks
 ):
