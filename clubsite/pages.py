@@ -25,6 +25,7 @@ from functools import wraps
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
+from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.template import engines
@@ -82,6 +83,11 @@ def kept_page(
             if made_from is None:
                 return view(request, *args, **kwargs)
             key = page_key(request.build_absolute_uri(), made_from, get_language())
+            # A visitor's own parts are every visitor's (no name, no token): his page
+            # filled in is kept too, beside the page it was filled from.
+            visitor = _plain_visitor(request)
+            if visitor and (filled := cache.get(visitor_key(key))) is not None:
+                return HttpResponse(filled)
             kept = cache.get(key)
             if kept is None:
                 kept = _made_for_everyone(view, request, *args, **kwargs)
@@ -89,11 +95,19 @@ def kept_page(
                     return view(request, *args, **kwargs)
                 cache.set(key, kept, PAGE_SECONDS)
             parts = own(request, *args, **kwargs) if own is not None else {}
-            return HttpResponse(fill(kept, request, parts))
+            filled = fill(kept, request, parts)
+            if visitor:
+                cache.set(visitor_key(key), filled, PAGE_SECONDS)
+            return HttpResponse(filled)
 
         return wrapped
 
     return decorator
+
+
+def _plain_visitor(request: HttpRequest) -> bool:
+    """Whether ``request`` is a visitor's who is not signed in and has no message waiting."""
+    return not request.user.is_authenticated and not len(get_messages(request))
 
 
 def kept_for_visitors(version: Version) -> Callable[[Callable[..., HttpResponse]], Any]:
@@ -145,6 +159,11 @@ def page_key(address: str, made_from: str, language: str) -> str:
     """The key of the page at ``address`` (absolute: the page's share link is) made from
     ``made_from`` in ``language``."""
     return f"page:{made_from}:{language}:{hashlib.sha256(address.encode()).hexdigest()}"
+
+
+def visitor_key(key: str) -> str:
+    """The key of the page kept under ``key`` as it is filled in for a visitor."""
+    return f"{key}:visitor"
 
 
 def _keepable(response: HttpResponse) -> bool:
