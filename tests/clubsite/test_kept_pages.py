@@ -224,7 +224,9 @@ def test_a_message_is_filled_into_the_kept_page(club: Any) -> None:
     assert guest.get(url).content.decode() == kept  # shown once
 
 
-def test_a_profile_is_kept_and_his_own_parts_are_his_and_the_organisers(club: Any) -> None:
+def test_a_profile_is_kept_and_his_own_parts_are_his_and_the_organisers(
+    club: Any, django_assert_num_queries: Any
+) -> None:
     services.standings_changed()
     url = reverse("members:detail", args=["anna"])
     kept = visitor().get(url).content.decode()
@@ -233,8 +235,11 @@ def test_a_profile_is_kept_and_his_own_parts_are_his_and_the_organisers(club: An
     boris.force_login(club["Boris"])
     olga.force_login(factories.member("Olga", organiser=True, username="olga"))
 
+    # Another member: the session and himself (2), the page's version (1); nothing of his
+    # own to read.
+    with django_assert_num_queries(3):
+        boriss = boris.get(url).content.decode()
     annas = anna.get(url).content.decode()
-    boriss = boris.get(url).content.decode()
     olgas = olga.get(url).content.decode()
 
     assert "Your settings" in annas and "Account with the club" in annas
