@@ -1,27 +1,35 @@
-"""Pages kept whole in the cache for visitors who are not signed in.
+"""Pages kept whole in the cache, and filled in for each request with what is his own.
 
-Such a visitor's page has nothing of his own in it (no CSRF token, as the language switch
-needs none; no CSP nonce; no name; no message): it is the same for every such visitor,
-so it is made once and then read from the cache, under the version of what it shows (a
-table's revision, the standings stamp: a new one is a new key, so a kept page never
-outlives what it was made from), the language, and the address it answers (its header's
-links carry it). A signed-in member's page is made for him every time (from the fragments
-the cache keeps: the sheet, the board, the profile).
+A page of the standings, a profile or a table is the same for everyone but for a few parts:
+the header's name and "Sign out" (with its CSRF token), the admin link, the "Me" tab, the
+messages, and on some pages his own buttons or balance. Each such part is marked in the
+template (``{% own name %}…{% endown %}``, ``clubsite/templatetags/pages.py``). The rest
+is made once, as a visitor who is not signed in sees it, and kept under the version of
+what it shows (a table's revision, the standings stamp: a new one is a new key, so a kept
+page never outlives what it was made from), the language, and the address it answers (its
+header's links carry it); each part marked is left in it as a mark. Every request, a
+visitor's or a member's, takes that same kept page and has the marks filled in for it
+(``fill``): a few small partials, rendered for him.
 
 The spectators of a table and the readers of the standings are the many; this is what
-makes each of their requests cost about what an idle live poll does (docs/performance.md).
+makes each of their requests, and a member's, cost about what an idle live poll does
+(docs/performance.md).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from django.template import engines
+from django.template.context import make_context
 from django.utils.translation import get_language
 
 PAGE_SECONDS = 60
@@ -33,46 +41,129 @@ type Version = Callable[..., str | None]
 """What a page shows, as a version string, from the view's arguments (a query at most);
 None when there is no such thing to show (the view answers, a 404 say)."""
 
+type Own = Callable[..., Mapping[str, Any]]
+"""What the parts of a page that are his own need besides what every page's template gets
+(his user, messages, CSRF token), from the request and the view's arguments."""
 
-def kept_for_visitors(version: Version) -> Callable[[Callable[..., HttpResponse]], Any]:
-    """The view's page for visitors who are not signed in, kept under ``version`` of what it
-    shows. Only a complete HTML page (200) that sets no cookie is kept; a visitor with a
-    message waiting (shown once) gets the page made afresh."""
+_SHARED = "_page_shared"
+"""Set on a request while the page kept for everyone is made from it."""
+
+_MARK = re.compile(r"<!--own:([\w./-]+#[\w-]+)-->")
+
+
+def own_mark(name: str) -> str:
+    """The mark left in a kept page where the part ``name`` (``"base.html#account"``) goes."""
+    return f"<!--own:{name}-->"
+
+
+def is_shared(request: HttpRequest | None) -> bool:
+    """Whether ``request`` is making the page kept for everyone (its own parts are marks)."""
+    return request is not None and getattr(request, _SHARED, False)
+
+
+def kept_page(
+    version: Version, own: Own | None = None, *, members: bool = True
+) -> Callable[[Callable[..., HttpResponse]], Any]:
+    """The view's page kept under ``version`` of what it shows, filled in for each request
+    with his own parts (``own`` gives what they need). ``members=False``: a signed-in
+    member's page is made for him whole (the table pages: a scorer's form, his buttons).
+
+    The kept page is the view's answer to a visitor who is not signed in, with every
+    ``{% own %}`` part a mark; only a complete HTML page (200) that sets no cookie and used
+    no CSRF token is kept, else the view answers this request itself."""
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if not _for_everyone(request):
+            if request.method not in ("GET", "HEAD") or (
+                not members and request.user.is_authenticated
+            ):
                 return view(request, *args, **kwargs)
             made_from = version(request, *args, **kwargs)
             if made_from is None:
                 return view(request, *args, **kwargs)
             key = page_key(request.build_absolute_uri(), made_from, get_language())
+            # A visitor's own parts are every visitor's (no name, no token): his page
+            # filled in is kept too, beside the page it was filled from.
+            visitor = _plain_visitor(request)
+            if visitor and (filled := cache.get(visitor_key(key))) is not None:
+                return HttpResponse(filled)
             kept = cache.get(key)
-            if kept is not None:
-                return HttpResponse(kept)
-            response = view(request, *args, **kwargs)
-            if _keepable(response):
-                cache.set(key, response.content, PAGE_SECONDS)
-            return response
+            if kept is None:
+                kept = _made_for_everyone(view, request, *args, **kwargs)
+                if kept is None:
+                    return view(request, *args, **kwargs)
+                cache.set(key, kept, PAGE_SECONDS)
+            parts = own(request, *args, **kwargs) if own is not None else {}
+            filled = fill(kept, request, parts)
+            if visitor:
+                cache.set(visitor_key(key), filled, PAGE_SECONDS)
+            return HttpResponse(filled)
 
         return wrapped
 
     return decorator
 
 
-def _for_everyone(request: HttpRequest) -> bool:
-    return (
-        request.method in ("GET", "HEAD")
-        and not request.user.is_authenticated
-        and not len(get_messages(request))
-    )
+def _plain_visitor(request: HttpRequest) -> bool:
+    """Whether ``request`` is a visitor's who is not signed in and has no message waiting."""
+    return not request.user.is_authenticated and not len(get_messages(request))
+
+
+def kept_for_visitors(version: Version) -> Callable[[Callable[..., HttpResponse]], Any]:
+    """``kept_page`` for visitors only: a signed-in member's page is made for him whole."""
+    return kept_page(version, members=False)
+
+
+def _made_for_everyone(
+    view: Callable[..., HttpResponse], request: HttpRequest, *args: Any, **kwargs: Any
+) -> str | None:
+    """The view's page as a visitor who is not signed in sees it, its own parts marks; None
+    if it is not to be kept."""
+    user = request.user
+    csrf_used = request.META.get("CSRF_COOKIE_NEEDS_UPDATE", False)
+    request.META["CSRF_COOKIE_NEEDS_UPDATE"] = False
+    request.user = AnonymousUser()
+    setattr(request, _SHARED, True)
+    try:
+        response = view(request, *args, **kwargs)
+    finally:
+        request.user = user
+        delattr(request, _SHARED)
+        # A CSRF token in the kept page would be everyone's: such a page is not kept.
+        took_token = request.META["CSRF_COOKIE_NEEDS_UPDATE"]
+        request.META["CSRF_COOKIE_NEEDS_UPDATE"] = csrf_used or took_token
+    if took_token or not _keepable(response):
+        return None
+    return response.content.decode(response.charset)
+
+
+def fill(page: str, request: HttpRequest, own: Mapping[str, Any]) -> str:
+    """``page`` with each mark replaced by its part rendered for ``request`` (with the
+    context processors' context, as the page was, and ``own``)."""
+    names = set(_MARK.findall(page))
+    if not names:
+        return page
+    engine = engines["django"].engine  # type: ignore[attr-defined]
+    templates = {name: engine.get_template(name) for name in names}
+    context = make_context(dict(own), request)
+    parts = {}
+    # One context for every part: the context processors run once.
+    with context.bind_template(next(iter(templates.values()))):
+        for name, template in templates.items():
+            parts[name] = template.render(context)
+    return _MARK.sub(lambda match: parts[match[1]], page)
 
 
 def page_key(address: str, made_from: str, language: str) -> str:
     """The key of the page at ``address`` (absolute: the page's share link is) made from
     ``made_from`` in ``language``."""
     return f"page:{made_from}:{language}:{hashlib.sha256(address.encode()).hexdigest()}"
+
+
+def visitor_key(key: str) -> str:
+    """The key of the page kept under ``key`` as it is filled in for a visitor."""
+    return f"{key}:visitor"
 
 
 def _keepable(response: HttpResponse) -> bool:

@@ -149,6 +149,8 @@ TEMPLATES = [
                 # ``can_use_admin``: the admin in the menu, for organisers only.
                 "scoring.context_processors.admin_link",
             ],
+            # ``{% own %}``: a page's parts filled in for each request (clubsite/pages.py).
+            "libraries": {"pages": "clubsite.templatetags.pages"},
         },
     },
 ]

@@ -28,7 +28,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubsite.http import HtmxHttpRequest
-from clubsite.pages import kept_for_visitors
+from clubsite.pages import kept_page
 from members import selectors, services
 from members.forms import InviteForm, MemberSettingsForm, PasswordResetForm, SignInForm
 from members.http import SignedInRequest
@@ -86,8 +86,30 @@ def _profile_version(request: HtmxHttpRequest, username: str) -> str | None:
     return f"{stamp}:{latest_seat}:{timezone.localdate()}"
 
 
+def _own_parts(
+    request: HtmxHttpRequest, username: str, member: Member | None = None
+) -> dict[str, Any]:
+    """What of a member's page is the viewer's own: for the member himself the links to his
+    settings (and an organiser's to the members page); for him and the organisers, the
+    balance of his club evenings' unpaid payments (a few queries per evening he came to)
+    and of his account. Nothing (no query) for anyone else."""
+    user = request.user
+    own_page = user.is_authenticated and user.get_username() == username
+    if not own_page and not permissions.is_organiser(user):
+        return {}
+    if member is None:
+        member = get_object_or_404(Member.objects.prefetch_related("groups"), username=username)
+    return {
+        "own_page": own_page,
+        # The member's groups are prefetched: no query of its own.
+        "manages_members": own_page and permissions.can_manage_members(member),
+        "club_balance": evenings.club_balance(member),
+        **_account(request, member),
+    }
+
+
 @require_http_methods(["GET", "HEAD"])
-@kept_for_visitors(_profile_version)
+@kept_page(_profile_version, _own_parts)
 def member_detail(request: HtmxHttpRequest, username: str) -> HttpResponse:
     """A member's page: their tables, statistics, head-to-head and charts (all from the
     results stored when each table finished: a constant number of queries), and for the
@@ -99,22 +121,14 @@ def member_detail(request: HtmxHttpRequest, username: str) -> HttpResponse:
         latest_seat=profile_reads.latest_seat_column(), standings_stamp=stamp_column()
     )
     member = get_object_or_404(members, username=username)
-    own_page = request.user.is_authenticated and request.user.pk == member.pk
-    # What the unpaid payments of his club evenings leave him owed or owing: for the member
-    # and the organisers, not for everyone (docs/evenings.md).
-    sees_balance = own_page or permissions.is_organiser(request.user)
     return render(
         request,
         "members/member_detail.html",
         {
             "member": member,
             "name": member.name,
-            "own_page": own_page,
-            # The member's groups are prefetched: no query of its own.
-            "manages_members": own_page and permissions.can_manage_members(member),
             "profile_section": _profile_section(request, member),
-            "club_balance": evenings.club_balance(member) if sees_balance else None,
-            **_account(request, member),
+            **_own_parts(request, username, member),
         },
     )
 

@@ -210,3 +210,16 @@ def table_revision_key(token: str, pk: int) -> str:
     """The key of table ``pk``'s revision in the epoch ``token`` (``live.revisions``): a
     restore renews the epoch, so a revision from before it is never read after it."""
     return f"revision:{token}:{pk}"
+
+
+def in_play_announced_key() -> str:
+    """The key that says the tables in play were announced less than a second ago
+    (``live.push``): whatever the epoch, as every app server sharing the cache publishes to
+    the same channel."""
+    return "announced:in-play"
+
+
+def in_play_held_key() -> str:
+    """The key of the latest announcement to the tables in play held back for the next
+    second (``live.push``)."""
+    return "held:in-play"

@@ -26,7 +26,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from clubsite.http import HtmxHttpRequest
-from clubsite.pages import kept_for_visitors
+from clubsite.pages import kept_page
 from scoring import games, selectors, spreadsheets
 from scoring.models import Season, Table
 from scoring.pages.standings import (
@@ -156,7 +156,7 @@ def _standings_version(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> s
 
 @require_safe
 @standings_public
-@kept_for_visitors(_standings_version)
+@kept_page(_standings_version)
 def season_standings(request: HtmxHttpRequest, pk: int, game: str) -> HttpResponse:
     return _page(request, game, _season(pk))
 
@@ -169,7 +169,7 @@ def season_standings_csv(request: HtmxHttpRequest, pk: int, game: str) -> HttpRe
 
 @require_safe
 @standings_public
-@kept_for_visitors(_standings_version)
+@kept_page(_standings_version)
 def standings(request: HtmxHttpRequest, game: str) -> HttpResponse:
     return _page(request, game, None)
 

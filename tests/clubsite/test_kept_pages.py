@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import Season
+from tests import factories
 from tests.factories import FIRST_GAME, PASSOUT, post_deal
 
 pytestmark = pytest.mark.django_db
@@ -148,3 +149,101 @@ def test_what_is_missing_is_not_kept(table: Any, missing: str) -> None:
 
     # Made again: the page's version (none) and the view's own lookup.
     assert len(again.captured_queries) == 2
+
+
+# -- one kept page for everyone, each one's own parts filled in ----------------------------
+
+
+def main(page: str) -> str:
+    """The page below the site's header."""
+    return page.partition('<main id="main">')[2]
+
+
+def test_a_member_gets_the_kept_leaderboard_with_his_own_parts(
+    client: Client, club: Any, django_assert_num_queries: Any
+) -> None:
+    season = Season.objects.create(name="Весна", starts_on="2026-03-01", ends_on="2026-05-31")
+    services.standings_changed()
+    url = reverse("scoring:season_standings", args=[season.pk, "preferans"])
+    kept = visitor().get(url).content.decode()
+    client.force_login(club["Anna"])
+
+    # The session and himself (2), the page's version (the stamp); no rendering of the page.
+    with django_assert_num_queries(3):
+        mine = client.get(url).content.decode()
+
+    assert "Sign out" in mine and "Sign in" not in mine
+    assert 'href="/members/anna/">Anna</a>' in mine
+    assert 'name="csrfmiddlewaretoken"' in mine  # his sign-out form's token, his own
+    assert "Sign in" in kept and "Anna" not in kept and "csrfmiddlewaretoken" not in kept
+    assert "<!--own:" not in mine and "<!--own:" not in kept
+    # Then a visitor gets the page kept, with nothing of Anna's in it.
+    assert visitor().get(url).content.decode() == kept
+
+
+def test_each_member_gets_his_own_token_and_name_on_the_same_kept_page(club: Any) -> None:
+    season = Season.objects.create(name="Весна", starts_on="2026-03-01", ends_on="2026-05-31")
+    services.standings_changed()
+    url = reverse("scoring:season_standings", args=[season.pk, "preferans"])
+    anna, boris = visitor(), visitor()
+    anna.force_login(club["Anna"])
+    boris.force_login(club["Boris"])
+
+    annas, boriss = anna.get(url).content.decode(), boris.get(url).content.decode()
+
+    assert ">Anna</a>" in annas and ">Boris</a>" not in annas
+    assert ">Boris</a>" in boriss and ">Anna</a>" not in boriss
+    assert anna.cookies["csrftoken"].value != boris.cookies["csrftoken"].value
+    assert main(annas) == main(boriss)
+
+
+def test_an_organiser_gets_the_admin_link_filled_in(organiser: Any, client: Client) -> None:
+    season = Season.objects.create(name="Весна", starts_on="2026-03-01", ends_on="2026-05-31")
+    services.standings_changed()
+    url = reverse("scoring:season_standings", args=[season.pk, "preferans"])
+    visitor().get(url)  # kept
+
+    page = client.get(url).content.decode()
+
+    assert page.count('href="/admin/"') == 2  # the menu and the phone's "more"
+    assert 'href="/admin/"' not in visitor().get(url).content.decode()
+
+
+def test_a_message_is_filled_into_the_kept_page(club: Any) -> None:
+    season = Season.objects.create(name="Весна", starts_on="2026-03-01", ends_on="2026-05-31")
+    services.standings_changed()
+    url = reverse("scoring:season_standings", args=[season.pk, "preferans"])
+    kept = visitor().get(url).content.decode()
+    guest = visitor()
+    storage = CookieStorage(RequestFactory().get("/"))
+    guest.cookies["messages"] = storage._encode([Message(constants.INFO, "Только для вас")])
+
+    with_message = guest.get(url).content.decode()
+
+    assert "Только для вас" in with_message
+    assert guest.get(url).content.decode() == kept  # shown once
+
+
+def test_a_profile_is_kept_and_his_own_parts_are_his_and_the_organisers(
+    club: Any, django_assert_num_queries: Any
+) -> None:
+    services.standings_changed()
+    url = reverse("members:detail", args=["anna"])
+    kept = visitor().get(url).content.decode()
+    anna, boris, olga = visitor(), visitor(), visitor()
+    anna.force_login(club["Anna"])
+    boris.force_login(club["Boris"])
+    olga.force_login(factories.member("Olga", organiser=True, username="olga"))
+
+    # Another member: the session and himself (2), the page's version (1); nothing of his
+    # own to read.
+    with django_assert_num_queries(3):
+        boriss = boris.get(url).content.decode()
+    annas = anna.get(url).content.decode()
+    olgas = olga.get(url).content.decode()
+
+    assert "Your settings" in annas and "Account with the club" in annas
+    assert "Your settings" not in olgas and "Account with the club" in olgas
+    for page in (kept, boriss):
+        assert "Your settings" not in page and "Account with the club" not in page
+    assert all("<h1>Anna</h1>" in page for page in (kept, annas, boriss, olgas))

@@ -9,6 +9,7 @@ import json
 import shutil
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -127,6 +128,10 @@ def test_a_viewer_s_stream_hears_of_each_saved_deal_and_no_other_table_s(
         assert stream.response.getheader("Content-Type").startswith("text/event-stream")
         for each in (stream, other, in_play):
             assert each.opened.wait(10)
+        # The table's opening was told to the tables in play less than a second ago: that
+        # second over, the first deal is told at once, the second (within the second after
+        # it, or later) when that second is over.
+        time.sleep(push.IN_PLAY_SECONDS)
         post_deal(client, table, FIRST_GAME)
         post_deal(client, Table.objects.get(pk=table.pk), PASSOUT)
         heard = stream.revisions(2)
@@ -169,6 +174,33 @@ def test_nothing_is_published_without_a_push_server(table, settings, monkeypatch
         ("table-" + str(table.pk), "revision", {"table": table.pk, "revision": 3}),
         ("in-play", "revision", {"table": table.pk, "revision": 3}),
     ]
+
+
+@pytest.mark.django_db
+def test_the_tables_in_play_are_told_at_most_once_a_second_and_the_latest_last(table, sent):
+    other = factories.pulka()
+    push.announce(table.pk, 3)
+    push.announce(other.pk, 7)
+    push.announce(table.pk, 4)
+
+    # Each table's own channel hears every revision; the home pages' the first at once…
+    assert [args for args in sent if args[0] != "in-play"] == [
+        (f"table-{table.pk}", "revision", {"table": table.pk, "revision": 3}),
+        (f"table-{other.pk}", "revision", {"table": other.pk, "revision": 7}),
+        (f"table-{table.pk}", "revision", {"table": table.pk, "revision": 4}),
+    ]
+    assert [args for args in sent if args[0] == "in-play"] == [
+        ("in-play", "revision", {"table": table.pk, "revision": 3}),
+    ]
+    # …and the latest held back when that second is over (a timer's thread), once.
+    time.sleep(push.IN_PLAY_SECONDS + 0.5)
+    assert [args for args in sent if args[0] == "in-play"] == [
+        ("in-play", "revision", {"table": table.pk, "revision": 3}),
+        ("in-play", "revision", {"table": table.pk, "revision": 4}),
+    ]
+    time.sleep(push.IN_PLAY_SECONDS + 0.2)  # the second after it: told at once again
+    push.announce(other.pk, 8)
+    assert sent[-1] == ("in-play", "revision", {"table": other.pk, "revision": 8})
 
 
 @pytest.fixture
@@ -229,6 +261,7 @@ def test_each_tournament_write_is_announced_once_it_commits(
     assert sorted(data["table"] for _c, _e, data in heard[:-1]) == tables
     assert len(tables) == 2
     factories.tour_played(tour, judge)
+    time.sleep(push.IN_PLAY_SECONDS + 0.5)  # the second table's opening, held, told
     sent.clear()
     with django_capture_on_commit_callbacks(execute=True):
         tournament_services.tour_close(tour=tour)

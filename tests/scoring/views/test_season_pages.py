@@ -501,8 +501,8 @@ def test_leaderboard_pages_cost_the_same_queries_whatever_the_tables(
         client.get(reverse("scoring:standings_csv", args=[Table.PREFERANS]))
     with django_assert_num_queries(1):  # the seasons
         client.get(reverse("scoring:season_list"))
-    # A member signed in gets the page made for him, the board and the club's name from the
-    # cache: the session and himself (2), the season with the stamp (1).
+    # A member signed in gets the same kept page, his own parts filled in (clubsite.pages):
+    # the session and himself (2), the page's version (1).
     client.force_login(members[0])
     with django_assert_num_queries(3):
         mine = client.get(season_url(season), {"sort": "money"})
