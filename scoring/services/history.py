@@ -402,21 +402,22 @@ def history_import(*, content: bytes, file_name: str, by: Member | None) -> Hist
                 if seat.is_new_guest:
                     seat.player.save()  # the same Guest object for each of his tables
                     guests += 1
-        for planned in plan.tables:
-            _create_table(planned, file_name=file_name, by=by)
-        for game in sorted({t.source.game for t in plan.tables}):
-            ratings_update_task.enqueue(game)
-        return HistoryImport.objects.create(
+        record = HistoryImport.objects.create(
             digest=plan.digest,
             file_name=file_name[:200],
             tables=len(plan.tables),
             guests=guests,
             by=by,
         )
+        for planned in plan.tables:
+            _create_table(planned, record=record)
+        for game in sorted({t.source.game for t in plan.tables}):
+            ratings_update_task.enqueue(game)
+        return record
 
 
-def _create_table(planned: PlannedTable, *, file_name: str, by: Member | None) -> Table:
-    source = planned.source
+def _create_table(planned: PlannedTable, *, record: HistoryImport) -> Table:
+    source, file_name, by = planned.source, record.file_name, record.by
     kind = games.of(source.game)
     table = Table(
         game=source.game,
@@ -424,6 +425,7 @@ def _create_table(planned: PlannedTable, *, file_name: str, by: Member | None) -
         status=Table.FINISHED,
         standing=Table.COUNTED,
         totals_only=True,
+        history_import=record,
         opened_by=by,
         finished_at=timezone.now(),
         record_digest=planned.digest,
