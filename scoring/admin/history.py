@@ -35,7 +35,6 @@ class HistoryImportAdmin(OrganisersOnly, SafeLookups, admin.ModelAdmin):  # type
         "rows",
         "tables",
         "guests",
-        "digest",
         "tables_made",
     )
     readonly_fields = fields
