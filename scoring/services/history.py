@@ -9,6 +9,7 @@ and the reason, writing nothing. ``history_import`` writes the plan in one trans
 and only a plan with nothing refused: no file is half imported. A file brought in before
 (its digest) is refused, as is a table the club has already (the same date, game, players
 and results: the table's own digest, so two overlapping files do not count a game twice).
+The members' CSV beside it is ``services.history_members``.
 """
 
 from __future__ import annotations
