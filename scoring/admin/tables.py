@@ -24,7 +24,7 @@ from scoring.models import Table
 
 class TableAdmin(OrganisersOnly, SafeLookups, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("__str__", "played_on", "status", "standing", "page")
-    list_filter = ("standing", "status", "game")
+    list_filter = ("standing", "status", "game", "totals_only")
     date_hierarchy = "played_on"
     fields = ("game", "played_on", "status", "standing", "page")
     readonly_fields = fields

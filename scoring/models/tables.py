@@ -167,6 +167,18 @@ class Table(models.Model):
     # its seats' results were written down, so it has no deals, no sheet and no record; it
     # is never reopened, and it counts in the standings from its seats like any other.
     totals_only = models.BooleanField(_("paper history: totals only"), default=False)
+    # The file such a table came from: its entry in the record book of imports (the
+    # admin's). None for any other table, and for one restored from a backup, which
+    # carries the tables but not the imports. An import that made tables is never deleted.
+    history_import = models.ForeignKey(
+        "scoring.HistoryImport",
+        verbose_name=_("history import"),
+        null=True,
+        blank=True,
+        editable=False,
+        on_delete=models.PROTECT,
+        related_name="tables_made",
+    )
     opened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -27,13 +27,10 @@ from scoring.models import HistoryImport
 from scoring.pages.forms import HistoryConfirmForm, HistoryUploadForm, MembersUploadForm
 from scoring.pages.labels import rule_error_text
 from scoring.permissions import can_import_history
-from scoring.services.history import (
-    HistoryPlan,
-    HistoryRefused,
+from scoring.services.history import HistoryPlan, HistoryRefused, history_import, history_plan
+from scoring.services.history_members import (
     MembersPlan,
     MembersRefused,
-    history_import,
-    history_plan,
     members_import,
     members_plan,
 )

@@ -57,6 +57,7 @@ from scoring.models import (
     Evening,
     EveningTable,
     Guest,
+    HistoryImport,
     Penalty,
     PreferansTariff,
     Season,
@@ -161,6 +162,7 @@ MATRIX: list[tuple[str, str]] = [
     ("board-csv-private",    "login   ok      ok      ok      ok      ok      ok"),
     # -- members
     ("member-page",          "ok      ok      ok      ok      ok      ok      ok"),
+    ("member-page-account",  "ok      ok      ok      ok      ok      ok      ok"),
     ("settings-form",        "login   ok      ok      ok      ok      ok      ok"),
     ("own-settings",         "login   ok      ok      ok      ok      ok      ok"),
     ("sign-in-form",         "ok      ok      ok      ok      ok      ok      ok"),
@@ -188,14 +190,20 @@ MATRIX: list[tuple[str, str]] = [
     # -- the members' accounts: the organisers' cash book
     ("cash-book",            "login   403     403     ok      ok      403     ok"),
     ("top-up",               "login   403     403     ok      ok      403     ok"),
+    ("refund",               "login   403     403     ok      ok      403     ok"),
     ("refund-past-balance",  "login   403     403     refused refused 403     refused"),
+    ("correction",           "login   403     403     ok      ok      403     ok"),
+    ("correction-no-reason", "login   403     403     refused refused 403     refused"),
+    ("top-up-negative",      "login   403     403     refused refused 403     refused"),
     ("account-csv",          "login   403     403     ok      ok      403     ok"),
     ("settle-by-account",    "login   403     403     ok      ok      403     ok"),
     ("settle-by-account-short", "login 403    403     refused refused 403     refused"),
     ("shared-expense-form",  "login   403     403     ok      ok      403     ok"),
     ("shared-expense",       "login   403     403     ok      ok      403     ok"),
+    ("shared-expense-stranger", "login 403    403     refused refused 403     refused"),
     ("guest-paid",           "login   403     403     ok      ok      403     ok"),
     ("guest-paid-twice",     "login   403     403     refused refused 403     refused"),
+    ("guest-paid-no-table-money", "login 403  403     refused refused 403     refused"),
     # -- club evenings ("seated": checked in at the evening)
     ("evenings",             "ok      ok      ok      ok      ok      ok      ok"),
     ("evening",              "ok      ok      ok      ok      ok      ok      ok"),
@@ -226,8 +234,10 @@ MATRIX: list[tuple[str, str]] = [
     ("my-calendar-feed-wrong", "404   404     404     404     404     404     404"),
     ("calendar-link",        "login   ok      ok      ok      ok      ok      ok"),
     ("evening-schedule",     "login   403     403     ok      ok      403     ok"),
+    ("evening-schedule-one", "login   403     403     ok      ok      403     ok"),
     ("evening-schedule-past", "login  403     403     refused refused 403     refused"),
     ("answer",               "login   ok      ok      ok      ok      ok      ok"),
+    ("answer-for-another",   "login   ok      ok      ok      ok      ok      ok"),
     ("answer-over",          "login   403     403     403     403     403     403"),
     ("check-in-answered",    "login   403     403     ok      ok      403     ok"),
     ("evening-cancel",       "login   403     403     ok      ok      403     ok"),
@@ -272,6 +282,9 @@ MATRIX: list[tuple[str, str]] = [
     ("history-table",        "ok      ok      ok      ok      ok      ok      ok"),
     ("history-table-reopen", "403     403     403     403     403     403     403"),
     ("history-table-export", "404     404     404     404     404     404     404"),
+    ("history-import-admin-list", "admin admin admin admin  ok      403     ok"),
+    ("history-import-admin-page", "admin admin admin admin  ok      403     ok"),
+    ("history-import-admin-delete", "admin admin admin admin 403    403     403"),
     # -- the admin: tariffs, seasons, members, the club's name
     ("admin-index",          "admin   admin   admin   admin   ok      ok      ok"),
     ("tariff-admin-list",    "admin   admin   admin   admin   ok      403     ok"),
@@ -1016,6 +1029,28 @@ for _name, (_label, _where) in STANDINGS.items():
 action("member-page", "A member's page — `GET /members/<username>/`")(
     lambda client, w: client.get(_url("members:detail", "boris"))
 )
+
+
+def _anna_has_an_entry(w: World) -> None:
+    AccountEntry.objects.create(
+        member=w.anna, kind="top_up", amount=Decimal("12.50"), recorded_by=w.boris
+    )
+
+
+def _account_only_for_anna_and_organisers(w: World, response: HttpResponse) -> None:
+    html = response.content.decode()
+    sees = w.role in ("seated", "organiser", "org-staff", "admin")  # Anna herself is "seated"
+    assert ("Account with the club" in html) == sees
+    assert ("12.50" in html) == sees
+
+
+action(
+    "member-page-account",
+    "Anna's page, her account with the club on it for herself and the organisers only — "
+    "`GET /members/<username>/`",
+    prepare=_anna_has_an_entry,
+    done=_account_only_for_anna_and_organisers,
+)(lambda client, w: client.get(_url("members:detail", "anna")))
 
 
 action("settings-form", "Own settings, the form — `GET /members/settings/`")(
@@ -1798,6 +1833,22 @@ def _topped_up(w: World, response: HttpResponse) -> None:
     assert entry.recorded_by == w.actor
 
 
+def _entry_is(kind: str, amount: str, reason: str) -> Callable[[World, HttpResponse], None]:
+    """The write made one entry of Boris's, recorded by the actor."""
+
+    def done(w: World, response: HttpResponse) -> None:
+        entry = AccountEntry.objects.exclude(recorded_by=w.anna).get()
+        assert (entry.member, entry.kind, entry.amount, entry.reason) == (
+            w.boris,
+            kind,
+            Decimal(amount),
+            reason,
+        )
+        assert entry.recorded_by == w.actor
+
+    return done
+
+
 def _boris_has_100(w: World) -> None:
     AccountEntry.objects.create(
         member=w.boris, kind="top_up", amount=Decimal(100), recorded_by=w.anna
@@ -1829,6 +1880,42 @@ action(
     prepare=_boris_has_100,
     refusal="a refund is at most the balance, 100.00",
 )(_record(lambda w: {"member": str(w.boris.pk), "kind": "refund", "amount": "100.01"}))
+action(
+    "refund",
+    "Refund Boris 40 of his 100 — `POST /accounts/`",
+    prepare=_boris_has_100,
+    ok_status=302,
+    writes=True,
+    done=_entry_is("refund", "-40.00", ""),
+)(_record(lambda w: {"member": str(w.boris.pk), "kind": "refund", "amount": "40"}))
+action(
+    "correction",
+    "Correct Boris's account by −20, saying why — `POST /accounts/`",
+    prepare=_boris_has_100,
+    ok_status=302,
+    writes=True,
+    done=_entry_is("correction", "-20.00", "typed 100 for 80"),
+)(
+    _record(
+        lambda w: {
+            "member": str(w.boris.pk),
+            "kind": "correction",
+            "amount": "-20",
+            "reason": "typed 100 for 80",
+        }
+    )
+)
+action(
+    "correction-no-reason",
+    "Correct Boris's account without saying why — `POST /accounts/`",
+    prepare=_boris_has_100,
+    refusal="say why the correction is made",
+)(_record(lambda w: {"member": str(w.boris.pk), "kind": "correction", "amount": "-20"}))
+action(
+    "top-up-negative",
+    "Record a top-up of −500 for Boris — `POST /accounts/`",
+    refusal="type the amount without a sign",
+)(_record(lambda w: {"member": str(w.boris.pk), "kind": "top_up", "amount": "-500"}))
 action(
     "account-csv",
     "Every account entry as CSV — `GET /accounts/entries.csv`",
@@ -1914,6 +2001,29 @@ action(
 )
 
 
+def _gleb_came_not(w: World) -> None:
+    """The ledger's evening; Gleb, a member, is not checked in at it."""
+    _vera_has_50(w)
+    w.extra["gleb"] = factories.member("Gleb", username="gleb")
+
+
+action(
+    "shared-expense-stranger",
+    "Split a pizza with Gleb, who is not checked in — `POST /evenings/<id>/expense/`",
+    prepare=_gleb_came_not,
+    refusal="Select a valid choice.",
+)(
+    _evening_post(
+        "scoring:shared_expense",
+        lambda w: {
+            "reason": "pizza",
+            "total": "10.00",
+            "members": [w.anna.pk, w.extra["gleb"].pk],
+        },
+    )
+)
+
+
 def _guest_here(w: World) -> None:
     """The evening, the club drawing 120 of table money from the accounts; guest Petr came."""
     _evening(w)
@@ -1961,6 +2071,20 @@ action(
     ok_status=302,
     writes=True,
     done=_vera_paid_for_petr,
+)(_pay_for_petr)
+
+
+def _no_table_money(w: World) -> None:
+    _guest_here(w)
+    Club.objects.filter(pk=Club.ONLY_PK).update(account_table_money=Decimal(0))
+
+
+action(
+    "guest-paid-no-table-money",
+    "Vera pays for guest Petr when the club draws no table money from the accounts — "
+    "`POST /evenings/<id>/guest-paid/`",
+    prepare=_no_table_money,
+    refusal="the club draws no table money from the accounts: the guest pays at the door",
 )(_pay_for_petr)
 action(
     "guest-paid-twice",
@@ -2067,9 +2191,12 @@ def _scheduled(w: World, response: HttpResponse) -> None:
     assert Evening.objects.filter(organiser=w.actor, seats=12).count() == 2
 
 
-def _schedule(days: int) -> Send:
+def _schedule(days: int, *, weeks: int | None = 1) -> Send:
+    """Announce an evening ``days`` from today; with ``weeks``, every week until then."""
+
     def send(client: Client, w: World) -> HttpResponse:
         first = timezone.localdate() + datetime.timedelta(days=days)
+        until = "" if weeks is None else (first + datetime.timedelta(weeks=weeks)).isoformat()
         return client.post(
             _url("scoring:evening_schedule"),
             {
@@ -2079,11 +2206,19 @@ def _schedule(days: int) -> Send:
                 "game": "preferans",
                 "table_size": "4",
                 "seats": "12",
-                "until": (first + datetime.timedelta(weeks=1)).isoformat(),
+                "until": until,
             },
         )
 
     return send
+
+
+def _scheduled_one(w: World, response: HttpResponse) -> None:
+    (evening,) = Evening.objects.filter(organiser=w.actor)
+    assert (evening.played_on, evening.seats) == (
+        timezone.localdate() + datetime.timedelta(days=3),
+        12,
+    )
 
 
 def _answered(w: World, response: HttpResponse) -> None:
@@ -2148,6 +2283,13 @@ action(
     done=_scheduled,
 )(_schedule(3))
 action(
+    "evening-schedule-one",
+    "Announce one evening, not a series — `POST /evenings/schedule/`",
+    ok_status=302,
+    writes=True,
+    done=_scheduled_one,
+)(_schedule(3, weeks=None))
+action(
     "evening-schedule-past",
     "Announce an evening for yesterday — `POST /evenings/schedule/`",
     refusal="an evening is scheduled for today or a later day",
@@ -2160,6 +2302,24 @@ action(
     writes=True,
     done=_answered,
 )(_evening_post("scoring:evening_answer", lambda w: {"answer": "maybe"}))
+
+
+def _answered_for_oneself_only(w: World, response: HttpResponse) -> None:
+    answers = dict(w.extra["evening"].answers.values_list("member__username", "answer"))
+    assert w.actor is not None
+    assert answers[w.actor.username] == "no"
+    assert answers["boris"] == "yes"  # as he answered: the form names nobody else
+
+
+action(
+    "answer-for-another",
+    "Answer «не приду» naming Boris in the form (the answer is one's own: no field names "
+    "another member) — `POST /evenings/<id>/answer/`",
+    prepare=_announced,
+    ok_status=302,
+    writes=True,
+    done=_answered_for_oneself_only,
+)(_evening_post("scoring:evening_answer", lambda w: {"answer": "no", "member": w.boris.pk}))
 action(
     "answer-over",
     "Answer an evening that is over — `POST /evenings/<id>/answer/`",
@@ -2682,6 +2842,36 @@ action(
     "Export a table of paper history (it has no record) — `GET /tables/<id>/export/`",
     prepare=_history_imported,
 )(lambda client, w: client.get(_url("scoring:table_export", w.extra["history"].pk)))
+
+
+def _history_import_admin(name: str) -> Send:
+    return lambda client, w: client.get(
+        _admin(f"scoring_historyimport_{name}", HistoryImport.objects.get().pk)
+    )
+
+
+action(
+    "history-import-admin-list",
+    "Paper history's imports in the admin, the record book (read-only) — "
+    "`GET /admin/scoring/historyimport/`",
+    prepare=_history_imported,
+)(lambda client, w: client.get(_admin("scoring_historyimport_changelist")))
+action(
+    "history-import-admin-page",
+    "An import in the admin: who, when, the file, its rows and tables — "
+    "`GET …/historyimport/<id>/change/`",
+    prepare=_history_imported,
+)(_history_import_admin("change"))
+action(
+    "history-import-admin-delete",
+    "Delete an import in the admin (nobody: its tables count) — "
+    "`POST …/historyimport/<id>/delete/`",
+    prepare=_history_imported,
+)(
+    lambda client, w: client.post(
+        _admin("scoring_historyimport_delete", HistoryImport.objects.get().pk), {"post": "yes"}
+    )
+)
 
 
 def assert_sits_out(w: World) -> None:

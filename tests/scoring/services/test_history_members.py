@@ -7,7 +7,7 @@ import pytest
 
 from members.models import Member
 from scoring.engine.errors import RuleError
-from scoring.services.history import MembersRefused, members_import, members_plan
+from scoring.services.history_members import MembersRefused, members_import, members_plan
 from tests import factories
 
 pytestmark = pytest.mark.django_db
