@@ -24,6 +24,7 @@ from scoring.games import CENT
 from scoring.models import Season, Table
 from scoring.models.seasons import RANKING_WORDS
 from scoring.pages import games as game_pages
+from scoring.pages import leagues
 from scoring.pages.profiles import figure, unit
 
 ALL_TIME_ORDER = ("money", "average", "wins")
@@ -186,6 +187,8 @@ def board_html(
 ) -> str:
     """The page's content below the site's header: the same for every visitor of this
     board, sorting and language while the standings stay as they are."""
+    if season is not None and season.is_league:
+        return _league_html(game, season, today=today)
     ranked, below = selectors.standings(game, season)
     names = usernames(ranked, below)
     order = season.order if season is not None else ALL_TIME_ORDER
@@ -215,6 +218,38 @@ def board_html(
             "min_games": min_games,
             "csv_url": csv_url,
             "games": [(g, label, other[g]) for g, label in Table.GAMES],
+            "default_tariff": _default_tariff(games.of(game), season),
+        },
+    )
+
+
+def _league_html(game: str, season: Season, *, today: datetime.date) -> str:
+    """A league season's board: its lines with their breakdowns, and its rule in words."""
+    found = selectors.league(game, season)
+    names = usernames([*found.ranked, *found.below])  # type: ignore[list-item]
+    ranked, below = leagues.league_lines(game, found, names)
+    return render_to_string(
+        "scoring/standings_detail.html#board",
+        {
+            "game": game,
+            "game_label": dict(Table.GAMES)[game],
+            "unit": unit(game),
+            "season": season,
+            "today": today,
+            "league": True,
+            "ranked": ranked,
+            "below": below,
+            "ranking": leagues.league_in_words(season),
+            "nights": leagues.nights_in_words(season),
+            "qualification": qualification_in_words(season.min_games),
+            "min_games": season.min_games,
+            "csv_url": reverse(
+                "scoring:season_standings_csv", kwargs={"pk": season.pk, "game": game}
+            ),
+            "games": [
+                (g, label, reverse("scoring:season_standings", kwargs={"pk": season.pk, "game": g}))
+                for g, label in Table.GAMES
+            ],
             "default_tariff": _default_tariff(games.of(game), season),
         },
     )
