@@ -5,45 +5,96 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scoring', '0033_account_entry_guest'),
+        ("scoring", "0033_account_entry_guest"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='season',
-            name='bands',
-            field=models.JSONField(blank=True, default=list, help_text='For results counted in bands: pairs [up to, share]; [[200, 1], [650, 0.1], [null, 0]] counts a result in full up to 200 whists, one in ten from 200 to 650, nothing beyond. A loss is counted the same way.', verbose_name='bands'),
+            model_name="season",
+            name="bands",
+            field=models.JSONField(
+                blank=True,
+                default=list,
+                help_text="For results counted in bands: pairs [up to, share]; [[200, 1], [650, 0.1], [null, 0]] counts a result in full up to 200 whists, one in ten from 200 to 650, nothing beyond. A loss is counted the same way.",
+                verbose_name="bands",
+            ),
         ),
         migrations.AddField(
-            model_name='season',
-            name='best_of',
-            field=models.PositiveSmallIntegerField(blank=True, help_text="Count only a member's best N nights (empty: all of them).", null=True, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(1000)], verbose_name='best nights counted'),
+            model_name="season",
+            name="best_of",
+            field=models.PositiveSmallIntegerField(
+                blank=True,
+                help_text="Count only a member's best N nights (empty: all of them).",
+                null=True,
+                validators=[
+                    django.core.validators.MinValueValidator(1),
+                    django.core.validators.MaxValueValidator(1000),
+                ],
+                verbose_name="best nights counted",
+            ),
         ),
         migrations.AddField(
-            model_name='season',
-            name='league_nights',
-            field=models.CharField(choices=[('evenings', "the club's evenings: each evening is a night"), ('tournaments', "tournaments of one tour within the season's dates")], default='evenings', max_length=12, verbose_name='league nights'),
+            model_name="season",
+            name="league_nights",
+            field=models.CharField(
+                choices=[
+                    ("evenings", "the club's evenings: each evening is a night"),
+                    ("tournaments", "tournaments of one tour within the season's dates"),
+                ],
+                default="evenings",
+                max_length=12,
+                verbose_name="league nights",
+            ),
         ),
         migrations.AddField(
-            model_name='season',
-            name='league_rule',
-            field=models.CharField(choices=[('keys', 'the ranking order below (money, average, wins …)'), ('places', 'league: place points at each table'), ('bands', 'league: results counted in bands (capped)'), ('raw', 'league: results in whists as they are'), ('average_place', 'league: average place at the tables')], default='keys', max_length=16, verbose_name='rank by'),
+            model_name="season",
+            name="league_rule",
+            field=models.CharField(
+                choices=[
+                    ("keys", "the ranking order below (money, average, wins …)"),
+                    ("places", "league: place points at each table"),
+                    ("bands", "league: results counted in bands (capped)"),
+                    ("raw", "league: results in whists as they are"),
+                    ("average_place", "league: average place at the tables"),
+                ],
+                default="keys",
+                max_length=16,
+                verbose_name="rank by",
+            ),
         ),
         migrations.AddField(
-            model_name='season',
-            name='place_points',
-            field=models.JSONField(blank=True, default=list, help_text='Points for the 1st, 2nd, 3rd … place at a table, e.g. [3, 2, 0].', verbose_name='place points'),
+            model_name="season",
+            name="place_points",
+            field=models.JSONField(
+                blank=True,
+                default=list,
+                help_text="Points for the 1st, 2nd, 3rd … place at a table, e.g. [3, 2, 0].",
+                verbose_name="place points",
+            ),
         ),
         migrations.AddField(
-            model_name='season',
-            name='second_negative',
-            field=models.DecimalField(blank=True, decimal_places=2, help_text='What the 2nd place scores instead when his result is below zero.', max_digits=6, null=True, verbose_name='2nd place when negative'),
+            model_name="season",
+            name="second_negative",
+            field=models.DecimalField(
+                blank=True,
+                decimal_places=2,
+                help_text="What the 2nd place scores instead when his result is below zero.",
+                max_digits=6,
+                null=True,
+                verbose_name="2nd place when negative",
+            ),
         ),
         migrations.AddField(
-            model_name='season',
-            name='sole_positive',
-            field=models.DecimalField(blank=True, decimal_places=2, help_text='What the winner scores instead when he is the only player above zero.', max_digits=6, null=True, verbose_name='1st place when he alone is positive'),
+            model_name="season",
+            name="sole_positive",
+            field=models.DecimalField(
+                blank=True,
+                decimal_places=2,
+                help_text="What the winner scores instead when he is the only player above zero.",
+                max_digits=6,
+                null=True,
+                verbose_name="1st place when he alone is positive",
+            ),
         ),
     ]
