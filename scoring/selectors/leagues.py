@@ -45,7 +45,9 @@ class League:
 
 
 def member_key(pk: int) -> str:
-    return f"m{pk}"
+    """A member's key for the engine, in nine digits: members equal on every tie-break are
+    listed by it, so as they joined the club (``m10`` would come before ``m9``)."""
+    return f"m{pk:09d}"
 
 
 def league(game: str, season: Season) -> League:
@@ -84,7 +86,7 @@ def league(game: str, season: Season) -> League:
     names: dict[str, str] = {}
     members: dict[str, int] = {}
     for table, member, guest, result, night, played_on, label, *name in rows:
-        key = member_key(member) if member is not None else f"g{guest}"
+        key = member_key(member) if member is not None else f"g{guest:09d}"
         if member is not None:
             names[key] = shown_name(*name)
             members[key] = member
