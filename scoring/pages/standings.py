@@ -270,7 +270,12 @@ class Board(NamedTuple):
     game: str
     label: str
     url: str
-    lines: list[BoardLine]
+    lines: list[BoardLine] | list[leagues.LeagueBoardLine]
+
+    @property
+    def league(self) -> bool:
+        """Whether the lines are a league season's (points and nights, not money)."""
+        return any(isinstance(line, leagues.LeagueBoardLine) for line in self.lines)
 
     @property
     def unit(self) -> str:
@@ -293,7 +298,10 @@ def leaders_section(season: Season | None, *, top: int = 3) -> str:
 
 def leaders(season: Season | None, *, top: int = 3) -> list[Board]:
     """The top of each game's board (for the home page): ``(game, label, url, lines)``.
-    Two queries per game and one for the members' usernames."""
+    Two queries per game and one for the members' usernames (a league season's: one per
+    game, its seats, and the usernames)."""
+    if season is not None and season.is_league:
+        return _league_leaders(season, top=top)
     boards = {game: selectors.standings(game, season)[0][:top] for game, _label in Table.GAMES}
     names = usernames(*boards.values())
     result = []
@@ -304,3 +312,18 @@ def leaders(season: Season | None, *, top: int = 3) -> list[Board]:
             url = reverse("scoring:standings", kwargs={"game": game})
         result.append(Board(game, str(label), url, board_lines(boards[game], game, names)))
     return result
+
+
+def _league_leaders(season: Season, *, top: int) -> list[Board]:
+    """The top of a league season's boards, by its league rule."""
+    found = {game: selectors.league(game, season) for game, _label in Table.GAMES}
+    names = usernames(*(f.ranked[:top] for f in found.values()))  # type: ignore[arg-type]
+    return [
+        Board(
+            game,
+            str(label),
+            reverse("scoring:season_standings", kwargs={"pk": season.pk, "game": game}),
+            leagues.league_lines(game, found[game], names)[0][:top],
+        )
+        for game, label in Table.GAMES
+    ]

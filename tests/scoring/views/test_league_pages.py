@@ -366,3 +366,31 @@ def test_a_league_rule_that_cannot_work_is_refused_in_russian(
     assert response.status_code == 200
     assert message in response.content.decode()
     assert not Season.objects.exists()
+
+
+# -- the home page --------------------------------------------------------------------------
+
+
+def test_the_home_page_shows_a_league_seasons_leaders_by_points(
+    client: Client, evenings, django_assert_num_queries: Any
+):
+    league(best_of=2, ends_on=timezone.localdate() + datetime.timedelta(days=10))
+
+    # Tables in play (1), the latest finished (1), their seats (1), tonight's evening (1),
+    # the next (1), the season (1), the standings stamp (1), each game's league seats (2),
+    # the leaders' usernames (1), the club's name (1).
+    with django_assert_num_queries(11):
+        response = client.get(reverse("scoring:home"))
+
+    boards = {board.game: board for board in response.context["leaders"]}
+    assert boards[Table.PREFERANS].league
+    assert [(line.rank, line.name, line.points) for line in boards[Table.PREFERANS].lines] == [
+        (1, "Member D", "8"),
+        (2, "Member A", "7"),
+        (3, "Member B", "6"),
+        (4, "Member E", "5"),
+        (5, "Member F", "1.5"),
+    ]  # the top five (C, 6th, is left out)
+    assert boards[Table.BOSTON].lines == []
+    html = response.content.decode()
+    assert "2 of 3" in html
