@@ -25,6 +25,7 @@ from scoring.models import Season, Table
 from scoring.models.seasons import RANKING_WORDS
 from scoring.pages import games as game_pages
 from scoring.pages import leagues
+from scoring.pages.labels import rule_error_text
 from scoring.pages.profiles import figure, unit
 
 ALL_TIME_ORDER = ("money", "average", "wins")
@@ -237,9 +238,14 @@ def _league_html(game: str, season: Season, *, today: datetime.date) -> str:
             "season": season,
             "today": today,
             "league": True,
+            "problem": rule_error_text(found.problem) if found.problem else "",
             "ranked": ranked,
             "below": below,
-            "ranking": leagues.league_in_words(season),
+            "ranking": (
+                leagues.league_in_words(season)
+                if found.problem is None
+                else str(season.get_league_rule_display())
+            ),
             "nights": leagues.nights_in_words(season),
             "qualification": qualification_in_words(season.min_games),
             "min_games": season.min_games,

@@ -20,7 +20,8 @@ import datetime
 from dataclasses import dataclass
 
 from members.models import name_fields, shown_name
-from scoring.engine.league import LeagueLine, NightTable, league_standings
+from scoring.engine.errors import N_, RuleError
+from scoring.engine.league import LeagueLine, NightTable, check_league, league_standings
 from scoring.models import Season, Seat, Table
 
 
@@ -42,6 +43,9 @@ class League:
     below: list[LeagueLine]
     names: dict[str, str]
     members: dict[str, int]
+    problem: RuleError | None = None
+    """Why the season's rule cannot rank anyone (stored without the admin's checks: a
+    shell, an old backup); the board then says so instead of ranking."""
 
 
 def member_key(pk: int) -> str:
@@ -52,7 +56,16 @@ def member_key(pk: int) -> str:
 
 def league(game: str, season: Season) -> League:
     """The league standings of ``game`` in ``season`` (a league: ``season.is_league``).
-    One query: the counted finished tables' seats of its nights, with the members' names."""
+    One query: the counted finished tables' seats of its nights, with the members' names;
+    none when the season's rule cannot work (``League.problem``)."""
+    try:
+        rule = season.league()
+        check_league(rule)
+    except RuleError as error:
+        return League((), [], [], {}, {}, problem=error)
+    except (TypeError, ValueError, ArithmeticError):
+        problem = RuleError(N_("the season's place points or bands are not numbers"))
+        return League((), [], [], {}, {}, problem=problem)
     seats = Seat.objects.filter(
         table__game=game,
         table__status=Table.FINISHED,
@@ -105,9 +118,7 @@ def league(game: str, season: Season) -> League:
     ]
     tables.sort(key=lambda t: (t.night, int(t.table)))
     players = sorted(members, key=lambda k: (names[k].casefold(), members[k]))
-    ranked, below = league_standings(
-        tables, season.league(), players=players, min_tables=season.min_games
-    )
+    ranked, below = league_standings(tables, rule, players=players, min_tables=season.min_games)
     return League(
         nights=tuple(Night(d, t) for d, _s, t, _n in order),
         ranked=ranked,

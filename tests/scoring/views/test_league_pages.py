@@ -394,3 +394,26 @@ def test_the_home_page_shows_a_league_seasons_leaders_by_points(
     assert boards[Table.BOSTON].lines == []
     html = response.content.decode()
     assert "2 of 3" in html
+
+
+def test_a_league_rule_stored_broken_says_so_instead_of_failing(client: Client, evenings):
+    # Saved past the admin's checks (a shell, an old backup): place points that are no
+    # numbers, and a rule with none at all.
+    broken = league(place_points=["three"])
+    empty = league(name="Empty", starts_on=SPRING[1], ends_on=SPRING[1], place_points=[])
+
+    pages = [
+        client.get(
+            reverse("scoring:season_standings", kwargs={"pk": s.pk, "game": Table.PREFERANS}),
+            headers={"accept-language": "ru"},
+        )
+        for s in (broken, empty)
+    ]
+    csv_page = page(client, broken, suffix=".csv")
+
+    assert [p.status_code for p in pages] == [200, 200]
+    assert "очки за места или диапазоны сезона записаны не числами" in pages[0].content.decode()
+    assert "укажите очки за каждое место за столом" in pages[1].content.decode()
+    assert pages[0].context["ranked"] == []
+    assert csv_page.status_code == 200
+    assert csv_page.content.decode("utf-8-sig").count("\r\n") == 1  # the header alone
