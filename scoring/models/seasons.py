@@ -51,8 +51,24 @@ def validate_ranking(text: str) -> None:
         raise ValidationError(gettext(error.template), params=error.params or None) from None
 
 
+LEAGUE_NUMBER_LIMIT = Decimal(1_000_000)
+"""The largest place points, band bound or share a league takes: beyond it no club's
+rule makes sense, and the engine's hundredths would overflow the decimal context."""
+
+
+def _number(value: Any) -> Decimal:
+    """A number of a league's place points or bands; ``ValueError`` for anything else
+    (text, ``true``, NaN, infinity, beyond ``LEAGUE_NUMBER_LIMIT``)."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str | Decimal):
+        raise ValueError(value)
+    number = Decimal(str(value))
+    if not number.is_finite() or abs(number) > LEAGUE_NUMBER_LIMIT:
+        raise ValueError(value)
+    return number
+
+
 def _decimal(value: Any) -> Decimal | None:
-    return None if value is None else Decimal(str(value))
+    return None if value is None else _number(value)
 
 
 class Season(models.Model):
@@ -221,11 +237,11 @@ class Season(models.Model):
         points = PointsRule(
             kind=kind if kind in (self.RAW, self.BANDS, self.PLACES) else self.RAW,
             bands=tuple(
-                Band(upto=_decimal(upto), factor=Decimal(str(factor)))
+                Band(upto=_decimal(upto), factor=_number(factor))
                 for upto, factor in (self.bands or () if kind == self.BANDS else ())
             ),
             places=tuple(
-                Decimal(str(p)) for p in (self.place_points or () if kind == self.PLACES else ())
+                _number(p) for p in (self.place_points or () if kind == self.PLACES else ())
             ),
             sole_positive=self.sole_positive if kind == self.PLACES else None,
             second_negative=self.second_negative if kind == self.PLACES else None,

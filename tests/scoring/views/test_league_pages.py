@@ -349,6 +349,10 @@ def test_an_organiser_makes_a_season_a_league_in_the_admin(client: Client, organ
     [
         ({"place_points": "[]"}, "укажите очки за каждое место за столом"),
         ({"place_points": '["three"]'}, "Запишите числа, как в примере"),
+        ({"place_points": "[1e30, 2, 0]"}, "Запишите числа, как в примере"),
+        ({"place_points": "[NaN, 2, 0]"}, "Запишите числа, как в примере"),
+        ({"place_points": "[true, 2, 0]"}, "Запишите числа, как в примере"),
+        ({"league_rule": Season.BANDS, "bands": "[[200]]"}, "Запишите числа, как в примере"),
         (
             {"league_rule": Season.BANDS, "bands": "[[200, 1], [100, 0]]"},
             "границы полос должны расти: 100 после 200",
