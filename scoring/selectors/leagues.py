@@ -115,6 +115,9 @@ def league(game: str, season: Season) -> League:
             results,  # type: ignore[arg-type]
         )
         for table, results in by_table.items()
+        # A table places 3 or 4 players; one with fewer results kept (a paper record
+        # missing a seat's) cannot place anyone, so it is no league table.
+        if len(results) in (3, 4)
     ]
     tables.sort(key=lambda t: (t.night, int(t.table)))
     players = sorted(members, key=lambda k: (names[k].casefold(), members[k]))

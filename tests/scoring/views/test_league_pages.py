@@ -421,3 +421,19 @@ def test_a_league_rule_stored_broken_says_so_instead_of_failing(client: Client, 
     assert pages[0].context["ranked"] == []
     assert csv_page.status_code == 200
     assert csv_page.content.decode("utf-8-sig").count("\r\n") == 1  # the header alone
+
+
+def test_a_table_missing_a_result_is_no_league_table(client: Client, players):
+    whole = finished_table(players, {"A": 30, "B": -10, "C": -20}, NIGHTS[0])
+    broken = finished_table(players, {"D": 30, "E": -10, "F": -20}, NIGHTS[1])
+    Seat.objects.filter(table=broken, member=players["F"]).update(result=None)
+
+    lines = page(client, league()).context["ranked"]
+
+    # The whole table only: A alone positive 4, B 2nd negative 1, C 0.
+    assert [(line.name, line.points, line.tables) for line in lines] == [
+        ("Member A", "4", 1),
+        ("Member B", "1", 1),
+        ("Member C", "0", 1),
+    ]
+    assert whole.pk in {row.table for line in lines for row in line.rows}
