@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -66,6 +67,28 @@ class SeasonAdmin(SafeLookups, admin.ModelAdmin):  # type: ignore[type-arg]
             },
         ),
         (
+            _("Ranked as a league"),
+            {
+                "description": _(
+                    "Instead of the ranking order, a season may rank as a league: each "
+                    "table of a league night gives points by the rule chosen here (place "
+                    "points, results counted in bands, or the result as it is) and the "
+                    "nights add up — all of them, or a member's best N — or members rank "
+                    "by their average place. Equal points go to the larger total result. "
+                    "Serbian league: place points [3, 2, 0], 4 when the winner alone is "
+                    "positive, 1 for a negative 2nd. Guests play but never rank."
+                ),
+                "fields": (
+                    "league_rule",
+                    "league_nights",
+                    "place_points",
+                    ("sole_positive", "second_negative"),
+                    "bands",
+                    "best_of",
+                ),
+            },
+        ),
+        (
             _("Club evenings"),
             {
                 "description": _(
@@ -83,10 +106,20 @@ class SeasonAdmin(SafeLookups, admin.ModelAdmin):  # type: ignore[type-arg]
         form = super().get_form(request, obj, change=change, **kwargs)
         if "ranking" in form.base_fields:
             form.base_fields["ranking"].help_text = ranking_help()
+        # A form sent without the league's choices (a page drawn before seasons could be
+        # leagues, a script) saves the season as it always ranked: by its ranking order,
+        # its nights the evenings.
+        for name, default in (("league_rule", Season.KEYS), ("league_nights", Season.EVENINGS)):
+            field = form.base_fields.get(name)
+            if isinstance(field, forms.TypedChoiceField):
+                field.required = False
+                field.empty_value = default
         return form
 
     @admin.display(description=_("ranking order"), ordering="ranking")
     def ranking_order(self, obj: Season) -> str:
+        if obj.is_league:
+            return str(obj.get_league_rule_display())
         return ", ".join(str(RANKING_WORDS.get(k, k)) for k in ranking_keys(obj.ranking))
 
     @admin.display(description=_("state"))

@@ -371,14 +371,25 @@ on them. ``SEASON_MIN_GAMES`` finished tables rank a member (the demo's play fou
 SEASON_BEGAN_DAYS_AGO = 40
 SEASON_DAYS_LEFT = 50
 SEASON_MIN_GAMES = 2
+SEASON_LEAGUE = {
+    "league_rule": Season.PLACES,
+    "place_points": [3, 2, 0],
+    "sole_positive": Decimal(4),
+    "second_negative": Decimal(1),
+    "best_of": 8,
+}
+"""The season ranks as a league (docs/tournaments.md, "Seasons as leagues"): the Serbian
+league's place points, the best 8 nights of each member counted."""
 
 
 def _season(today: Any) -> None:
     """The season in progress (``SEASON``), its totals summed by the service as an
-    organiser's would be, with the club's usual tariffs as its defaults."""
+    organiser's would be, with the club's usual tariffs as its defaults, ranked as a
+    league (``SEASON_LEAGUE``)."""
     season = Season(
         name=SEASON,
         min_games=SEASON_MIN_GAMES,
+        **SEASON_LEAGUE,
         starts_on=today - timedelta(days=SEASON_BEGAN_DAYS_AGO),
         ends_on=today + timedelta(days=SEASON_DAYS_LEFT),
         preferans_tariff=PreferansTariff.objects.filter(name=SOCHI).first(),

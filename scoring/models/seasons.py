@@ -20,7 +20,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.errors import RuleError
+from scoring.engine.league import LeagueRule, check_league
 from scoring.engine.standings import RANKING_KEYS, check_order
+from scoring.engine.tournament.points import Band, PointsRule
 from scoring.models.tables import Table
 from scoring.models.tariffs import BostonTariff, PreferansTariff
 
@@ -49,8 +51,46 @@ def validate_ranking(text: str) -> None:
         raise ValidationError(gettext(error.template), params=error.params or None) from None
 
 
+LEAGUE_NUMBER_LIMIT = Decimal(1_000_000)
+"""The largest place points, band bound or share a league takes: beyond it no club's
+rule makes sense, and the engine's hundredths would overflow the decimal context."""
+
+
+def _number(value: Any) -> Decimal:
+    """A number of a league's place points or bands; ``ValueError`` for anything else
+    (text, ``true``, NaN, infinity, beyond ``LEAGUE_NUMBER_LIMIT``)."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str | Decimal):
+        raise ValueError(value)
+    number = Decimal(str(value))
+    if not number.is_finite() or abs(number) > LEAGUE_NUMBER_LIMIT:
+        raise ValueError(value)
+    return number
+
+
+def _decimal(value: Any) -> Decimal | None:
+    return None if value is None else _number(value)
+
+
 class Season(models.Model):
-    """A stretch of the club's calendar with its default tariffs and ranking rules."""
+    """A stretch of the club's calendar with its default tariffs and ranking rules.
+
+    A season ranks by its ranking keys (``ranking``, from the standings totals), or, as a
+    league (``league_rule``), by the points or places of its league nights' tables
+    (``scoring/engine/league.py``; docs/tournaments.md, "Seasons as leagues")."""
+
+    KEYS, RAW, BANDS, PLACES, AVERAGE_PLACE = "keys", "raw", "bands", "places", "average_place"
+    LEAGUE_RULES = (
+        (KEYS, _("the ranking order below (money, average, wins …)")),
+        (PLACES, _("league: place points at each table")),
+        (BANDS, _("league: results counted in bands (capped)")),
+        (RAW, _("league: results in whists as they are")),
+        (AVERAGE_PLACE, _("league: average place at the tables")),
+    )
+    EVENINGS, TOURNAMENTS = "evenings", "tournaments"
+    NIGHTS = (
+        (EVENINGS, _("the club's evenings: each evening is a night")),
+        (TOURNAMENTS, _("tournaments of one tour within the season's dates")),
+    )
 
     name = models.CharField(_("name"), max_length=100, unique=True)
     starts_on = models.DateField(_("first day"))
@@ -97,6 +137,50 @@ class Season(models.Model):
         ),
     )
 
+    league_rule = models.CharField(_("rank by"), max_length=16, choices=LEAGUE_RULES, default=KEYS)
+    league_nights = models.CharField(
+        _("league nights"), max_length=12, choices=NIGHTS, default=EVENINGS
+    )
+    place_points = models.JSONField(
+        _("place points"),
+        default=list,
+        blank=True,
+        help_text=_("Points for the 1st, 2nd, 3rd … place at a table, e.g. [3, 2, 0]."),
+    )
+    sole_positive = models.DecimalField(
+        _("1st place when he alone is positive"),
+        max_digits=6,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text=_("What the winner scores instead when he is the only player above zero."),
+    )
+    second_negative = models.DecimalField(
+        _("2nd place when negative"),
+        max_digits=6,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text=_("What the 2nd place scores instead when his result is below zero."),
+    )
+    bands = models.JSONField(
+        _("bands"),
+        default=list,
+        blank=True,
+        help_text=_(
+            "For results counted in bands: pairs [up to, share]; [[200, 1], [650, 0.1], "
+            "[null, 0]] counts a result in full up to 200 whists, one in ten from 200 to "
+            "650, nothing beyond. A loss is counted the same way."
+        ),
+    )
+    best_of = models.PositiveSmallIntegerField(
+        _("best nights counted"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(1000)],
+        help_text=_("Count only a member's best N nights (empty: all of them)."),
+    )
+
     class Meta:
         verbose_name = _("season")
         verbose_name_plural = _("seasons")
@@ -120,6 +204,49 @@ class Season(models.Model):
                     _("These dates overlap the season %(name)s: a table must belong to one season.")
                     % {"name": overlapping.first()}
                 )
+
+        if self.is_league:
+            numbers = "bands" if self.league_rule == self.BANDS else "place_points"
+            try:
+                check_league(self.league())
+            except RuleError as error:
+                field = numbers if error.field == "points" else error.field
+                if field not in ("league_rule", "best_of", "bands", "place_points"):
+                    field = "league_rule"
+                message = ValidationError(gettext(error.template), params=error.params or None)
+                raise ValidationError({field: message}) from None
+            except (TypeError, ValueError, ArithmeticError):
+                raise ValidationError(
+                    {
+                        numbers: _(
+                            "Write numbers as the example shows: [3, 2, 0] for place points, "
+                            "[[200, 1], [null, 0]] for bands."
+                        )
+                    }
+                ) from None
+
+    @property
+    def is_league(self) -> bool:
+        """Whether the season ranks as a league (not by its ranking keys)."""
+        return self.league_rule != self.KEYS
+
+    def league(self) -> LeagueRule:
+        """The engine's ``LeagueRule`` of the season's columns (``TypeError`` or
+        ``ValueError`` when the bands or place points are not numbers)."""
+        kind = self.league_rule
+        points = PointsRule(
+            kind=kind if kind in (self.RAW, self.BANDS, self.PLACES) else self.RAW,
+            bands=tuple(
+                Band(upto=_decimal(upto), factor=_number(factor))
+                for upto, factor in (self.bands or () if kind == self.BANDS else ())
+            ),
+            places=tuple(
+                _number(p) for p in (self.place_points or () if kind == self.PLACES else ())
+            ),
+            sole_positive=self.sole_positive if kind == self.PLACES else None,
+            second_negative=self.second_negative if kind == self.PLACES else None,
+        )
+        return LeagueRule(kind=kind, points=points, best_of=self.best_of)
 
     @property
     def order(self) -> tuple[str, ...]:

@@ -24,6 +24,8 @@ from scoring.games import CENT
 from scoring.models import Season, Table
 from scoring.models.seasons import RANKING_WORDS
 from scoring.pages import games as game_pages
+from scoring.pages import leagues
+from scoring.pages.labels import rule_error_text
 from scoring.pages.profiles import figure, unit
 
 ALL_TIME_ORDER = ("money", "average", "wins")
@@ -186,6 +188,8 @@ def board_html(
 ) -> str:
     """The page's content below the site's header: the same for every visitor of this
     board, sorting and language while the standings stay as they are."""
+    if season is not None and season.is_league:
+        return _league_html(game, season, today=today)
     ranked, below = selectors.standings(game, season)
     names = usernames(ranked, below)
     order = season.order if season is not None else ALL_TIME_ORDER
@@ -220,6 +224,43 @@ def board_html(
     )
 
 
+def _league_html(game: str, season: Season, *, today: datetime.date) -> str:
+    """A league season's board: its lines with their breakdowns, and its rule in words."""
+    found = selectors.league(game, season)
+    names = usernames([*found.ranked, *found.below])  # type: ignore[list-item]
+    ranked, below = leagues.league_lines(game, found, names)
+    return render_to_string(
+        "scoring/standings_detail.html#board",
+        {
+            "game": game,
+            "game_label": dict(Table.GAMES)[game],
+            "unit": unit(game),
+            "season": season,
+            "today": today,
+            "league": True,
+            "problem": rule_error_text(found.problem) if found.problem else "",
+            "ranked": ranked,
+            "below": below,
+            "ranking": (
+                leagues.league_in_words(season)
+                if found.problem is None
+                else str(season.get_league_rule_display())
+            ),
+            "nights": leagues.nights_in_words(season),
+            "qualification": qualification_in_words(season.min_games),
+            "min_games": season.min_games,
+            "csv_url": reverse(
+                "scoring:season_standings_csv", kwargs={"pk": season.pk, "game": game}
+            ),
+            "games": [
+                (g, label, reverse("scoring:season_standings", kwargs={"pk": season.pk, "game": g}))
+                for g, label in Table.GAMES
+            ],
+            "default_tariff": _default_tariff(games.of(game), season),
+        },
+    )
+
+
 def _default_tariff(game: games.Game, season: Season | None) -> tuple[str, str] | None:
     """The season's default tariff of ``game``, as (name, page url); None if it has none."""
     field = game.season_tariff_field
@@ -235,7 +276,12 @@ class Board(NamedTuple):
     game: str
     label: str
     url: str
-    lines: list[BoardLine]
+    lines: list[BoardLine] | list[leagues.LeagueBoardLine]
+
+    @property
+    def league(self) -> bool:
+        """Whether the lines are a league season's (points and nights, not money)."""
+        return any(isinstance(line, leagues.LeagueBoardLine) for line in self.lines)
 
     @property
     def unit(self) -> str:
@@ -258,7 +304,10 @@ def leaders_section(season: Season | None, *, top: int = 3) -> str:
 
 def leaders(season: Season | None, *, top: int = 3) -> list[Board]:
     """The top of each game's board (for the home page): ``(game, label, url, lines)``.
-    Two queries per game and one for the members' usernames."""
+    Two queries per game and one for the members' usernames (a league season's: one per
+    game, its seats, and the usernames)."""
+    if season is not None and season.is_league:
+        return _league_leaders(season, top=top)
     boards = {game: selectors.standings(game, season)[0][:top] for game, _label in Table.GAMES}
     names = usernames(*boards.values())
     result = []
@@ -269,3 +318,18 @@ def leaders(season: Season | None, *, top: int = 3) -> list[Board]:
             url = reverse("scoring:standings", kwargs={"game": game})
         result.append(Board(game, str(label), url, board_lines(boards[game], game, names)))
     return result
+
+
+def _league_leaders(season: Season, *, top: int) -> list[Board]:
+    """The top of a league season's boards, by its league rule."""
+    found = {game: selectors.league(game, season) for game, _label in Table.GAMES}
+    names = usernames(*(f.ranked[:top] for f in found.values()))  # type: ignore[arg-type]
+    return [
+        Board(
+            game,
+            str(label),
+            reverse("scoring:season_standings", kwargs={"pk": season.pk, "game": game}),
+            leagues.league_lines(game, found[game], names)[0][:top],
+        )
+        for game, label in Table.GAMES
+    ]

@@ -1,6 +1,7 @@
 """The read side, by topic: tables replayed into their sheets, standings, profiles.
 Call sites use ``selectors.<name>``; the topic modules hold the code."""
 
+from scoring.selectors.leagues import League, league
 from scoring.selectors.standings import (
     stamp_column,
     standings,
@@ -23,12 +24,14 @@ from scoring.selectors.tables import (
 
 __all__ = [
     "Change",
+    "League",
     "TableState",
     "changes_since",
     "current",
     "decisions",
     "entry_deal",
     "history",
+    "league",
     "live_deals",
     "replay",
     "seat_names",

@@ -29,6 +29,7 @@ from clubsite.http import HtmxHttpRequest
 from clubsite.pages import kept_page
 from scoring import games, selectors, spreadsheets
 from scoring.models import Season, Table
+from scoring.pages import leagues
 from scoring.pages.standings import (
     SORT_KEYS,
     board_html,
@@ -97,8 +98,15 @@ def _page(request: HtmxHttpRequest, game: str, season: Season | None) -> HttpRes
 
 
 def _csv(game: str, season: Season | None) -> HttpResponse:
-    ranked, below = selectors.standings(game, season)
-    lines = board_lines([*ranked, *below], game, {})
+    if season is not None and season.is_league:
+        found = selectors.league(game, season)
+        ranked_lines, below_lines = leagues.league_lines(game, found, {})
+        header = leagues.csv_header()
+        rows = [line.cells() for line in [*ranked_lines, *below_lines]]
+    else:
+        ranked, below = selectors.standings(game, season)
+        header = [column.label for column in columns(game)]
+        rows = [line.cells() for line in board_lines([*ranked, *below], game, {})]
     stem = (
         (slugify(season.name, allow_unicode=True) or f"season-{season.pk}")
         if season is not None
@@ -112,8 +120,8 @@ def _csv(game: str, season: Season | None) -> HttpResponse:
     response.write("\ufeff")
     # Names are the members' own words: a leading = + - @ would be a formula there.
     writer = spreadsheets.writer(response, lineterminator="\r\n")
-    writer.writerow([column.label for column in columns(game)])
-    writer.writerows(line.cells() for line in lines)
+    writer.writerow(header)
+    writer.writerows(rows)
     return response
 
 

@@ -79,8 +79,19 @@ ALLOWED_ON_ENGLISH = {
 }
 ALLOWED_ON_PAGE = {
     # The season's ranking field is typed as these keys; the help text beside it gives
-    # each one's meaning in the page's language.
-    "/admin/scoring/season/": {"total", "money", "average", "wins", "rating", "best", "games"},
+    # each one's meaning in the page's language. A league's bands are typed as JSON, as a
+    # tournament's ("null": no upper bound), and the help names the best N nights.
+    "/admin/scoring/season/": {
+        "total",
+        "money",
+        "average",
+        "wins",
+        "rating",
+        "best",
+        "games",
+        "null",
+        "N",
+    },
     # The tournament's bands are typed as JSON ("null": no upper bound) and its help names
     # the best N tours; a started tournament shows its frozen yes/no fields with Django's
     # icons (alt "True"/"False"); the judges' list has Django's own Russian hint, which

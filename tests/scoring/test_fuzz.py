@@ -1044,6 +1044,14 @@ SEASON_FORM = {
     "boston_tariff": "",
     "min_games": "3",
     "ranking": "wins, money",
+    # A league (issue 32): its rule, its nights and its numbers, typed as JSON.
+    "league_rule": "places",
+    "league_nights": "evenings",
+    "place_points": "[3, 2, 0]",
+    "sole_positive": "4",
+    "second_negative": "1",
+    "bands": "[[200, 1], [650, 0.1], [null, 0]]",
+    "best_of": "8",
 }
 
 

@@ -325,6 +325,14 @@ def club_setup() -> dict[str, Any]:
                 "boston_tariff__name",
                 "min_games",
                 "ranking",
+                # A league (the demo's season is one): its rule and numbers come back.
+                "league_rule",
+                "league_nights",
+                "place_points",
+                "sole_positive",
+                "second_negative",
+                "bands",
+                "best_of",
             )
         ),
         "ratings": sorted(

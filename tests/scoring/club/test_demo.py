@@ -14,6 +14,7 @@ import pytest
 from django.core.management import call_command
 from django.http import HttpRequest
 from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from members.models import ORGANISERS, Member
@@ -390,6 +391,24 @@ def test_demo_has_a_season_in_progress_with_every_finished_table(
     assert played_by("anna", season) == 4 + 3
     page = Client(headers={"accept-language": "ru"}).get("/seasons/").content.decode()
     assert "Клубный сезон" in page
+
+
+def test_demo_season_ranks_as_a_league(demo: tuple[dict[str, str], str]) -> None:
+    """Issue 32, item 7: the demo's season is a league (Serbian place points, the best 8
+    nights), so a newcomer sees one at once; its nights are the club's evenings, so the
+    cup's tables (a tournament's) are not in it."""
+    season = Season.objects.get()
+    url = reverse("scoring:season_standings", kwargs={"pk": season.pk, "game": "preferans"})
+    response = Client(headers={"accept-language": "ru"}).get(url)
+
+    assert (season.league_rule, season.best_of) == (Season.PLACES, 8)
+    html = response.content.decode()
+    assert "Ранжирование по очкам за места за каждым столом: 3, 2, 0" in html
+    lines = [*response.context["ranked"], *response.context["below"]]
+    anna = next(line for line in lines if line.username == "anna")
+    # Her four club tables (the season's totals add the cup's three: played_by above).
+    assert anna.tables == 4
+    assert Decimal(anna.points) == sum(Decimal(row.points) for row in anna.rows if row.counted)
 
 
 def played_by(username: str, season: Season) -> int:
