@@ -133,7 +133,8 @@ class Member(AbstractUser):
         """Whether to send this member ``kind`` by ``channel``: he asked for it, is still
         a member, and has the way (an address; a linked chat). Web push also needs a
         device subscribed, which the sender looks up."""
-        if not (self.is_active and getattr(self, choice_name(channel, kind))):
+        chosen = getattr(self, choice_name(channel, kind))  # a ValueError for no such choice
+        if not (self.is_active and chosen):
             return False
         if channel == "email":
             return bool(self.email)

@@ -132,7 +132,8 @@ def _enqueue(
         )
     elif channel == "telegram":
         assert member.telegram_chat_id is not None  # noqa: S101 - member.wants checked it
-        text = f"{message.text}\n{message.url}"[: telegram.TEXT_LIMIT]
+        text = message.text if message.url in message.text else f"{message.text}\n{message.url}"
+        text = text[: telegram.TEXT_LIMIT]
         telegram_message.enqueue(chat_id=member.telegram_chat_id, text=text)
     else:
         for subscription in subscriptions:

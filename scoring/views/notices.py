@@ -75,7 +75,7 @@ def telegram_webhook(request: HttpRequest) -> HttpResponse:
         return JsonResponse({"ok": False, "reason": "too large"}, status=413)
     try:
         update = json.loads(request.body)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested past Python's limit
         return JsonResponse({"ok": False, "reason": "not JSON"}, status=400)
     outcome = notices.telegram_update(update)
     logger.info("Telegram webhook: %s", outcome)
@@ -83,9 +83,11 @@ def telegram_webhook(request: HttpRequest) -> HttpResponse:
 
 
 def _json_body(request: HttpRequest) -> object:
+    if len(request.body) > WEBHOOK_LIMIT:
+        return None
     try:
         return json.loads(request.body)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested past Python's limit
         return None
 
 

@@ -453,3 +453,16 @@ def test_a_bad_answer_by_link_is_refused(evening: Evening, anna: Member) -> None
     assert page.status_code == 400
     assert EveningAnswer.objects.get(member=anna).answer == "yes"
     assert mail.outbox == []
+
+
+def test_a_subscription_nested_past_the_parsers_limit_is_a_clear_400(
+    push_service: FakePushService, anna: Member
+) -> None:
+    body = "[" * 100_000 + "]" * 100_000  # more than 64 kB: not even parsed
+    deep = "[" * 5_000 + "]" * 5_000  # parsed: deeper than Python's recursion limit
+    for sent in (body, deep):
+        response = _signed_in(anna).post(
+            reverse("scoring:push_subscribe"), sent, content_type="application/json"
+        )
+        assert response.status_code == 400
+    assert not PushSubscription.objects.exists()
