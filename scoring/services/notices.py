@@ -132,7 +132,9 @@ def _enqueue(
         )
     elif channel == "telegram":
         assert member.telegram_chat_id is not None  # noqa: S101 - member.wants checked it
-        text = message.text if message.url in message.text else f"{message.text}\n{message.url}"
+        # The summary ends with its link already; another message gets it on a line below.
+        ends = message.text.rstrip().endswith(message.url)
+        text = message.text if ends else f"{message.text}\n{message.url}"
         text = text[: telegram.TEXT_LIMIT]
         telegram_message.enqueue(chat_id=member.telegram_chat_id, text=text)
     else:
