@@ -264,6 +264,13 @@ def start(image: Image, stage: Stage) -> None:
         if done.returncode:
             raise SystemExit(f"deploy check: the release failed: {done.stderr.decode()[-2000:]}")
         print(f"  release (migrate, digest_tables, load_demo): {time.monotonic() - started:.1f} s")
+        # The scheduled command (compose's `scheduler`, docs/deploy.md "Reminders") on the
+        # demo club, as the image runs it.
+        reminders = [*run, "python", "manage.py", "send_reminders"]
+        done = subprocess.run(reminders, cwd=cwd, env=env, capture_output=True, check=False)
+        if done.returncode or b"reminder(s)" not in done.stdout:
+            raise SystemExit(f"deploy check: send_reminders failed: {done.stderr.decode()[-2000:]}")
+        print(f"  send_reminders: {done.stdout.decode().strip()}")
         log = image.root / "gunicorn.log"
         with log.open("wb") as out:
             server = subprocess.Popen(

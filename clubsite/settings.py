@@ -512,6 +512,21 @@ TELEGRAM_API_URL = (
     os.environ.get("TELEGRAM_API_URL", "").strip().rstrip("/") or "https://api.telegram.org"
 )
 TELEGRAM_TIMEOUT = env_int("TELEGRAM_TIMEOUT", default=10)
+# A member's own messages by Telegram (scoring/services/notices.py): the bot's username for
+# the link on the settings page (t.me/<bot>?start=…), and the secret the Bot API sends with
+# each update to /telegram/webhook/ (setWebhook's secret_token; docs/deploy.md). Without
+# both, members cannot link a chat.
+TELEGRAM_BOT_USERNAME = os.environ.get("TELEGRAM_BOT_USERNAME", "").strip().lstrip("@")
+TELEGRAM_WEBHOOK_SECRET = os.environ.get("TELEGRAM_WEBHOOK_SECRET", "").strip()
+
+# Web push (scoring/services/notices.py): the VAPID key pair (the public key as the
+# browser's applicationServerKey, base64url; the private key base64url or PEM) and the
+# contact the push services may write to (mailto: or https:). Any of them unset: push is
+# off, and the settings page says so.
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "").strip()
+WEBPUSH_TIMEOUT = env_int("WEBPUSH_TIMEOUT", default=10)
 
 # A password link (reset or invitation) works once, for this many days.
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24 * 3

@@ -12,7 +12,7 @@ from django.contrib.auth.base_user import BaseUserManager
 from django.urls import NoReverseMatch, resolve, reverse
 from django.utils.translation import gettext_lazy as _
 
-from members.models import Member
+from members.models import CHANNELS, NOTICE_CHOICES, NOTICE_KINDS, Member, choice_name
 
 
 class SignInForm(auth_forms.AuthenticationForm):
@@ -54,6 +54,18 @@ def is_a_page(username: str) -> bool:
     return page != "detail"
 
 
+KIND_NAMES = {
+    "reminder": _("The day before an evening I answered"),
+    "table_finished": _("My table finished: my result and who pays whom"),
+    "seated": _("A seat found for me off the waiting list"),
+    "evening_summary": _("The evening's summary"),
+}
+"""The grid's rows (``NOTICE_KINDS``)."""
+
+CHANNEL_NAMES = {"email": _("E-mail"), "telegram": _("Telegram"), "push": _("Web push")}
+"""The grid's columns (``CHANNELS``)."""
+
+
 class MemberSettingsForm(forms.ModelForm):  # type: ignore[type-arg]
     """A member's own settings: the name sheets and standings show (blank falls back to
     the username; tables already opened keep the name they were opened with), the e-mail
@@ -71,10 +83,18 @@ class MemberSettingsForm(forms.ModelForm):  # type: ignore[type-arg]
 
     class Meta:
         model = Member
-        fields = ("display_name", "email", "email_table_finished", "email_evening_summary")
+        fields = ("display_name", "email", *NOTICE_CHOICES)
         help_texts = {
             "email": _("For resetting your password and for the messages below."),
         }
+
+    def grid(self) -> list[tuple[Any, list[forms.BoundField]]]:
+        """The message choices as the page's grid: one row a message, one column a way
+        (``CHANNEL_NAMES``)."""
+        return [
+            (KIND_NAMES[kind], [self[choice_name(channel, kind)] for channel in CHANNELS])
+            for kind in NOTICE_KINDS
+        ]
 
     def clean_email(self) -> str:
         email = BaseUserManager.normalize_email(self.cleaned_data["email"])

@@ -16,6 +16,25 @@ ORGANISERS = "Organisers"
 EMAIL_CHOICES = ("email_table_finished", "email_evening_summary")
 """The member's e-mail choices (``Member.wants_email``), as their columns are called."""
 
+NOTICE_KINDS = ("reminder", "table_finished", "seated", "evening_summary")
+"""The messages a member may ask for: the day-before reminder of an evening he answered,
+his table finished, his seat found (moved off the waiting list), the evening's summary."""
+
+CHANNELS = ("email", "telegram", "push")
+"""How a message reaches him: e-mail, his own Telegram chat with the club's bot, a web
+push to each device he subscribed."""
+
+
+def choice_name(channel: str, kind: str) -> str:
+    """The column of the member's choice of ``kind`` by ``channel``: ``email_reminder``."""
+    if channel not in CHANNELS or kind not in NOTICE_KINDS:
+        raise ValueError(f"Not a message choice: {channel!r}, {kind!r}")
+    return f"{channel}_{kind}"
+
+
+NOTICE_CHOICES = tuple(choice_name(c, k) for c in CHANNELS for k in NOTICE_KINDS)
+"""Every choice's column, channel by channel."""
+
 
 NAME_FIELDS = ("display_name", "first_name", "last_name", "username")
 """The columns a member's shown name is made of."""
@@ -60,6 +79,27 @@ class Member(AbstractUser):
         default=True,
         help_text=_("A message after each club evening: its tables and results."),
     )
+    # The same choices by the other ways (docs/evenings.md, "Reminders and messages"): on
+    # by default, taking effect once he has an address, a linked Telegram chat or a device
+    # subscribed to web push; each is his own explicit step.
+    email_reminder = models.BooleanField(_("the day-before reminder by e-mail"), default=True)
+    email_seated = models.BooleanField(_("a seat found by e-mail"), default=True)
+    telegram_reminder = models.BooleanField(_("the day-before reminder by Telegram"), default=True)
+    telegram_table_finished = models.BooleanField(_("my table finished by Telegram"), default=True)
+    telegram_seated = models.BooleanField(_("a seat found by Telegram"), default=True)
+    telegram_evening_summary = models.BooleanField(
+        _("the evening's summary by Telegram"), default=True
+    )
+    push_reminder = models.BooleanField(_("the day-before reminder by web push"), default=True)
+    push_table_finished = models.BooleanField(_("my table finished by web push"), default=True)
+    push_seated = models.BooleanField(_("a seat found by web push"), default=True)
+    push_evening_summary = models.BooleanField(_("the evening's summary by web push"), default=True)
+    # His own chat with the club's bot, once he linked it (``/start <token>`` from the deep
+    # link on his settings page); the token is made when he asks and works once.
+    telegram_chat_id = models.BigIntegerField(null=True, blank=True, editable=False)
+    telegram_token = models.CharField(
+        max_length=43, null=True, blank=True, unique=True, editable=False
+    )
     # The private link of his own calendar feed (/evenings/calendar/<token>.ics): made and
     # made anew only when he asks; a new one stops the old link.
     calendar_token = models.CharField(
@@ -89,6 +129,19 @@ class Member(AbstractUser):
             raise ValueError(f"Not an e-mail choice: {choice!r}")
         return bool(self.is_active and self.email and getattr(self, choice))
 
+    def wants(self, kind: str, channel: str) -> bool:
+        """Whether to send this member ``kind`` by ``channel``: he asked for it, is still
+        a member, and has the way (an address; a linked chat). Web push also needs a
+        device subscribed, which the sender looks up."""
+        chosen = getattr(self, choice_name(channel, kind))  # a ValueError for no such choice
+        if not (self.is_active and chosen):
+            return False
+        if channel == "email":
+            return bool(self.email)
+        if channel == "telegram":
+            return self.telegram_chat_id is not None
+        return True
+
     @property
     def is_organiser(self) -> bool:
         """Organisers edit tariffs and seasons; superusers count as organisers. The member
@@ -99,3 +152,27 @@ class Member(AbstractUser):
         if loaded is not None:
             return bool(loaded)
         return any(group.name == ORGANISERS for group in self.groups.all())
+
+
+class PushSubscription(models.Model):
+    """One device's web push subscription (the browser's ``PushSubscription`` as JSON):
+    where to post (``endpoint``, the browser maker's push service) and the keys that
+    encrypt the message for that device alone. Deleted when the member turns it off or
+    the push service answers that it is gone (404, 410)."""
+
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("web push subscription")
+        verbose_name_plural = _("web push subscriptions")
+
+    def __str__(self) -> str:
+        return f"{self.member_id}: {self.endpoint[:60]}"
+
+    def as_info(self) -> dict[str, Any]:
+        """The subscription as ``pywebpush.webpush`` takes it."""
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}

@@ -30,7 +30,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubsite.http import HtmxHttpRequest
 from clubsite.pages import kept_page
 from members import selectors, services
-from members.forms import InviteForm, MemberSettingsForm, PasswordResetForm, SignInForm
+from members.forms import (
+    CHANNEL_NAMES,
+    InviteForm,
+    MemberSettingsForm,
+    PasswordResetForm,
+    SignInForm,
+)
 from members.http import SignedInRequest
 from members.models import Member
 from scoring import permissions
@@ -39,6 +45,7 @@ from scoring.selectors import accounts, evenings
 from scoring.selectors import profiles as profile_reads
 from scoring.selectors.standings import stamp_column, standings_cached
 from scoring.services.members import member_save
+from scoring.services.notices import telegram_linking_configured, webpush_configured
 
 
 def _safe_next(request: HtmxHttpRequest) -> str:
@@ -202,6 +209,16 @@ def member_settings(request: SignedInRequest) -> HttpResponse:
             "member": member,
             "form": form,
             "manages_members": permissions.can_manage_members(member),
+            "channel_names": CHANNEL_NAMES.values(),
+            "telegram": {
+                "configured": telegram_linking_configured(),
+                "linked": member.telegram_chat_id is not None,
+            },
+            "push": {
+                "configured": webpush_configured(),
+                "public_key": settings.VAPID_PUBLIC_KEY,
+                "devices": member.push_subscriptions.count() if webpush_configured() else 0,
+            },
         },
     )
 

@@ -220,6 +220,19 @@ def can_keep_calendar_link(user: Any) -> bool:
     return bool(user.is_authenticated)
 
 
+def can_choose_messages(user: Any) -> bool:
+    """A signed-in member links (and unlinks) his own Telegram chat and subscribes (and
+    unsubscribes) his own devices to web push; nobody does it for another."""
+    return bool(user.is_authenticated and user.is_active)
+
+
+def can_answer_by_link(member: Any, evening: Evening) -> bool:
+    """A one-tap answer link from a reminder answers for the member it was made for, and
+    only him, without signing in (the link is signed for that member and evening:
+    ``notices.answer_token``), while he could answer himself."""
+    return can_answer(member, evening)
+
+
 def can_see_answers(user: Any) -> bool:
     """Who answered what, by name: the members (a visitor sees the counts only)."""
     return bool(user.is_authenticated)

@@ -63,9 +63,25 @@ def check_settings(**kwargs: object) -> list[checks.CheckMessage]:
     ]
 
 
-def send_message(text: str) -> Any:
-    """Post ``text`` (at most ``TEXT_LIMIT`` characters, plain text) to the club's chat."""
-    return _call("sendMessage", {"text": text})
+def send_message(text: str, *, chat_id: int | str | None = None) -> Any:
+    """Post ``text`` (at most ``TEXT_LIMIT`` characters, plain text) to the club's chat, or
+    to ``chat_id``: a member's own chat with the bot."""
+    return _call("sendMessage", {"text": text}, chat_id=chat_id)
+
+
+def linking_configured() -> bool:
+    """Whether members can link their own chat: a bot, its username for the link, and the
+    webhook's secret (docs/deploy.md, Telegram)."""
+    return bool(
+        settings.TELEGRAM_BOT_TOKEN
+        and settings.TELEGRAM_BOT_USERNAME
+        and settings.TELEGRAM_WEBHOOK_SECRET
+    )
+
+
+def start_link(token: str) -> str:
+    """The link that opens a chat with the bot and sends it ``/start <token>``."""
+    return f"https://t.me/{urllib.parse.quote(settings.TELEGRAM_BOT_USERNAME)}?start={token}"
 
 
 def send_photo(png: bytes, caption: str) -> Any:
@@ -73,10 +89,17 @@ def send_photo(png: bytes, caption: str) -> Any:
     return _call("sendPhoto", {"caption": caption}, photo=png)
 
 
-def _call(method: str, fields: dict[str, str], *, photo: bytes | None = None) -> Any:
-    """POST ``method`` with ``fields`` (and ``photo`` as a file) to the club's chat; the
-    API's ``result``, or ``TelegramError``."""
-    fields = {"chat_id": settings.TELEGRAM_CHAT_ID, **fields}
+def _call(
+    method: str,
+    fields: dict[str, str],
+    *,
+    photo: bytes | None = None,
+    chat_id: int | str | None = None,
+) -> Any:
+    """POST ``method`` with ``fields`` (and ``photo`` as a file) to the club's chat (or
+    ``chat_id``); the API's ``result``, or ``TelegramError``."""
+    chat = settings.TELEGRAM_CHAT_ID if chat_id is None else str(chat_id)
+    fields = {"chat_id": chat, **fields}
     if photo is None:
         body = urllib.parse.urlencode(fields).encode()
         content_type = "application/x-www-form-urlencoded"

@@ -9,6 +9,7 @@ from scoring.views import (
     evenings,
     guests,
     history,
+    notices,
     rules,
     standings,
     tables,
@@ -74,6 +75,17 @@ urlpatterns = [
     path("evenings/schedule/", calendar.evening_schedule, name="evening_schedule"),
     path("evenings/<int:pk>/answer/", calendar.evening_answer, name="evening_answer"),
     path("evenings/<int:pk>/cancel/", calendar.evening_cancel, name="evening_cancel"),
+    # A reminder's one-tap answer, and a member's own messages (scoring/views/notices.py)
+    path(
+        "evenings/<int:pk>/answer/<str:token>/",
+        notices.evening_answer_link,
+        name="evening_answer_link",
+    ),
+    path("messages/telegram/link/", notices.telegram_link, name="telegram_link"),
+    path("messages/telegram/unlink/", notices.telegram_unlink, name="telegram_unlink"),
+    path("messages/push/subscribe/", notices.push_subscribe, name="push_subscribe"),
+    path("messages/push/unsubscribe/", notices.push_unsubscribe, name="push_unsubscribe"),
+    path("telegram/webhook/", notices.telegram_webhook, name="telegram_webhook"),
     path(
         "evenings/<int:pk>/check-in-answered/",
         calendar.evening_check_in_answered,

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 def _snapshot_spec() -> list[tuple[str, Any, tuple[str, ...] | None]]:
     """What ``db_snapshot`` and ``db_fingerprint`` read: (key, model, fields), the fields
     after the primary key, ``None`` for every column, ``()`` for the number of rows only."""
-    from members.models import Member
+    from members.models import NOTICE_CHOICES, Member, PushSubscription
     from scoring.models import (
         AccountEntry,
         ApartRequest,
@@ -37,6 +37,7 @@ def _snapshot_spec() -> list[tuple[str, Any, tuple[str, ...] | None]]:
         EveningTable,
         Guest,
         HistoryImport,
+        Notice,
         PreferansTariff,
         PreferansTariffVersion,
         Rating,
@@ -86,8 +87,9 @@ def _snapshot_spec() -> list[tuple[str, Any, tuple[str, ...] | None]]:
                 "is_active",
                 "is_staff",
                 "is_superuser",
-                "email_table_finished",
-                "email_evening_summary",
+                *NOTICE_CHOICES,
+                "telegram_chat_id",
+                "telegram_token",
                 "calendar_token",
             ),
         ),
@@ -111,6 +113,8 @@ def _snapshot_spec() -> list[tuple[str, Any, tuple[str, ...] | None]]:
         ("tour_seats", TourSeat, ("tour_id", "entry_id", "points")),
         ("penalties", TournamentPenalty, ("entry_id", "category", "points", "reversed_at")),
         ("account_entries", AccountEntry, ("member_id", "amount", "kind", "evening_id")),
+        ("push_subscriptions", PushSubscription, ("member_id", "endpoint", "p256dh", "auth")),
+        ("notices", Notice, ("member_id", "kind", "key", "channel")),
     ]
 
 

@@ -17,6 +17,7 @@ from scoring.models.evenings import (
 )
 from scoring.models.guests import Guest
 from scoring.models.history import HistoryImport
+from scoring.models.notices import Notice
 from scoring.models.seasons import Rating, RatingHistory, Season
 from scoring.models.standings import RivalTotal, StandingsStamp, StandingsTotal
 from scoring.models.tables import AuditEntry, DealRecord, Seat, Table, WriteKey
@@ -49,6 +50,7 @@ __all__ = [
     "EveningTable",
     "Guest",
     "HistoryImport",
+    "Notice",
     "Penalty",
     "PreferansTariff",
     "PreferansTariffVersion",

@@ -18,7 +18,7 @@ from members.models import Member
 from scoring.engine.errors import RuleError
 from scoring.models import Attendance, Evening, EveningAnswer, EveningSeries
 from scoring.selectors import calendar as selectors
-from scoring.services import locking
+from scoring.services import locking, notifications
 from scoring.services.evenings import evening_create
 
 SERIES_WEEKS = 53
@@ -80,6 +80,7 @@ def evening_answer(*, evening: Evening, member: Member, answer: str) -> EveningA
         locked = locking.lock_row(evening)  # one answer at a time: the line stays in order
         if locked.closed_at is not None or locked.played_on < timezone.localdate():
             raise RuleError(_("this evening is over: answers are closed"), field="answer")
+        before = selectors.roll(locked).coming_ids
         row = EveningAnswer.objects.filter(evening=locked, member=member).first()
         if row is None:
             row = EveningAnswer(evening=locked, member=member)
@@ -89,6 +90,10 @@ def evening_answer(*, evening: Evening, member: Member, answer: str) -> EveningA
             row.queued_at = timezone.now()
         row.answer = answer
         row.save()
+        # Someone who was waiting has a seat now (this member took his «приду» back):
+        # tell him, once the answer commits.
+        seated = selectors.roll(locked).coming_ids - before - {member.pk}
+        notifications.after_seating(locked, seated)
         return row
 
 

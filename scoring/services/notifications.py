@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import base64
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import partial
@@ -50,7 +50,7 @@ from scoring.models import AuditEntry, Club, Evening, Table
 from scoring.pages import games as game_pages
 from scoring.pages import share
 from scoring.selectors import evenings as evening_selectors
-from scoring.services import locking
+from scoring.services import locking, notices
 from scoring.services.accounts import evening_table_money_draw
 
 logger = logging.getLogger(__name__)
@@ -75,6 +75,20 @@ def after_table_finish(table: Table) -> None:
     if not _paused.get():
         transaction.on_commit(
             partial(enqueue_logged, table_finished_task, table_id=table.pk, revision=table.revision)
+        )
+
+
+def after_seating(evening: Evening, member_ids: set[int]) -> None:
+    """Called by ``evening_answer`` inside its transaction when an answer gives a seat to
+    members who were waiting: once it commits, tell them (``notices.seated_task``)."""
+    if member_ids and not _paused.get():
+        transaction.on_commit(
+            partial(
+                enqueue_logged,
+                notices.seated_task,
+                evening_id=evening.pk,
+                member_ids=sorted(member_ids),
+            )
         )
 
 
@@ -119,7 +133,12 @@ def _announce_table(table_id: int, revision: int) -> str:
         context["picture"] = picture is not None
         files = [attachment(f"table-{table.pk}.png", picture, "image/png")] if picture else []
         subject = render_to_string("scoring/email/table_finished_subject.txt", context)
-        body = render_to_string("scoring/email/table_finished.txt", context)
+        lines = notices.table_lines(table)
+
+        def body(member: Member) -> str:
+            mine = {"mine": lines.get(member.pk, "")}
+            return render_to_string("scoring/email/table_finished.txt", context | mine)
+
         caption = render_to_string("scoring/telegram/table_finished.txt", context).strip()
         to = [seat.member for seat in context["seats"] if seat.member_id is not None]
         # Under the database backend the messages' tasks commit together or not at all, with
@@ -131,7 +150,10 @@ def _announce_table(table_id: int, revision: int) -> str:
                 return "announced already"
             sent = _email(to, "email_table_finished", subject, body, files)
             posted = _post([caption[: telegram.CAPTION_LIMIT]], picture)
-    return f"{sent} e-mail(s), {posted} post(s)"
+            own = notices.table_notices(
+                table, revision=revision, url=context["url"], subject=" ".join(subject.split())
+            )
+    return f"{sent} e-mail(s), {posted} post(s)" + (f", {own} own message(s)" if own else "")
 
 
 def _table_context(table: Table) -> dict[str, Any]:
@@ -165,16 +187,21 @@ def site_url(path: str) -> str:
 
 
 def _email(
-    members: list[Member], choice: str, subject: str, body: str, files: list[Attachment]
+    members: list[Member],
+    choice: str,
+    subject: str,
+    body: str | Callable[[Member], str],
+    files: list[Attachment],
 ) -> int:
-    """Enqueue the message to each of ``members`` who wants e-mail about ``choice``."""
+    """Enqueue the message to each of ``members`` who wants e-mail about ``choice``
+    (``body``: the same for all, or each one's own)."""
     wanted = [member for member in members if member.wants_email(choice)]
     one_line = " ".join(subject.split())
     club = Club.shown(settings.LANGUAGE_CODE).name  # the sender's name, as the pages show it
     for member in wanted:
         send_email.enqueue(
             subject=one_line,
-            body=body,
+            body=body if isinstance(body, str) else body(member),
             to=[member.email],
             attachments=files or None,
             sender=club,
@@ -319,7 +346,14 @@ def _announce_evening(evening_id: int) -> str:
         with transaction.atomic():  # every message's task or none (as for a table)
             sent = _email(summary_recipients(evening), "email_evening_summary", subject, body, [])
             posted = _post(split_text(text, telegram.TEXT_LIMIT))
-    return f"{sent} e-mail(s), {posted} post(s)"
+            attended = Member.objects.filter(attendances__evening=evening).order_by("pk")
+            own = notices.summary_notices(
+                evening,
+                attended.prefetch_related("push_subscriptions"),
+                split_text(text, telegram.TEXT_LIMIT - 200)[0],
+                context["url"],
+            )
+    return f"{sent} e-mail(s), {posted} post(s)" + (f", {own} own message(s)" if own else "")
 
 
 def split_text(text: str, limit: int) -> list[str]:

@@ -6,7 +6,10 @@
 // - table pages (/tables/<pk>/): asks the network first and keeps the last good copy of
 //   each; with no connection it shows that copy, marked as such (static/js/offline.js puts
 //   up «Нет связи — показан лист на HH:MM»), never as if it were fresh;
-// - any other page: the network; with no connection, the offline page.
+// - any other page: the network; with no connection, the offline page;
+// - a web push (scoring/services/notices.py: {title, body, url}, encrypted for this
+//   device): shown as a notification; a tap opens its page, in a window of the site
+//   already open if there is one.
 // It never keeps a POST, the admin, or any other page. Each copy is kept under the viewer
 // it was made for (X-Viewer, clubsite/viewer.py) and shown only to him: an answer made for
 // someone else, or a sign-out (the site's or the admin's), forgets the copies (a phone
@@ -175,4 +178,40 @@ async function keptTables() {
   }
   return links.reverse(); // the newest first
 }
+
+self.addEventListener("push", (event) => {
+  let message = {};
+  try {
+    message = event.data ? event.data.json() : {};
+  } catch {
+    message = { body: event.data ? event.data.text() : "" };
+  }
+  const title = message.title || self.registration.scope;
+  event.waitUntil(
+    self.registration.showNotification(title, {
+      body: message.body || "",
+      data: { url: message.url || "/" },
+      icon: CONFIG.shell.find((path) => path.includes("icon-192")),
+    }),
+  );
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const target = new URL(event.notification.data?.url || "/", self.location.origin);
+  // Only the site's own pages: a message never opens another site.
+  const url = target.origin === self.location.origin ? target.href : self.location.origin;
+  event.waitUntil(
+    (async () => {
+      const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+      for (const client of open) {
+        if (new URL(client.url).origin === self.location.origin && "navigate" in client) {
+          await client.focus();
+          return client.navigate(url);
+        }
+      }
+      return self.clients.openWindow(url);
+    })(),
+  );
+});
 {% endautoescape %}

@@ -25,7 +25,7 @@ from bench.live_load import NGINX_TEMPLATE, PLACEHOLDER, nginx_conf
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRYPOINT = ROOT / "deploy" / "entrypoint.sh"
-APP_SERVICES = ("release", "web1", "web2", "worker")
+APP_SERVICES = ("release", "web1", "web2", "worker", "scheduler")
 WEB_SERVICES = ("web1", "web2")
 DEFAULT = re.compile(r"\$\{([A-Z_][A-Z0-9_]*)(?::?-([^{}]*))?\}")
 
@@ -74,6 +74,11 @@ def test_compose_runs_every_part_of_the_layout(services: dict[str, dict[str, Any
     assert "FROM debian:" in dockerfile and "apt-get install" in dockerfile
     assert re.search(r"install -y --no-install-recommends pushpin\b", dockerfile)
     assert services["worker"]["command"][:3] == ["python", "manage.py", "task_worker"]
+    # The reminders every 15 minutes, in a loop that a stop lets finish its run.
+    scheduler = services["scheduler"]["command"]
+    assert scheduler[:2] == ["sh", "-c"]
+    assert "python manage.py send_reminders; sleep 900" in scheduler[2]
+    assert "trap 'exit 0' TERM" in scheduler[2]
     for name in WEB_SERVICES:
         assert services[name]["command"] == [
             "gunicorn",
@@ -169,11 +174,11 @@ def test_migrations_run_once_before_any_server_starts(services: dict[str, dict[s
     assert release["command"] == ["release"]
     assert release["restart"] == "no"
     assert release["depends_on"] == {"db": {"condition": "service_healthy"}}
-    for name in (*WEB_SERVICES, "worker", "pushpin"):
+    for name in (*WEB_SERVICES, "worker", "scheduler", "pushpin"):
         assert services[name]["depends_on"]["release"] == {
             "condition": "service_completed_successfully"
         }, name
-    for name in (*WEB_SERVICES, "worker"):
+    for name in (*WEB_SERVICES, "worker", "scheduler"):
         assert services[name]["depends_on"]["db"] == {"condition": "service_healthy"}
     for name in WEB_SERVICES:
         assert services["nginx"]["depends_on"][name] == {"condition": "service_healthy"}
@@ -193,6 +198,7 @@ def test_every_server_has_a_health_check(services: dict[str, dict[str, Any]]) ->
     assert services["redis"]["healthcheck"]["test"] == ["CMD", "redis-cli", "ping"]
     assert "5561" in " ".join(services["pushpin"]["healthcheck"]["test"])
     assert services["worker"]["healthcheck"] == {"disable": True}  # it serves no HTTP
+    assert services["scheduler"]["healthcheck"] == {"disable": True}
     long_running = [name for name in services if name != "release"]
     assert all(services[name]["restart"] == "unless-stopped" for name in long_running)
 
@@ -295,15 +301,16 @@ def test_the_dockerignore_keeps_local_state_out_of_the_image() -> None:
     )
 
 
-def test_the_procfile_names_web_worker_and_release() -> None:
+def test_the_procfile_names_web_worker_scheduler_and_release() -> None:
     lines = dict(
         line.split(": ", 1) for line in (ROOT / "Procfile").read_text().splitlines() if line
     )
-    assert set(lines) == {"web", "worker", "release"}
+    assert set(lines) == {"web", "worker", "scheduler", "release"}
     assert "--config clubsite/gunicorn.conf.py" in lines["web"]
     assert "--bind 0.0.0.0:$PORT" in lines["web"]  # the config alone binds the loopback
     assert lines["worker"].startswith("python manage.py task_worker")
     assert lines["release"].startswith("python manage.py migrate --noinput")
+    assert "python manage.py send_reminders; sleep 900" in lines["scheduler"]
 
 
 # -- the image's entrypoint ----------------------------------------------------------------------

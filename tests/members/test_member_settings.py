@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from members.models import EMAIL_CHOICES, Member
+from members.models import EMAIL_CHOICES, NOTICE_CHOICES, Member, PushSubscription
 from tests import factories
 from tests.factories import PASSWORD
 
@@ -219,3 +219,83 @@ def test_a_members_page_takes_no_posts(client: Client, anna: Member) -> None:
     assert response.status_code == 405
     anna.refresh_from_db()
     assert anna.display_name == "Анна"
+
+
+# -- the messages' grid: each message by each way (docs/evenings.md, "Reminders and messages")
+
+
+def test_the_grid_has_a_box_for_each_message_by_each_way(client: Client, anna: Member) -> None:
+    html = client.get(SETTINGS).content.decode()
+
+    for name in NOTICE_CHOICES:
+        assert f'name="{name}"' in html
+        assert f'id="id_{name}" checked' in html  # every box starts ticked
+    # Four messages down, three ways across.
+    assert html.count('<th scope="row">') == 4
+    assert '<th scope="col">Telegram</th>' in html
+
+
+def test_the_grid_is_kept_as_ticked(client: Client, anna: Member) -> None:
+    response = save(client, display_name="Анна", telegram_reminder="on", push_seated="on")
+
+    assert response.status_code == 302
+    anna.refresh_from_db()
+    assert {name for name in NOTICE_CHOICES if getattr(anna, name)} == {
+        "telegram_reminder",
+        "push_seated",
+    }
+
+
+@pytest.mark.parametrize(
+    ("fields", "channel", "wanted"),
+    [
+        ({"email": "anna@club.example"}, "email", True),
+        ({}, "email", False),  # no address
+        ({"telegram_chat_id": 5}, "telegram", True),
+        ({}, "telegram", False),  # no chat linked
+        ({"telegram_chat_id": 5, "telegram_reminder": False}, "telegram", False),
+        ({"telegram_chat_id": 5, "is_active": False}, "telegram", False),
+        ({}, "push", True),  # the sender looks for his devices
+        ({"push_reminder": False}, "push", False),
+    ],
+)
+def test_a_message_goes_only_by_a_way_the_member_has_and_wants(
+    fields: dict[str, Any], channel: str, wanted: bool
+) -> None:
+    member = factories.member("Анна", **fields)
+
+    assert member.wants("reminder", channel) is wanted
+    with pytest.raises(ValueError, match="Not a message choice"):
+        member.wants("reminder", "pigeon")
+
+
+def test_the_page_says_where_telegram_is_linked(
+    client: Client, anna: Member, settings: Any
+) -> None:
+    settings.TELEGRAM_BOT_TOKEN = "1:x"  # noqa: S105 - the test's
+    settings.TELEGRAM_BOT_USERNAME = "club_bot"
+    settings.TELEGRAM_WEBHOOK_SECRET = "s"  # noqa: S105 - the test's
+    assert "Link Telegram" in client.get(SETTINGS).content.decode()
+
+    Member.objects.filter(pk=anna.pk).update(telegram_chat_id=5)
+    html = client.get(SETTINGS).content.decode()
+
+    assert "Your Telegram chat is linked" in html
+    assert f'action="{reverse("scoring:telegram_unlink")}"' in html
+
+
+def test_with_the_vapid_keys_the_page_counts_the_devices(
+    client: Client, anna: Member, settings: Any
+) -> None:
+    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = "B" * 87, "p" * 43
+    settings.VAPID_SUBJECT = "mailto:club@club.example"
+    for n in range(2):
+        PushSubscription.objects.create(
+            member=anna, endpoint=f"https://push.example/{n}", p256dh="B" * 87, auth="A" * 22
+        )
+
+    html = client.get(SETTINGS).content.decode()
+
+    assert "2 devices of yours get web push." in html
+    assert f'data-key="{"B" * 87}"' in html
+    assert "js/push" in html

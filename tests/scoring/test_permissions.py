@@ -40,13 +40,13 @@ from django.contrib.auth.tokens import default_token_generator
 from django.core import mail
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.http import HttpResponse
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from members.models import Member
+from members.models import Member, PushSubscription
 from scoring import services
 from scoring.models import (
     AccountEntry,
@@ -55,6 +55,7 @@ from scoring.models import (
     Club,
     DealRecord,
     Evening,
+    EveningAnswer,
     EveningTable,
     Guest,
     HistoryImport,
@@ -66,6 +67,7 @@ from scoring.models import (
 )
 from scoring.services import calendar as services_calendar
 from scoring.services import evenings as services_evenings
+from scoring.services import notices as services_notices
 from scoring.services import tournaments as services_tournaments
 from tests import factories
 from tests.built_once import built_once
@@ -242,6 +244,15 @@ MATRIX: list[tuple[str, str]] = [
     ("check-in-answered",    "login   403     403     ok      ok      403     ok"),
     ("evening-cancel",       "login   403     403     ok      ok      403     ok"),
     ("evening-cancel-begun", "login   403     403     refused refused 403     refused"),
+    # -- a member's own messages: his Telegram, his devices; a reminder's answer link
+    ("telegram-link",        "login   ok      ok      ok      ok      ok      ok"),
+    ("telegram-unlink",      "login   ok      ok      ok      ok      ok      ok"),
+    ("telegram-webhook",     "ok      ok      ok      ok      ok      ok      ok"),
+    ("telegram-webhook-wrong", "403   403     403     403     403     403     403"),
+    ("push-subscribe",       "login   ok      ok      ok      ok      ok      ok"),
+    ("push-unsubscribe",     "login   ok      ok      ok      ok      ok      ok"),
+    ("answer-link",          "ok      ok      ok      ok      ok      ok      ok"),
+    ("answer-link-over",     "403     403     403     403     403     403     403"),
     # -- guests: organisers merge a guest's history into a member
     ("guests",               "login   403     403     ok      ok      403     ok"),
     ("guest-merge",          "login   403     403     ok      ok      403     ok"),
@@ -2358,6 +2369,170 @@ action(
     prepare=_begun,
     refusal="this evening has begun (check-ins or tables): it cannot be called off",
 )(_evening_post("scoring:evening_cancel", lambda w: {}))
+
+
+# a member's own messages (scoring/views/notices.py)
+
+BOT = {
+    "TELEGRAM_BOT_TOKEN": "1:test",
+    "TELEGRAM_BOT_USERNAME": "club_bot",
+    "TELEGRAM_WEBHOOK_SECRET": "hook-secret",
+    "TELEGRAM_API_URL": "http://127.0.0.1:9",  # never reached: the reply waits for a commit
+}
+VAPID = {
+    "VAPID_PUBLIC_KEY": "B" * 87,
+    "VAPID_PRIVATE_KEY": "p" * 43,
+    "VAPID_SUBJECT": "mailto:club@club.example",
+}
+
+
+def _with(overrides: dict[str, str], send: Send) -> Send:
+    def sent(client: Client, w: World) -> HttpResponse:
+        with override_settings(**overrides):
+            return send(client, w)
+
+    return sent
+
+
+def _linked(w: World) -> None:
+    """Every member has a Telegram chat linked and a device subscribed to web push."""
+    for n, member in enumerate(Member.objects.order_by("pk"), start=1):
+        Member.objects.filter(pk=member.pk).update(telegram_chat_id=1000 + n)
+        PushSubscription.objects.create(
+            member=member, endpoint=f"https://push.example/{n}", p256dh="B" * 87, auth="A" * 22
+        )
+    if w.actor is not None:
+        w.extra["endpoint"] = w.actor.push_subscriptions.get().endpoint
+
+
+def _telegram_link_made(w: World, response: HttpResponse) -> None:
+    assert w.actor is not None
+    w.actor.refresh_from_db()
+    assert response["Location"] == f"https://t.me/club_bot?start={w.actor.telegram_token}"
+
+
+def _telegram_unlinked(w: World, response: HttpResponse) -> None:
+    assert w.actor is not None
+    w.actor.refresh_from_db()
+    assert w.actor.telegram_chat_id is None
+
+
+def _anna_asked_to_link(w: World) -> None:
+    Member.objects.filter(pk=w.anna.pk).update(telegram_token="anna-token")  # noqa: S106
+
+
+def _anna_linked(w: World, response: HttpResponse) -> None:
+    w.anna.refresh_from_db()
+    assert (w.anna.telegram_chat_id, w.anna.telegram_token) == (4242, None)
+
+
+def _webhook(secret: str) -> Send:
+    def send(client: Client, w: World) -> HttpResponse:
+        update = {"message": {"chat": {"id": 4242, "type": "private"}, "text": "/start anna-token"}}
+        return client.post(
+            _url("scoring:telegram_webhook"),
+            json.dumps(update),
+            content_type="application/json",
+            HTTP_X_TELEGRAM_BOT_API_SECRET_TOKEN=secret,
+        )
+
+    return _with(BOT, send)
+
+
+def _subscribed(w: World, response: HttpResponse) -> None:
+    assert w.actor is not None
+    assert w.actor.push_subscriptions.filter(endpoint="https://push.example/new").exists()
+
+
+def _unsubscribed(w: World, response: HttpResponse) -> None:
+    assert not PushSubscription.objects.filter(endpoint=w.extra["endpoint"]).exists()
+
+
+def _answer_by_link(client: Client, w: World) -> HttpResponse:
+    """Boris's one-tap link, whoever opens it (it answers for Boris)."""
+    evening = w.extra["evening"]
+    token = services_notices.answer_token(evening, w.boris)
+    return client.post(_url("scoring:evening_answer_link", evening.pk, token), {"answer": "no"})
+
+
+def _boris_not_coming(w: World, response: HttpResponse) -> None:
+    assert EveningAnswer.objects.get(evening=w.extra["evening"], member=w.boris).answer == "no"
+
+
+action(
+    "telegram-link",
+    "Link one's own Telegram: a one-time link to the club's bot — `POST /messages/telegram/link/`",
+    ok_status=302,
+    writes=True,
+    done=_telegram_link_made,
+)(_with(BOT, lambda client, w: client.post(_url("scoring:telegram_link"))))
+action(
+    "telegram-unlink",
+    "Unlink one's own Telegram — `POST /messages/telegram/unlink/`",
+    prepare=_linked,
+    ok_status=302,
+    writes=True,
+    done=_telegram_unlinked,
+)(lambda client, w: client.post(_url("scoring:telegram_unlink")))
+action(
+    "telegram-webhook",
+    "The Bot API's update with the webhook's secret: Anna's `/start <token>` links her chat "
+    "— `POST /telegram/webhook/`",
+    prepare=_anna_asked_to_link,
+    writes=True,
+    done=_anna_linked,
+)(_webhook("hook-secret"))
+action(
+    "telegram-webhook-wrong",
+    "An update without the webhook's secret — `POST /telegram/webhook/`",
+    prepare=_anna_asked_to_link,
+)(_webhook("guessed"))
+action(
+    "push-subscribe",
+    "Subscribe one's own device to web push — `POST /messages/push/subscribe/`",
+    writes=True,
+    done=_subscribed,
+)(
+    _with(
+        VAPID,
+        lambda client, w: client.post(
+            _url("scoring:push_subscribe"),
+            json.dumps(
+                {
+                    "endpoint": "https://push.example/new",
+                    "keys": {"p256dh": "B" * 87, "auth": "A" * 22},
+                }
+            ),
+            content_type="application/json",
+        ),
+    )
+)
+action(
+    "push-unsubscribe",
+    "Unsubscribe one's own device — `POST /messages/push/unsubscribe/`",
+    prepare=_linked,
+    writes=True,
+    done=_unsubscribed,
+)(
+    lambda client, w: client.post(
+        _url("scoring:push_unsubscribe"),
+        json.dumps({"endpoint": w.extra.get("endpoint", "https://push.example/1")}),
+        content_type="application/json",
+    )
+)
+action(
+    "answer-link",
+    "A reminder's one-tap link answers for the member it was made for, signed in or not "
+    "— `POST /evenings/<id>/answer/<token>/`",
+    prepare=_announced,
+    writes=True,
+    done=_boris_not_coming,
+)(_answer_by_link)
+action(
+    "answer-link-over",
+    "A one-tap answer link of an evening that is over — `POST /evenings/<id>/answer/<token>/`",
+    prepare=_over,
+)(_answer_by_link)
 
 
 def assert_guest_here(w: World) -> None:

@@ -394,6 +394,28 @@ def test_closing_the_evening_mails_its_summary_to_each_participant_who_wants_it(
     assert "The evening is closed: its summary goes to 2 members by e-mail." in page
 
 
+def test_the_summary_goes_to_each_participants_own_chat_who_wants_it(
+    bot_api: FakeBotApi, evening: Evening, client: Client
+) -> None:
+    """Beside the club's chat: Boris linked his Telegram; Gleb too, but turned the summary
+    by Telegram off (issue 34: the summary is one of a member's own messages)."""
+    Member.objects.filter(username="boris").update(telegram_chat_id=501)
+    Member.objects.filter(username="gleb").update(
+        telegram_chat_id=502, telegram_evening_summary=False
+    )
+
+    _close(client, evening)
+
+    own = [call.fields for call in bot_api.calls if call.fields["chat_id"] == "501"]
+    assert [c.fields["chat_id"] for c in bot_api.calls] == [CHAT, "501"]
+    (text,) = [c["text"] for c in own]
+    assert text.startswith("Клубный вечер 20 ноября 2026, Зал.\n\nСтолы:\n")
+    assert text.endswith(f"https://club.example/evenings/{evening.pk}/ledger/")
+    # Closed once: the summary's task run again sends nobody anything more.
+    notifications.evening_summary_task.call(evening_id=evening.pk)
+    assert len([c for c in bot_api.calls if c.fields["chat_id"] == "501"]) == 1
+
+
 def test_an_evening_is_closed_once_and_its_summary_sent_once(
     bot_api: FakeBotApi, evening: Evening, client: Client
 ) -> None:
