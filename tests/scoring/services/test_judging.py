@@ -1,0 +1,198 @@
+"""A judge's decisions at a table (scoring/services/judging.py): two seats swapped for the
+whole record and the table replayed.
+
+The numbers, worked by hand. The tariff is Sochi with the settlement divided by the
+players less one (``settlement_divisor = players_minus_one``: the pool and mountain terms
+are multiplied by 3 / 2 at a table of three), pool 2. The one deal: Vera, in seat 2,
+declares 7♠ and both defenders pass; it is worth 4, she writes 2 and 2 overflow. Both
+other pools are open and equal (0), so the help goes to the first open pool clockwise
+from her: seat 0. That player's pool becomes 2 and Vera writes 2 × 10 = 20 whists on him.
+Pools 2, 0, 2 (average 4/3), no mountain; balances:
+
+* the player in seat 0: 3/2 × 10 × (2 − 4/3) − 20 = 10 − 20 = −10;
+* the player in seat 1: 3/2 × 10 × (0 − 4/3) = −20;
+* Vera: 3/2 × 10 × (2 − 4/3) + 20 = 30.
+
+Seated Anna, Boris, Vera, Anna is helped (−10) and Boris is not (−20). Swap Anna and Boris
+and the help goes to Boris, in seat 0 now: Boris −10, Anna −20, Vera still 30.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from members.models import Member
+from scoring.engine.errors import RuleError
+from scoring.models import AuditEntry, Seat, StandingsTotal, Table, TourSeat
+from scoring.services import judging
+from scoring.services import tournaments as tournament_services
+from tests import factories
+from tests.fuzz_strategies import db_fingerprint
+
+pytestmark = pytest.mark.django_db
+
+VERA_SEVEN = {
+    "kind": "game",
+    "declarer": "Vera",
+    "contract": "7S",
+    "answers": {"Anna": "pass", "Boris": "pass"},
+}
+
+
+def _divided_by_two() -> str:
+    return factories.preferans_tariff(  # type: ignore[no-any-return]
+        "Делим на двоих", settlement_divisor="players_minus_one"
+    ).name
+
+
+def _results(table: Table) -> dict[str, tuple[int, Decimal | None]]:
+    return {s.name: (s.position, s.result) for s in Seat.objects.filter(table=table)}
+
+
+def test_a_swap_moves_the_help_and_the_balances_of_a_finished_table() -> None:
+    judge = factories.member("Judge", organiser=True)
+    table = factories.pulka(
+        tariff=_divided_by_two(), pool_target=2, deals=[VERA_SEVEN], finished=True
+    )
+    assert _results(table) == {
+        "Anna": (0, Decimal("-10.00")),
+        "Boris": (1, Decimal("-20.00")),
+        "Vera": (2, Decimal("30.00")),
+    }
+    revision = Table.objects.get(pk=table.pk).revision
+    digest = Table.objects.get(pk=table.pk).record_digest
+
+    judging.table_seats_swap(table=table, first=0, second=1, by=judge, reason="сели наоборот")
+
+    assert _results(table) == {
+        "Boris": (0, Decimal("-10.00")),
+        "Anna": (1, Decimal("-20.00")),
+        "Vera": (2, Decimal("30.00")),
+    }
+    table.refresh_from_db()
+    assert table.revision == revision + 1
+    assert table.record_digest != digest
+    assert table.result is not None
+    assert table.result["players"]["Boris"]["balance"] == "-10.00"
+    entry = AuditEntry.objects.get(table=table, action=AuditEntry.SWAP)
+    assert (entry.actor, entry.reason) == (judge, "сели наоборот")
+    assert entry.before == {"seats": ["Anna", "Boris", "Vera"]}
+    assert entry.after == {"seats": ["Boris", "Anna", "Vera"], "swapped": ["Anna", "Boris"]}
+
+
+def test_the_standings_totals_follow_the_swap() -> None:
+    judge = factories.member("Judge", organiser=True)
+    table = factories.pulka(
+        tariff=_divided_by_two(), pool_target=2, deals=[VERA_SEVEN], finished=True
+    )
+    anna, boris = (Seat.objects.get(table=table, name=n).member for n in ("Anna", "Boris"))
+
+    judging.table_seats_swap(table=table, first=0, second=1, by=judge, reason="сели наоборот")
+
+    def balance(member: Member | None) -> Any:
+        return (
+            StandingsTotal.objects.filter(member=member, game=Table.PREFERANS, season=None)
+            .values_list("total", flat=True)
+            .first()
+        )
+
+    assert (balance(anna), balance(boris)) == (Decimal("-20.00"), Decimal("-10.00"))
+
+
+def test_a_table_in_play_plays_on_in_the_new_seats() -> None:
+    table = factories.pulka(tariff=_divided_by_two(), pool_target=2)
+
+    judging.table_seats_swap(table=table, first=0, second=1, by=None, reason="сели наоборот")
+    factories.played(table, [VERA_SEVEN])
+
+    from scoring import selectors
+
+    result = selectors.replay(Table.objects.get(pk=table.pk)).result
+    assert result.setup.players == ("Boris", "Anna", "Vera")
+    assert [str(b) for b in result.balances] == ["-10", "-20", "30"]
+    assert Seat.objects.get(table=table, name="Boris").result is None  # still in play
+
+
+def test_a_deal_that_no_longer_replays_refuses_the_swap_and_changes_nothing() -> None:
+    # Four players, Anna deals first and sits out; Boris declares. Seated first, Boris
+    # would deal deal 1 and sit it out, so the record cannot name him as its declarer.
+    players = [factories.member(n) for n in ("Anna", "Boris", "Vera", "Gleb")]
+    boris_six = {
+        "kind": "game",
+        "declarer": "Boris",
+        "contract": "6S",
+        "answers": {"Vera": "pass", "Gleb": "pass"},
+    }
+    table = factories.pulka(players, deals=[boris_six])
+    before = db_fingerprint()
+
+    with pytest.raises(RuleError) as refused:
+        judging.table_seats_swap(table=table, first=0, second=1, by=None, reason="сели наоборот")
+
+    assert refused.value.field == "declarer"
+    assert db_fingerprint() == before
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "reason", "field"),
+    [
+        (0, 0, "сели наоборот", "seats"),
+        (0, 3, "сели наоборот", "seats"),
+        (-1, 1, "сели наоборот", "seats"),
+        (0, 1, "   ", "reason"),
+    ],
+)
+def test_bad_input_is_refused_and_changes_nothing(
+    first: int, second: int, reason: str, field: str
+) -> None:
+    table = factories.pulka(deals=[VERA_SEVEN])
+    before = db_fingerprint()
+    with pytest.raises(RuleError) as refused:
+        judging.table_seats_swap(table=table, first=first, second=second, by=None, reason=reason)
+    assert refused.value.field == field
+    assert db_fingerprint() == before
+
+
+def test_a_closed_tours_points_follow_the_swap() -> None:
+    judge = factories.member("Judge", organiser=True)
+    tariff = factories.preferans_tariff("Делим на двоих", settlement_divisor="players_minus_one")
+    tournament = factories.tournament(3, preferans_tariff=tariff, pool_target=2, tours=1)
+    tournament_services.tournament_start(tournament=tournament, seed=7)
+    tour = tournament_services.tour_seat(tournament=tournament, by=judge)
+    table = tour.tables.get().table
+    names = list(table.seats.order_by("position").values_list("name", flat=True))
+    factories.played(
+        table,
+        [
+            {
+                "kind": "game",
+                "declarer": names[2],
+                "contract": "7S",
+                "answers": dict.fromkeys(names[:2], "pass"),
+            }
+        ],
+        by=judge,
+        finished=True,
+    )
+    tournament_services.tour_close(tour=tour)
+
+    def points() -> dict[str, tuple[int | None, Decimal | None]]:
+        rows = TourSeat.objects.filter(tour=tour).select_related("entry__member")
+        return {row.entry.name: (row.position, row.points) for row in rows}
+
+    assert points() == {
+        names[0]: (0, Decimal("-10.00")),
+        names[1]: (1, Decimal("-20.00")),
+        names[2]: (2, Decimal("30.00")),
+    }
+
+    judging.table_seats_swap(table=table, first=0, second=1, by=judge, reason="сели наоборот")
+
+    assert points() == {
+        names[0]: (1, Decimal("-20.00")),
+        names[1]: (0, Decimal("-10.00")),
+        names[2]: (2, Decimal("30.00")),
+    }
