@@ -23,6 +23,7 @@ from clubsite.http import HtmxHttpRequest
 from scoring import services
 from scoring.engine.errors import RuleError
 from scoring.models import AuditEntry, TourTable
+from scoring.pages.forms import ReasonForm, reason_refusal
 from scoring.pages.labels import rule_error_text
 from scoring.pages.tables import stale_message, table_for_page
 from scoring.permissions import can_judge_table
@@ -71,17 +72,20 @@ def table_seats_swap(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     (the seats' positions) and the ``reason``."""
     table = table_for_page(pk, with_tariff=False)
     require_write(request, can_judge_table(request.user, table))
+    reason = ReasonForm(request.POST)  # a NUL character, which PostgreSQL cannot store, too
     try:
         first = int_or_none(request.POST.get("first"))
         second = int_or_none(request.POST.get("second"))
         if first is None or second is None:
             raise RuleError(_("choose two different seats of this table"), field="seats")
+        if not reason.is_valid():
+            raise reason_refusal(reason, _("say why (the history keeps it)"))
         judging.table_seats_swap(
             table=table,
             first=first,
             second=second,
             by=member_of(request),
-            reason=request.POST.get("reason", "")[:500],
+            reason=reason.cleaned_data["reason"],
             drawn=revision_and_key(request),
         )
     except services.AlreadyStored:
