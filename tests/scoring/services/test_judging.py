@@ -196,3 +196,13 @@ def test_a_closed_tours_points_follow_the_swap() -> None:
         names[1]: (0, Decimal("-10.00")),
         names[2]: (2, Decimal("30.00")),
     }
+
+
+def test_a_boston_table_swaps_too() -> None:
+    # A passed deal names nobody: Anna and Vera simply change places, sheet and all.
+    table = factories.boston_table(deals=[{"kind": "pass"}])
+
+    judging.table_seats_swap(table=table, first=0, second=2, by=None, reason="сели наоборот")
+
+    order = list(Seat.objects.filter(table=table).order_by("position").values_list("name"))
+    assert order == [("Vera",), ("Boris",), ("Anna",), ("Gleb",)]
