@@ -1,5 +1,5 @@
 """A judge's decisions at a table (issue 32, item 5): two seats swapped for the whole
-record and the table replayed.
+record and the table replayed; a substitute seated mid-pulka (Kodeks 3.1.2).
 
 A judge (of the table's tournament) or an organiser (at any table) decides; each decision
 is one transaction, kept in the table's history with who and why, and refused in words,
@@ -8,6 +8,7 @@ changing nothing, when it cannot apply (docs/tournaments.md, "The judges at a ta
 
 from __future__ import annotations
 
+from decimal import Decimal
 from functools import partial
 
 from django.db import transaction
@@ -15,9 +16,13 @@ from django.db import transaction
 from members.models import Member
 from scoring import selectors
 from scoring.engine.errors import N_, RuleError
+from scoring.engine.money import to_cents, two_decimals
+from scoring.engine.preferans.pulka import Pulka
+from scoring.engine.tournament.substitute import substitute_seat
 from scoring.live import push, revisions
-from scoring.models import AuditEntry, Seat, Table, TourSeat, TourTable
+from scoring.models import AuditEntry, Guest, Seat, SeatChange, Table, TourSeat, TourTable
 from scoring.models.tournaments import tournament_format
+from scoring.services.guest_names import guest_name_check
 from scoring.services.ratings import ratings_after_reopen
 from scoring.services.standings import standings_after_finish, standings_before_reopen
 from scoring.services.tables import (
@@ -91,6 +96,133 @@ def table_seats_swap(
         _keep_key(locked, drawn, locked.revision, AuditEntry.SWAP)
         _tour_follows(locked, first, second)
         return locked
+
+
+def table_seat_substitute(
+    *,
+    table: Table,
+    position: int,
+    newcomer: Member | str,
+    from_deal: int | None = None,
+    by: Member | None,
+    reason: str,
+    drawn: Drawn = ANY,
+) -> SeatChange:
+    """A substitute takes seat ``position`` from the next deal (Kodeks 3.1.2;
+    docs/tournaments.md, "A substitute mid-pulka"): ``newcomer`` is a member or a guest's
+    name. The leaver settles as the sheet stands with each player who stays, and the
+    newcomer enters with the others' average pool and mountain, rounded against him
+    (the engine's ``substitute_seat``). The seat's row becomes the newcomer's; the leaver
+    and what he settled are kept in a ``SeatChange``, which the replay reads.
+
+    ``from_deal`` (the next deal's number when omitted) must be the next deal: the deals
+    already played name the leaver. Refused in words, changing nothing: a finished table,
+    a Boston table, no deal played yet, a seat that is not the table's, a newcomer who
+    sits at the table or left it already."""
+    _require_reason(reason)
+    with transaction.atomic():
+        locked = _locked(table)
+        _check_drawn(locked, drawn, AuditEntry.SUBSTITUTE)
+        if locked.game != Table.PREFERANS:
+            raise RuleError(N_("a substitute mid-pulka is a Preferans rule"), field="table")
+        if not locked.is_open or locked.totals_only:
+            raise RuleError(N_("a finished table takes no substitute"), field="table")
+        seats = sorted(Seat.objects.filter(table=locked), key=lambda seat: seat.position)
+        seat = next((s for s in seats if s.position == position), None)
+        if seat is None:
+            raise RuleError(N_("choose a seat of this table"), field="seat")
+        fresh = Table.objects.prefetch_related("seats", "deal_records").get(pk=locked.pk)
+        state = selectors.replay(fresh)
+        next_deal = state.count + 1
+        if state.count == 0:
+            raise RuleError(
+                N_("no deal has been played yet: seat the player instead"), field="from_deal"
+            )
+        if from_deal is not None and from_deal != next_deal:
+            raise RuleError(
+                N_("a substitute takes the seat from the next deal, %(n)s"),
+                field="from_deal",
+                n=next_deal,
+            )
+        member, guest, name = _newcomer(newcomer, seats, selectors.seat_changes(locked))
+        game = state.game.copy()
+        assert isinstance(game, Pulka)  # noqa: S101 - a Preferans table's engine
+        departure = substitute_seat(game, position)
+        money = to_cents([departure.balance, *departure.settled.values()], locked.price)[0]
+        change = SeatChange.objects.create(
+            table=locked,
+            position=position,
+            from_deal=next_deal,
+            member=seat.member,
+            guest=seat.guest,
+            name=seat.name,
+            result=Decimal(two_decimals(departure.balance)),
+            money=money,
+            by=by,
+            reason=" ".join(reason.split())[:500],
+        )
+        if guest is not None and guest._state.adding:
+            guest.save()
+        seat.member, seat.guest, seat.name = member, guest, name
+        seat.save(update_fields=["member", "guest", "name"])
+        locked.has_seat_changes = True
+        locked.revision += 1
+        locked.save(update_fields=["has_seat_changes", "revision"])
+        revisions.table_moved(locked.pk)
+        entry = departure.entry
+        AuditEntry.objects.create(
+            table=locked,
+            action=AuditEntry.SUBSTITUTE,
+            actor=by,
+            reason=change.reason,
+            before={"seat": position, "player": change.name},
+            after={
+                "seat": position,
+                "player": name,
+                "left": change.name,
+                "from_deal": next_deal,
+                "pool": entry.pool,
+                "mountain": str(entry.mountain),
+                "settled": str(change.result),
+            },
+            revision=locked.revision,
+        )
+        _keep_key(locked, drawn, locked.revision, AuditEntry.SUBSTITUTE)
+        return change
+
+
+def _newcomer(
+    newcomer: Member | str, seats: list[Seat], left: list[SeatChange]
+) -> tuple[Member | None, Guest | None, str]:
+    """The newcomer's member or guest (a new guest, unsaved) and his name on the sheet,
+    or ``RuleError`` when he sits at the table now or left it before (each name stands
+    for one player in the deals)."""
+    taken = {seat.name for seat in seats} | {change.name for change in left}
+    if isinstance(newcomer, Member):
+        if any(change.member_id == newcomer.pk for change in left):
+            raise RuleError(
+                N_("%(player)s played at this table already"),
+                field="newcomer",
+                player=newcomer.name,
+            )
+        if any(seat.member_id == newcomer.pk for seat in seats):
+            raise RuleError(
+                N_("%(player)s sits at this table"), field="newcomer", player=newcomer.name
+            )
+        name = newcomer.name
+        if name in taken:
+            name = f"{name} ({newcomer.username})"
+        if name in taken:
+            raise RuleError(
+                N_("%(player)s played at this table already"), field="newcomer", player=name
+            )
+        return newcomer, None, name
+    name = guest_name_check(name=newcomer, field="newcomer")
+    if name in taken:
+        raise RuleError(
+            N_("%(player)s played at this table already"), field="newcomer", player=name
+        )
+    return None, Guest(name=name), name
 
 
 def _exchange(table: Table, one: Seat, other: Seat) -> None:

@@ -25,8 +25,10 @@ from typing import Any
 import pytest
 
 from members.models import Member
+from scoring import selectors
 from scoring.engine.errors import RuleError
-from scoring.models import AuditEntry, Seat, StandingsTotal, Table, TourSeat
+from scoring.engine.preferans.pulka import Pulka
+from scoring.models import AuditEntry, Seat, SeatChange, StandingsTotal, Table, TourSeat
 from scoring.services import judging
 from scoring.services import tournaments as tournament_services
 from tests import factories
@@ -206,3 +208,133 @@ def test_a_boston_table_swaps_too() -> None:
 
     order = list(Seat.objects.filter(table=table).order_by("position").values_list("name"))
     assert order == [("Vera",), ("Boris",), ("Anna",), ("Gleb",)]
+
+
+# -- a substitute mid-pulka ---------------------------------------------------------------
+#
+# Worked by hand. Sochi, four players (the dealer sits out), the settlement over the
+# number of players (4), pool and mountain weighing 10. Anna deals first.
+#   deal 1 (Anna deals): Boris plays 6♠, both pass: Boris's pool 2;
+#   deal 2 (Boris deals): Vera plays 6♠, both pass: Vera's pool 2.
+# Pools 0, 2, 2, 0; no mountain, no whists. Gleb (seat 3) leaves before deal 3 and settles
+# pair by pair: with Anna 10 × (0 − 0) / 4 = 0; with Boris 10 × (0 − 2) / 4 = −5, so he
+# pays Boris 5, and Vera 5: he leaves at −10. Dima takes the seat with the others' average
+# pool, (0 + 2 + 2) / 3 = 1.33, rounded down (against him): 1; their mountains are 0: 0.
+#   deal 3 (Vera deals): Dima plays 6♠, both pass: his pool 1 + 2 = 3.
+# The end: pools 0, 2, 2, 3 (sum 7); each balance is 10 / 4 × (4 × pool − 7) = 10 × pool
+# − 17.5: Anna −17.5, Boris 2.5, Vera 2.5, Dima 12.5. With what Gleb paid: Anna −17.50,
+# Boris 7.50, Vera 7.50, Dima 12.50, and Gleb −10.00: zero in all.
+
+
+def _six(declarer: str, *passing: str) -> dict[str, Any]:
+    return {
+        "kind": "game",
+        "declarer": declarer,
+        "contract": "6S",
+        "answers": dict.fromkeys(passing, "pass"),
+    }
+
+
+BORIS_SIX = _six("Boris", "Vera", "Gleb")
+VERA_SIX = _six("Vera", "Anna", "Gleb")
+DIMA_SIX = _six("Dima", "Anna", "Boris")
+
+
+def _four() -> Table:
+    players = [factories.member(name) for name in ("Anna", "Boris", "Vera", "Gleb")]
+    return factories.pulka(players, deals=[BORIS_SIX, VERA_SIX])
+
+
+def test_a_substitute_settles_the_leaver_and_enters_rounded_against_him() -> None:
+    judge = factories.member("Judge", organiser=True)
+    table = _four()
+
+    change = judging.table_seat_substitute(
+        table=table, position=3, newcomer="Dima", by=judge, reason="Глеб ушёл на поезд"
+    )
+
+    assert (change.name, change.from_deal, change.result) == ("Gleb", 3, Decimal("-10.00"))
+    assert change.member is not None and change.guest is None
+    seat = Seat.objects.get(table=table, position=3)
+    assert (seat.name, seat.member, seat.guest is not None) == ("Dima", None, True)
+    table.refresh_from_db()
+    assert table.has_seat_changes
+    game = selectors.replay(Table.objects.get(pk=table.pk)).game
+    assert isinstance(game, Pulka)
+    assert (list(game.pool), list(game.mountain)) == ([0, 2, 2, 1], [0, 0, 0, 0])
+    entry = AuditEntry.objects.get(table=table, action=AuditEntry.SUBSTITUTE)
+    assert entry.actor == judge
+    assert entry.reason == "Глеб ушёл на поезд"
+    assert entry.after is not None
+    assert (entry.after["left"], entry.after["player"], entry.after["from_deal"]) == (
+        "Gleb",
+        "Dima",
+        3,
+    )
+    assert (entry.after["pool"], entry.after["mountain"]) == (1, "0")
+
+
+def test_the_newcomer_plays_on_and_the_finish_adds_up_to_zero() -> None:
+    table = _four()
+    judging.table_seat_substitute(table=table, position=3, newcomer="Dima", by=None, reason="ушёл")
+    table.refresh_from_db()
+    factories.played(table, [DIMA_SIX], by=None, finished=True)
+
+    assert _results(table) == {
+        "Anna": (0, Decimal("-17.50")),
+        "Boris": (1, Decimal("7.50")),
+        "Vera": (2, Decimal("7.50")),
+        "Dima": (3, Decimal("12.50")),
+    }
+    change = SeatChange.objects.get(table=table)
+    assert (change.result, change.money) == (Decimal("-10.00"), Decimal("-10.00"))
+    money = [seat.money for seat in Seat.objects.filter(table=table)]
+    assert money == [Decimal("-17.50"), Decimal("7.50"), Decimal("7.50"), Decimal("12.50")]
+    assert sum(m for m in money if m is not None) + change.money == 0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"position": 3, "newcomer": "Dima", "from_deal": 2}, "from the next deal, 3"),
+        ({"position": 7, "newcomer": "Dima"}, "choose a seat of this table"),
+        ({"position": 3, "newcomer": "Vera"}, "Vera is a member's name"),
+        ({"position": 3, "newcomer": "   "}, "letters one can see"),
+        ({"position": 3, "newcomer": "Dima", "reason": " "}, "say why"),
+    ],
+)
+def test_a_substitute_refused_changes_nothing(kwargs: dict[str, Any], message: str) -> None:
+    table = _four()
+    before = db_fingerprint()
+
+    with pytest.raises(RuleError, match=message):
+        judging.table_seat_substitute(table=table, by=None, **{"reason": "ушёл", **kwargs})
+
+    assert db_fingerprint() == before
+
+
+def test_a_member_at_the_table_or_who_left_it_is_no_substitute() -> None:
+    table = _four()
+    vera = Member.objects.get(seats__table=table, seats__name="Vera")
+    gleb = Member.objects.get(seats__table=table, seats__name="Gleb")
+    with pytest.raises(RuleError, match="Vera sits at this table"):
+        judging.table_seat_substitute(table=table, position=3, newcomer=vera, by=None, reason="x")
+    judging.table_seat_substitute(table=table, position=3, newcomer="Dima", by=None, reason="x")
+    table.refresh_from_db()
+    factories.played(table, [DIMA_SIX])
+    with pytest.raises(RuleError, match="Gleb played at this table already"):
+        judging.table_seat_substitute(table=table, position=0, newcomer=gleb, by=None, reason="x")
+
+
+def test_a_finished_or_empty_or_boston_table_takes_no_substitute() -> None:
+    finished = factories.pulka(deals=[VERA_SEVEN], finished=True)
+    with pytest.raises(RuleError, match="a finished table takes no substitute"):
+        judging.table_seat_substitute(table=finished, position=0, newcomer="D", by=None, reason="x")
+    empty = factories.pulka([factories.member(n) for n in ("A", "B", "C")])
+    with pytest.raises(RuleError, match="no deal has been played yet"):
+        judging.table_seat_substitute(table=empty, position=0, newcomer="D", by=None, reason="x")
+    boston = factories.boston_table(
+        [factories.member(n) for n in ("E", "F", "G", "H")], deals=[{"kind": "pass"}]
+    )
+    with pytest.raises(RuleError, match="Preferans rule"):
+        judging.table_seat_substitute(table=boston, position=0, newcomer="D", by=None, reason="x")
