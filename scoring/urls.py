@@ -52,6 +52,11 @@ urlpatterns = [
     path("tables/<int:pk>/reopen/", tables.table_reopen, name="table_reopen"),
     path("tables/<int:pk>/judge/", judging.table_judge, name="table_judge"),
     path("tables/<int:pk>/judge/swap/", judging.table_seats_swap, name="table_seats_swap"),
+    path(
+        "tables/<int:pk>/judge/substitute/",
+        judging.table_seat_substitute,
+        name="table_seat_substitute",
+    ),
     path("tables/<int:pk>/decide/", tables.table_decide, name="table_decide"),
     path("tables/<int:pk>/control-time/", tables.control_time_mark, name="control_time_mark"),
     path(

@@ -368,6 +368,13 @@ def history_text(entry: AuditEntry, table: Table, players: tuple[str, ...]) -> s
             "first": swapped[0],
             "second": swapped[1],
         }
+    after = entry.after if isinstance(entry.after, dict) else {}
+    if entry.action == AuditEntry.SUBSTITUTE and {"from_deal", "left", "player"} <= set(after):
+        return _("from deal %(n)s, instead of %(left)s: %(player)s") % {
+            "n": after["from_deal"],
+            "left": after["left"],
+            "player": after["player"],
+        }
     return str(entry.get_action_display())
 
 

@@ -60,6 +60,7 @@ from scoring.models import (
     Penalty,
     PreferansTariff,
     Season,
+    SeatChange,
     Table,
     Tournament,
 )
@@ -133,6 +134,8 @@ MATRIX: list[tuple[str, str]] = [
     ("judge-page",           "login   403     403     ok      ok      403     ok"),
     ("swap-seats",           "403     403     403     ok      ok      403     ok"),
     ("swap-seats-no-reason", "403     403     403     refused refused 403     refused"),
+    ("substitute",           "403     403     403     ok      ok      403     ok"),
+    ("substitute-no-reason", "403     403     403     refused refused 403     refused"),
     ("mark-control-time-form", "403   403     ok      ok      ok      403     ok"),
     ("mark-control-time",    "403     403     ok      ok      ok      403     ok"),
     ("mark-control-time-again", "403  403     refused refused refused 403     refused"),
@@ -848,6 +851,32 @@ action(
     "Swap two seats without a reason — `POST /tables/<id>/judge/swap/`",
     refusal="say why (the history keeps it)",
 )(lambda client, w: _swap_seats(client, w, " "))
+
+
+def _substitute(client: Client, w: World, reason: str) -> HttpResponse:
+    return client.post(
+        _url("scoring:table_seat_substitute", w.table.pk),
+        {"position": "0", "guest": "Dima", "reason": reason, **factories.drawn(w.table)},
+    )
+
+
+def _substituted(w: World, response: HttpResponse) -> None:
+    assert response["Location"] == _url("scoring:table_detail", w.table.pk)
+    assert SeatChange.objects.filter(table=w.table, position=0).count() == 1
+
+
+action(
+    "substitute",
+    "Seat a substitute from the next deal — `POST /tables/<id>/judge/substitute/`",
+    ok_status=302,
+    writes=True,
+    done=_substituted,
+)(lambda client, w: _substitute(client, w, "he left for his train"))
+action(
+    "substitute-no-reason",
+    "Seat a substitute without a reason — `POST /tables/<id>/judge/substitute/`",
+    refusal="say why (the history keeps it)",
+)(lambda client, w: _substitute(client, w, " "))
 
 FINISHED = "the table is finished"
 action(

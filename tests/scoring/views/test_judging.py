@@ -14,10 +14,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.models import AuditEntry, Seat, Table
+from scoring.models import AuditEntry, Seat, SeatChange, Table
 from tests import factories
 from tests.fuzz_strategies import db_fingerprint
-from tests.scoring.services.test_judging import VERA_SEVEN
+from tests.scoring.services.test_judging import VERA_SEVEN, _four
 
 pytestmark = pytest.mark.django_db
 
@@ -131,3 +131,79 @@ def test_the_table_page_leads_an_organiser_to_the_judges_page(
     player.force_login(Seat.objects.get(table=finished, name="Anna").member)
     page = player.get(reverse("scoring:table_detail", args=[finished.pk])).content.decode()
     assert link not in page
+
+
+# -- a substitute mid-pulka (the numbers: tests/scoring/services/test_judging.py) ----------
+
+
+@pytest.fixture
+def four() -> Table:
+    return _four()
+
+
+def substitute(client: Client, table: Table, **data: str) -> Any:
+    fields = {"position": "3", "guest": "Dima", "reason": "ушёл на поезд", **factories.drawn(table)}
+    return client.post(reverse("scoring:table_seat_substitute", args=[table.pk]), fields | data)
+
+
+def test_the_judges_page_offers_a_substitute_at_a_pulka_in_play(
+    olga: Client, four: Table, django_assert_num_queries: Any
+) -> None:
+    # As at a finished table (7), and the members a substitute may be.
+    with django_assert_num_queries(8):
+        response = olga.get(reverse("scoring:table_judge", args=[four.pk]))
+    page = text(response)
+    assert "Заменить игрока со следующей раздачи" in page
+    assert "Г · Gleb" in page
+    # A finished table takes none: the form is not offered.
+    finished = factories.pulka(deals=[VERA_SEVEN], finished=True)
+    assert "Заменить игрока" not in text(
+        olga.get(reverse("scoring:table_judge", args=[finished.pk]))
+    )
+
+
+def test_a_substitute_by_a_guests_name_shows_in_the_history(olga: Client, four: Table) -> None:
+    response = substitute(olga, four)
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse("scoring:table_detail", args=[four.pk])
+    assert Seat.objects.get(table=four, position=3).name == "Dima"
+    page = text(olga.get(response["Location"]))
+    assert "Замена садится со следующей раздачи." in page
+    assert "с раздачи 3 вместо Gleb — Dima · «ушёл на поезд»" in page
+    judge_page = text(olga.get(reverse("scoring:table_judge", args=[four.pk])))
+    assert "с раздачи 3 вместо Gleb — Dima · «ушёл на поезд»" in judge_page
+
+
+def test_a_member_comes_in_as_a_substitute(olga: Client, four: Table) -> None:
+    dima = factories.member("Dima")
+
+    substitute(olga, four, guest="", member=str(dima.pk))
+
+    seat = Seat.objects.get(table=four, position=3)
+    assert (seat.member, seat.guest, seat.name) == (dima, None, "Dima")
+    assert SeatChange.objects.get(table=four).name == "Gleb"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"position": "7"}, "выберите место за этим столом"),
+        ({"position": ""}, "выберите место за этим столом"),
+        ({"guest": ""}, "выберите члена клуба или впишите имя гостя — что-то одно"),
+        ({"member": "999999"}, "выберите члена клуба или впишите имя гостя — что-то одно"),
+        ({"guest": "Vera"}, "Vera"),
+        ({"reason": "  "}, "укажите причину (она останется в истории)"),
+        ({"reason": "ушёл\x00"}, "запрещённый символ: ноль-байт"),
+        ({"revision": "0"}, "Ничего не сохранено"),
+    ],
+)
+def test_a_bad_substitute_is_refused_in_russian_and_changes_nothing(
+    olga: Client, four: Table, data: dict[str, str], message: str
+) -> None:
+    before = db_fingerprint()
+    response = substitute(olga, four, **data)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("scoring:table_judge", args=[four.pk])
+    assert message in text(olga.get(response["Location"]))
+    assert db_fingerprint() == before
