@@ -25,12 +25,13 @@ from typing import Any
 import pytest
 
 from members.models import Member
-from scoring import selectors
+from scoring import selectors, services
 from scoring.engine.errors import RuleError
 from scoring.engine.preferans.pulka import Pulka
 from scoring.models import AuditEntry, Seat, SeatChange, StandingsTotal, Table, TourSeat
 from scoring.services import judging
 from scoring.services import tournaments as tournament_services
+from scoring.services.standings import standings_rebuild
 from tests import factories
 from tests.fuzz_strategies import db_fingerprint
 
@@ -338,3 +339,31 @@ def test_a_finished_or_empty_or_boston_table_takes_no_substitute() -> None:
     )
     with pytest.raises(RuleError, match="Preferans rule"):
         judging.table_seat_substitute(table=boston, position=0, newcomer="D", by=None, reason="x")
+
+
+def _totals() -> dict[str, tuple[int, Decimal]]:
+    return {
+        row.member.name: (row.tables, row.total)
+        for row in StandingsTotal.objects.filter(season=None).select_related("member")
+    }
+
+
+def test_the_leaver_counts_in_the_standings_with_what_he_settled() -> None:
+    table = _four()
+    dima = factories.member("Dima")
+    judging.table_seat_substitute(table=table, position=3, newcomer=dima, by=None, reason="ушёл")
+    table.refresh_from_db()
+    factories.played(table, [DIMA_SIX], finished=True)
+
+    expected = {
+        "Anna": (1, Decimal("-17.50")),
+        "Boris": (1, Decimal("7.50")),
+        "Vera": (1, Decimal("7.50")),
+        "Gleb": (1, Decimal("-10.00")),
+        "Dima": (1, Decimal("12.50")),
+    }
+    assert _totals() == expected
+    standings_rebuild()
+    assert _totals() == expected
+    services.table_reopen(Table.objects.get(pk=table.pk), by=None, reason="ошибка")
+    assert {name: total for name, (tables, total) in _totals().items() if tables} == {}
