@@ -321,16 +321,21 @@ class Seat(models.Model):
 
 
 class SeatChange(models.Model):
-    """A substitute mid-pulka (Kodeks 3.1.2, docs/tournaments.md): from live deal
-    ``from_deal`` the seat at ``position`` is held by the player its ``Seat`` row names now,
-    and before it by the leaver named here. The seat row is the newcomer's, so every reader
-    of the seats sees who holds it now; the deals before ``from_deal`` name the leaver, and
-    the replay seats him there. The leaver's ``result`` and ``money`` are what he settled
-    on leaving (the engine's ``substitute_seat``), counted for him in the standings."""
+    """A substitute mid-pulka (Kodeks 3.1.2, docs/tournaments.md): after the stored deal
+    ``after_sequence`` (live deal ``from_deal - 1`` as the log numbered it then) the seat
+    at ``position`` is held by the player its ``Seat`` row names now, and before it by the
+    leaver named here. The seat row is the newcomer's, so every reader of the seats sees
+    who holds it now; the deals before the change name the leaver, and the replay seats
+    him there. The leaver's ``result`` and ``money`` are what he settled on leaving (the
+    engine's ``substitute_seat``), counted for him in the standings."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_changes")
     position = models.PositiveSmallIntegerField()
     from_deal = models.PositiveIntegerField()
+    # The stored deal (``DealRecord.sequence``) after which the newcomer came: the replay
+    # seats him there, so a deal struck or undone before the change does not move it onto
+    # the leaver's deals, and every deal entered since (a later sequence) is the newcomer's.
+    after_sequence = models.PositiveIntegerField()
     member = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -355,7 +360,7 @@ class SeatChange(models.Model):
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ("table", "from_deal", "id")
+        ordering = ("table", "after_sequence", "id")
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.CheckConstraint(
                 condition=Q(member__isnull=False, guest__isnull=True)

@@ -144,7 +144,7 @@ def seat_changes(table: Table) -> list[SeatChange]:
     """``table``'s substitutes in the order they came (a query only when it has some)."""
     if not table.has_seat_changes:
         return []
-    return list(SeatChange.objects.filter(table=table).order_by("from_deal", "id"))
+    return list(SeatChange.objects.filter(table=table).order_by("after_sequence", "id"))
 
 
 def holders(players: Sequence[str], changes: Sequence[SeatChange]) -> list[tuple[str, ...]]:
@@ -166,10 +166,10 @@ def _replay_with_changes(
     changes: list[SeatChange],
 ) -> TableState:
     """The replay of a table where substitutes came (docs/tournaments.md): each deal is
-    read with the names of the players who held the seats then, and before deal
-    ``from_deal`` the leaver settles and the newcomer takes the seat (``substitute_seat``).
-    A change the record has not reached yet (its deals undone) is applied at the end, so
-    the sheet is the newcomer's as the seats are."""
+    read with the names of the players who held the seats then, and after the stored deal
+    ``after_sequence`` the leaver settles and the newcomer takes the seat
+    (``substitute_seat``). A change no deal follows yet is applied at the end, so the
+    sheet is the newcomer's as the seats are."""
     kind = games.of_table(table)
     seatings = holders(players, changes)
     game = kind.new_table(table, seatings[0], rules)
@@ -185,7 +185,7 @@ def _replay_with_changes(
         departed.append(Departed(change, departure, seatings[k + 1][change.position]))
 
     for n, record in enumerate(records, start=1):
-        while pending and pending[0].from_deal <= n:
+        while pending and pending[0].after_sequence < record.sequence:
             seat_the_next()
         game.play(kind.parse_deal(record.data, seatings[len(departed)], n))
     while pending:

@@ -67,6 +67,11 @@ def table_seats_swap(
             raise RuleError(N_("choose two different seats of this table"), field="seats")
         before = [seat.name for seat in seats]
         _exchange(locked, seats[first], seats[second])
+        if locked.has_seat_changes:  # who held each seat before a substitute moves too
+            changes = list(SeatChange.objects.filter(table=locked, position__in=(first, second)))
+            for change in changes:
+                change.position = second if change.position == first else first
+            SeatChange.objects.bulk_update(changes, ["position"])
         # A deal that no longer replays raises here: the transaction undoes the exchange.
         fresh = Table.objects.prefetch_related("seats", "deal_records").get(pk=locked.pk)
         state = selectors.replay(fresh)
@@ -153,6 +158,7 @@ def table_seat_substitute(
             table=locked,
             position=position,
             from_deal=next_deal,
+            after_sequence=state.records[-1].sequence,
             member=seat.member,
             guest=seat.guest,
             name=seat.name,

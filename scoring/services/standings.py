@@ -82,7 +82,7 @@ def _leavers(changes: Any) -> dict[int, list[FinishedSeat]]:
     the table once, with what he settled on leaving, no place and no win (he did not
     finish it); his deals' statistics stay with the seat (docs/tournaments.md)."""
     found: dict[int, list[FinishedSeat]] = {}
-    rows = changes.filter(member__isnull=False).order_by("table_id", "from_deal", "id")
+    rows = changes.filter(member__isnull=False).order_by("table_id", "after_sequence", "id")
     for table_id, game, played_on, member_id, result, money in rows.values_list(
         "table_id", "table__game", "table__played_on", "member_id", "result", "money"
     ):

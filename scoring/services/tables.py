@@ -719,7 +719,9 @@ def _deals(table: Table, state: selectors.TableState) -> list[Any]:
         changes = [departed.change for departed in state.departures]
         seatings = selectors.holders(state.players, changes)
         return [
-            kind.parse_deal(r.data, seatings[sum(c.from_deal <= n for c in changes)], n)
+            kind.parse_deal(
+                r.data, seatings[sum(c.after_sequence < r.sequence for c in changes)], n
+            )
             for n, r in enumerate(state.records, 1)
         ]
     return [kind.parse_deal(r.data, state.players, n) for n, r in enumerate(state.records, 1)]

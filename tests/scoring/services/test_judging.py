@@ -28,7 +28,15 @@ from members.models import Member
 from scoring import selectors, services
 from scoring.engine.errors import RuleError
 from scoring.engine.preferans.pulka import Pulka
-from scoring.models import AuditEntry, Seat, SeatChange, StandingsTotal, Table, TourSeat
+from scoring.models import (
+    AuditEntry,
+    DealRecord,
+    Seat,
+    SeatChange,
+    StandingsTotal,
+    Table,
+    TourSeat,
+)
 from scoring.services import judging
 from scoring.services import tournaments as tournament_services
 from scoring.services.standings import standings_rebuild
@@ -367,3 +375,43 @@ def test_the_leaver_counts_in_the_standings_with_what_he_settled() -> None:
     assert _totals() == expected
     services.table_reopen(Table.objects.get(pk=table.pk), by=None, reason="ошибка")
     assert {name: total for name, (tables, total) in _totals().items() if tables} == {}
+
+
+def test_a_deal_struck_before_the_change_leaves_the_newcomers_deals_his() -> None:
+    # Vera's 6♠ (deal 2) struck after Dima came: Gleb now leaves with pools 0, 2, 0 on the
+    # sheet and pays Boris 10 × 2 / 4 = 5 (−5); Dima enters with (0 + 2 + 0) / 3 = 0.67,
+    # rounded down: 0. Dima's 6♠ is deal 2 now (Boris deals and sits out): pool 2. At the
+    # end pools 0, 2, 0, 2 (sum 4), each 10 × pool − 10: Anna −10, Boris 10 + 5 = 15,
+    # Vera −10, Dima 10, Gleb −5; zero in all.
+    table = _four()
+    judging.table_seat_substitute(table=table, position=3, newcomer="Dima", by=None, reason="x")
+    vera_six = DealRecord.objects.get(table=table, sequence=2)
+    services.deal_delete(vera_six, by=None, reason="не было")
+    table.refresh_from_db()
+    factories.played(table, [_six("Dima", "Anna", "Vera")], finished=True)
+
+    assert _results(table) == {
+        "Anna": (0, Decimal("-10.00")),
+        "Boris": (1, Decimal("15.00")),
+        "Vera": (2, Decimal("-10.00")),
+        "Dima": (3, Decimal("10.00")),
+    }
+    assert SeatChange.objects.get(table=table).result == Decimal("-5.00")
+
+
+def test_a_swap_after_a_substitute_moves_the_leaver_too() -> None:
+    # Three players: Vera's 6♠ (pool 2); Boris (seat Б) leaves: he pays Vera
+    # 10 × 2 / 3 = 6.67 and Dima enters with pool (0 + 2) / 2 = 1. Anna and Dima swap:
+    # the deal before the change named Boris, who now held seat А then.
+    table = factories.pulka(deals=[_six("Vera", "Anna", "Boris")])
+    change = judging.table_seat_substitute(
+        table=table, position=1, newcomer="Dima", by=None, reason="ушёл"
+    )
+    assert change.result == Decimal("-6.67")
+
+    judging.table_seats_swap(table=table, first=0, second=1, by=None, reason="сели наоборот")
+
+    assert SeatChange.objects.get(pk=change.pk).position == 0
+    game = selectors.replay(Table.objects.get(pk=table.pk)).game
+    assert isinstance(game, Pulka)
+    assert list(game.pool) == [1, 0, 2]
