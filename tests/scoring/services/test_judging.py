@@ -37,7 +37,7 @@ from scoring.models import (
     Table,
     TourSeat,
 )
-from scoring.services import judging
+from scoring.services import guests, judging
 from scoring.services import tournaments as tournament_services
 from scoring.services.standings import standings_rebuild
 from tests import factories
@@ -415,3 +415,24 @@ def test_a_swap_after_a_substitute_moves_the_leaver_too() -> None:
     game = selectors.replay(Table.objects.get(pk=table.pk)).game
     assert isinstance(game, Pulka)
     assert list(game.pool) == [1, 0, 2]
+
+
+def test_a_guest_who_left_a_seat_merges_into_a_member() -> None:
+    organiser = factories.member("Olga", organiser=True)
+    table = _four()
+    judging.table_seat_substitute(table=table, position=3, newcomer="Dima", by=None, reason="x")
+    table.refresh_from_db()
+    factories.played(table, [DIMA_SIX])
+    judging.table_seat_substitute(
+        table=table, position=3, newcomer=factories.member("Zoe"), by=None, reason="x"
+    )
+    dima = SeatChange.objects.get(table=table, name="Dima").guest
+    assert dima is not None
+    left = Member.objects.get(seats_left__table=table)  # Gleb, who left first
+
+    with pytest.raises(RuleError, match="is seated at table"):
+        guests.guest_merge(guest=dima, member=left, by=organiser)
+
+    dmitry = factories.member("Dmitry")
+    assert guests.guest_merge(guest=dima, member=dmitry, by=organiser) == [table]
+    assert SeatChange.objects.get(table=table, name="Dima").member == dmitry
