@@ -9,7 +9,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils import timezone
 
-from scoring.models import Attendance, Club, Evening, Guest, Seat, Table, Tournament
+from scoring.models import Attendance, Club, Evening, Guest, Seat, Table, Tournament, TourTable
 from scoring.models.evenings import party_key
 
 
@@ -185,6 +185,18 @@ def can_judge(user: Any, tournament: Tournament) -> bool:
     """The tournament's judges and the organisers seat the next tour, close a tour, give
     a table extra time, and add and reverse penalties."""
     return is_organiser(user) or is_judge(user, tournament)
+
+
+def can_judge_table(user: Any, table: Table) -> bool:
+    """A judge's decisions at a table (two seats swapped and the record replayed): the
+    judges of the table's tournament, and the organisers at any table. Not a table of paper
+    history: it has no record to replay."""
+    if not user.is_authenticated or table.totals_only:
+        return False
+    if is_organiser(user):
+        return True
+    link = TourTable.objects.filter(table=table).select_related("tour__tournament").first()
+    return link is not None and is_judge(user, link.tour.tournament)
 
 
 def can_check_in_entry(user: Any, tournament: Tournament, entry: Any) -> bool:

@@ -9,6 +9,7 @@ from scoring.views import (
     evenings,
     guests,
     history,
+    judging,
     notices,
     rules,
     standings,
@@ -50,6 +51,13 @@ urlpatterns = [
     path("tables/<int:pk>/deals/<int:deal_pk>/delete/", deals.deal_delete, name="deal_delete"),
     path("tables/<int:pk>/finish/", tables.table_finish, name="table_finish"),
     path("tables/<int:pk>/reopen/", tables.table_reopen, name="table_reopen"),
+    path("tables/<int:pk>/judge/", judging.table_judge, name="table_judge"),
+    path("tables/<int:pk>/judge/swap/", judging.table_seats_swap, name="table_seats_swap"),
+    path(
+        "tables/<int:pk>/judge/substitute/",
+        judging.table_seat_substitute,
+        name="table_seat_substitute",
+    ),
     path("tables/<int:pk>/decide/", tables.table_decide, name="table_decide"),
     path("tables/<int:pk>/control-time/", tables.control_time_mark, name="control_time_mark"),
     path(

@@ -81,6 +81,7 @@ from scoring.models import (
     Penalty,
     Season,
     Seat,
+    SeatChange,
     Settlement,
     Table,
     Tour,
@@ -205,7 +206,7 @@ def _export_seasons() -> list[dict[str, Any]]:
 def _export_tables(usernames: dict[int, str]) -> list[dict[str, Any]]:
     tables = (
         Table.objects.select_related(*(f"{g.version_field}__tariff" for g in GAMES.values()))
-        .prefetch_related("seats", "deal_records", "audit")
+        .prefetch_related("seats", "seat_changes", "deal_records", "audit")
         .order_by("played_on", "opened_at", "pk")
     )
     exported = []
@@ -221,6 +222,13 @@ def _export_tables(usernames: dict[int, str]) -> list[dict[str, Any]]:
                 "seats": [
                     _fields(seat) | _seat_player(usernames, seat)
                     for seat in sorted(table.seats.all(), key=lambda s: s.position)
+                ],
+                # Who left a seat to a substitute mid-pulka (the replay reads them).
+                "seat_changes": [
+                    _fields(change)
+                    | _seat_player(usernames, change)
+                    | {"by": _username(usernames, change.by_id)}
+                    for change in sorted(table.seat_changes.all(), key=lambda c: c.pk)
                 ],
                 "deals": [
                     _fields(deal) | {"created_by": _username(usernames, deal.created_by_id)}
@@ -386,7 +394,9 @@ def _party_name(usernames: dict[int, str], key: str) -> str:
     return key
 
 
-def _seat_player(usernames: dict[int, str], seat: Seat | Attendance | Entry) -> dict[str, Any]:
+def _seat_player(
+    usernames: dict[int, str], seat: Seat | SeatChange | Attendance | Entry
+) -> dict[str, Any]:
     """Who holds a seat: ``member`` (a username), or ``guest`` (a guest's id in ``guests``)."""
     if seat.member_id is None:
         return {"guest": seat.guest_id}
@@ -714,7 +724,7 @@ class _Importer:
 
     def table(self, item: Any, path: str) -> Table:
         item = _object(item, path)
-        nested = {"tariff", "version", "opened_by", "seats", "deals", "audit"}
+        nested = {"tariff", "version", "opened_by", "seats", "seat_changes", "deals", "audit"}
         self.at = path
         table = Table(**_values(Table, item, path, extra=nested))
         try:
@@ -738,6 +748,16 @@ class _Importer:
             )
             self.seat_player(seat, seat_item, seat_path)
             self.insert(seat, seat_path)
+        for i, change_item in enumerate(_list(item, "seat_changes", path, default=[])):
+            change_path = f"{path}.seat_changes[{i}]"
+            change_item = _object(change_item, change_path)
+            change = SeatChange(
+                table=table,
+                **_values(SeatChange, change_item, change_path, extra={"member", "guest", "by"}),
+            )
+            self.seat_player(change, change_item, change_path)
+            change.by_id = self.member_id(change_item.get("by"), f"{change_path}.by")
+            self.insert(change, change_path)
         deal_items = _list(item, "deals", path, default=[])
         live = sum(not (isinstance(d, dict) and d.get("deleted")) for d in deal_items)
         if live > MAX_DEALS:  # checked before a deal is stored or replayed
@@ -777,7 +797,9 @@ class _Importer:
         self.summary.counts["audit entries"] += len(item.get("audit") or [])
         return table
 
-    def seat_player(self, row: Seat | Attendance | Entry, item: dict[str, Any], path: str) -> None:
+    def seat_player(
+        self, row: Seat | SeatChange | Attendance | Entry, item: dict[str, Any], path: str
+    ) -> None:
         """Who holds a seat (or checked in): ``member`` (a username) or ``guest`` (the
         backup's id of a guest), exactly one."""
         if (item.get("member") is None) == (item.get("guest") is None):

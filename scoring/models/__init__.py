@@ -20,7 +20,7 @@ from scoring.models.history import HistoryImport
 from scoring.models.notices import Notice
 from scoring.models.seasons import Rating, RatingHistory, Season
 from scoring.models.standings import RivalTotal, StandingsStamp, StandingsTotal
-from scoring.models.tables import AuditEntry, DealRecord, Seat, Table, WriteKey
+from scoring.models.tables import AuditEntry, DealRecord, Seat, SeatChange, Table, WriteKey
 from scoring.models.tariffs import (
     BostonCardRow,
     BostonPaymentRow,
@@ -59,6 +59,7 @@ __all__ = [
     "RivalTotal",
     "Season",
     "Seat",
+    "SeatChange",
     "Settlement",
     "StandingsStamp",
     "StandingsTotal",

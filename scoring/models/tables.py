@@ -179,6 +179,9 @@ class Table(models.Model):
         on_delete=models.PROTECT,
         related_name="tables_made",
     )
+    # Set when a judge seats a substitute mid-pulka (``SeatChange``): only then does the
+    # replay look the changes up, so every other table's pages ask no query more.
+    has_seat_changes = models.BooleanField(default=False, editable=False)
     opened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -329,6 +332,61 @@ class Seat(models.Model):
         return f"m{self.member_id}" if self.member_id is not None else f"g{self.guest_id}"
 
 
+class SeatChange(models.Model):
+    """A substitute mid-pulka (Kodeks 3.1.2, docs/tournaments.md): after the stored deal
+    ``after_sequence`` (live deal ``from_deal - 1`` as the log numbered it then) the seat
+    at ``position`` is held by the player its ``Seat`` row names now, and before it by the
+    leaver named here. The seat row is the newcomer's, so every reader of the seats sees
+    who holds it now; the deals before the change name the leaver, and the replay seats
+    him there. The leaver's ``result`` and ``money`` are what he settled on leaving (the
+    engine's ``substitute_seat``), counted for him in the standings."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_changes")
+    position = models.PositiveSmallIntegerField()
+    from_deal = models.PositiveIntegerField()
+    # The stored deal (``DealRecord.sequence``) after which the newcomer came: the replay
+    # seats him there, so a deal struck or undone before the change does not move it onto
+    # the leaver's deals, and every deal entered since (a later sequence) is the newcomer's.
+    after_sequence = models.PositiveIntegerField()
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats_left",
+    )
+    guest = models.ForeignKey(
+        "scoring.Guest",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats_left",
+    )
+    name = models.CharField(max_length=100)
+    result = models.DecimalField(max_digits=14, decimal_places=2)
+    money = models.DecimalField(max_digits=14, decimal_places=2)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reason = models.CharField(max_length=500)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("table", "after_sequence", "id")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.CheckConstraint(
+                condition=Q(member__isnull=False, guest__isnull=True)
+                | Q(member__isnull=True, guest__isnull=False),
+                name="seat_change_member_or_guest",
+            ),
+            models.UniqueConstraint(fields=("table", "name"), name="seat_change_name_once"),
+            models.CheckConstraint(condition=Q(from_deal__gte=2), name="seat_change_after_a_deal"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.name} → {self.position} from {self.from_deal}"
+
+
 class DealRecord(models.Model):
     """One deal as the game record writes it. ``sequence`` only grows (a unique key that
     makes a double submission fail); a deleted deal stays, marked, for the history."""
@@ -360,6 +418,8 @@ class AuditEntry(models.Model):
     MARK, CLOCK, UNMARK = "mark", "clock", "unmark"
     MERGE = "merge"
     ACCEPT, REJECT = "accept", "reject"
+    SWAP = "swap"
+    SUBSTITUTE = "substitute"
     ACTIONS = (
         (ADD, _("deal added")),
         (EDIT, _("deal edited")),
@@ -375,6 +435,8 @@ class AuditEntry(models.Model):
         (MERGE, _("a guest's seat given to a member")),
         (ACCEPT, _("accepted for the standings")),
         (REJECT, _("rejected for the standings")),
+        (SWAP, _("two seats swapped by a judge, the record replayed")),
+        (SUBSTITUTE, _("a substitute seated by a judge")),
     )
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="audit")
     deal = models.ForeignKey(

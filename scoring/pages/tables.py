@@ -119,6 +119,9 @@ def table_context(
         "history": _history_html(request, table),
         "can_score": writable,
         "can_reopen": can_reopen(request.user, table),
+        # The judge's page: an organiser's at any table (a tournament's judges are led
+        # there from its page, which knows them without another query here).
+        "can_judge": is_organiser(request.user) and not table.totals_only,
         "new_key": uuid.uuid4,  # each write form drawn gets a key of its own
     } | _share_context(request, table)
     if writable:
@@ -360,6 +363,19 @@ def history_text(entry: AuditEntry, table: Table, players: tuple[str, ...]) -> s
     if entry.action in HISTORY and entry.deal_id is not None and deal is not None:
         words = deal_words(deal, players, preference_suit=table.preference_suit)
         return str(HISTORY[entry.action]) % {"n": entry.n, "deal": words}  # type: ignore[attr-defined]
+    swapped = entry.after.get("swapped") if isinstance(entry.after, dict) else None
+    if entry.action == AuditEntry.SWAP and isinstance(swapped, list) and len(swapped) == 2:
+        return _("a judge swapped the seats of %(first)s and %(second)s; the record replayed") % {
+            "first": swapped[0],
+            "second": swapped[1],
+        }
+    after = entry.after if isinstance(entry.after, dict) else {}
+    if entry.action == AuditEntry.SUBSTITUTE and {"from_deal", "left", "player"} <= set(after):
+        return _("from deal %(n)s, instead of %(left)s: %(player)s") % {
+            "n": after["from_deal"],
+            "left": after["left"],
+            "player": after["player"],
+        }
     return str(entry.get_action_display())
 
 

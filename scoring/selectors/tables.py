@@ -21,9 +21,22 @@ from django.db.models.functions import Coalesce
 from scoring import games
 from scoring.engine.boston import BostonRules
 from scoring.engine.preferans import PreferansRules
+from scoring.engine.preferans.pulka import Pulka
+from scoring.engine.tournament.substitute import Departure, substitute_seat
 from scoring.live import keys, revisions, snapshots
 from scoring.live.snapshots import Game
-from scoring.models import AuditEntry, DealRecord, Table
+from scoring.models import AuditEntry, DealRecord, SeatChange, Table
+
+
+@dataclass(frozen=True)
+class Departed:
+    """A substitute seated mid-pulka, as the replay met it: the stored ``change`` (who
+    left, from which deal), the engine's ``departure`` (what he settled with each player
+    who stays, and the newcomer's pool and mountain) and the ``newcomer``'s name."""
+
+    change: SeatChange
+    departure: Departure
+    newcomer: str
 
 
 @dataclass(frozen=True)
@@ -36,6 +49,8 @@ class TableState:
     game: Game
     deal_ids: list[int]
     records: list[DealRecord]
+    departures: tuple[Departed, ...] = ()
+    """The substitutes the replay seated (empty from a snapshot: the finish replays)."""
 
     @property
     def count(self) -> int:
@@ -114,12 +129,72 @@ def replay(
     players = seat_names(table)
     records = live_deals(table) if records is None else list(records)
     kind = games.of_table(table)
+    changes = seat_changes(table)
+    if changes:
+        return _replay_with_changes(table, players, records, rules, changes)
     game = kind.new_table(table, players, rules)
     for n, record in enumerate(records, start=1):
         game.play(kind.parse_deal(record.data, players, n))
     if not table.is_open:
         kind.close(game)
     return TableState(table, players, game, [r.pk for r in records], records)
+
+
+def seat_changes(table: Table) -> list[SeatChange]:
+    """``table``'s substitutes in the order they came (a query only when it has some)."""
+    if not table.has_seat_changes:
+        return []
+    return list(SeatChange.objects.filter(table=table).order_by("after_sequence", "id"))
+
+
+def holders(players: Sequence[str], changes: Sequence[SeatChange]) -> list[tuple[str, ...]]:
+    """Who held the seats before each change and after the last one (``players``: the
+    seats now): ``holders(...)[k]`` names the seats before change ``k``."""
+    names = list(players)
+    seatings = [tuple(names)]
+    for change in reversed(changes):
+        names[change.position] = change.name
+        seatings.append(tuple(names))
+    return list(reversed(seatings))
+
+
+def _replay_with_changes(
+    table: Table,
+    players: tuple[str, ...],
+    records: list[DealRecord],
+    rules: PreferansRules | BostonRules | None,
+    changes: list[SeatChange],
+) -> TableState:
+    """The replay of a table where substitutes came (docs/tournaments.md): each deal is
+    read with the names of the players who held the seats then, and after the stored deal
+    ``after_sequence`` the leaver settles and the newcomer takes the seat
+    (``substitute_seat``). A change no deal follows yet is applied at the end, so the
+    sheet is the newcomer's as the seats are."""
+    kind = games.of_table(table)
+    seatings = holders(players, changes)
+    game = kind.new_table(table, seatings[0], rules)
+    assert isinstance(game, Pulka)  # noqa: S101 - only a Preferans table takes substitutes
+    departed: list[Departed] = []
+    pending = list(changes)
+
+    def seat_the_next() -> None:
+        change = pending.pop(0)
+        k = len(departed)
+        departure = substitute_seat(game, change.position)
+        game.setup = dataclasses.replace(game.setup, players=seatings[k + 1])
+        departed.append(Departed(change, departure, seatings[k + 1][change.position]))
+
+    for n, record in enumerate(records, start=1):
+        while pending and pending[0].after_sequence < record.sequence:
+            seat_the_next()
+        game.play(kind.parse_deal(record.data, seatings[len(departed)], n))
+    while pending:
+        seat_the_next()
+    if not table.is_open:
+        kind.close(game)
+    return TableState(
+        table, players, game, [r.pk for r in records], records, departures=tuple(departed)
+    )
 
 
 def current(table: Table, latest: int | None = None) -> TableState:

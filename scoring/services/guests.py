@@ -8,14 +8,23 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from members.models import Member
 from scoring import selectors
 from scoring.engine.errors import RuleError
 from scoring.live import revisions
-from scoring.models import Attendance, AuditEntry, Guest, RatingHistory, Seat, Settlement, Table
+from scoring.models import (
+    Attendance,
+    AuditEntry,
+    Guest,
+    RatingHistory,
+    Seat,
+    SeatChange,
+    Settlement,
+    Table,
+)
 from scoring.models.evenings import party_key
 from scoring.services import locking
 from scoring.services.history import history_table_digest
@@ -34,8 +43,15 @@ def guest_merge(*, guest: Guest, member: Member, by: Member) -> list[Table]:
     with transaction.atomic():
         guest = locking.lock_row(guest)
         member = locking.lock_row(member)
-        tables = list(Table.objects.filter(seats__guest=guest).order_by("pk"))
-        twice = Seat.objects.filter(table__in=tables, member=member).values_list("table_id")
+        # A seat he left to a substitute mid-pulka (``SeatChange``) is one of his tables too.
+        tables = list(
+            Table.objects.filter(Q(seats__guest=guest) | Q(seat_changes__guest=guest))
+            .distinct()
+            .order_by("pk")
+        )
+        twice = list(
+            Seat.objects.filter(table__in=tables, member=member).values_list("table_id")
+        ) + list(SeatChange.objects.filter(table__in=tables, member=member).values_list("table_id"))
         if twice:
             raise RuleError(
                 _("%(member)s is seated at table %(table)s, where the guest played")
@@ -70,6 +86,7 @@ def guest_merge(*, guest: Guest, member: Member, by: Member) -> list[Table]:
 def _move(guest: Guest, member: Member, evenings: QuerySet[Attendance, Any]) -> None:
     """The guest's seats, check-ins and settled payments become the member's."""
     Seat.objects.filter(guest=guest).update(member=member, guest=None)
+    SeatChange.objects.filter(guest=guest).update(member=member, guest=None)
     Attendance.objects.filter(guest=guest).update(member=member, guest=None)
     settled = Settlement.objects.filter(evening__in=evenings)
     settled.filter(payer=guest.key).update(payer=party_key(member.pk))

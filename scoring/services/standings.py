@@ -27,7 +27,15 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max, Min, Q
 
-from scoring.models import RivalTotal, Season, Seat, StandingsStamp, StandingsTotal, Table
+from scoring.models import (
+    RivalTotal,
+    Season,
+    Seat,
+    SeatChange,
+    StandingsStamp,
+    StandingsTotal,
+    Table,
+)
 from scoring.services import locking
 
 ALL_TIME = None
@@ -67,6 +75,28 @@ def _seats(seats: Any) -> list[FinishedSeat]:
         FinishedSeat(*row)
         for row in seats.order_by("table_id", "position").values_list(*SEAT_COLUMNS)
     ]
+
+
+def _leavers(changes: Any) -> dict[int, list[FinishedSeat]]:
+    """The members who left a seat to a substitute (``SeatChange``), by table: each counts
+    the table once, with what he settled on leaving, no place and no win (he did not
+    finish it); his deals' statistics stay with the seat (docs/tournaments.md)."""
+    found: dict[int, list[FinishedSeat]] = {}
+    rows = changes.filter(member__isnull=False).order_by("table_id", "after_sequence", "id")
+    for table_id, game, played_on, member_id, result, money in rows.values_list(
+        "table_id", "table__game", "table__played_on", "member_id", "result", "money"
+    ):
+        leaver = FinishedSeat(table_id, game, played_on, member_id, result, money, False, None, {})
+        found.setdefault(table_id, []).append(leaver)
+    return found
+
+
+def _with_leavers(table: Table, seats: list[FinishedSeat]) -> list[FinishedSeat]:
+    """``table``'s members' seats and, where a substitute came, its leavers (a query only
+    then)."""
+    if not table.has_seat_changes:
+        return seats
+    return seats + _leavers(SeatChange.objects.filter(table=table)).get(table.pk, [])
 
 
 # -- the sums -------------------------------------------------------------------------------
@@ -125,12 +155,14 @@ def _seasons_of(day: datetime.date, seasons: Iterable[Season]) -> list[int]:
 
 def standings_after_finish(table: Table) -> None:
     """Add a table that has just finished (its seats hold their results) to the totals."""
-    _apply(table, _seats(Seat.objects.members_only().filter(table=table)), sign=1)
+    seats = _seats(Seat.objects.members_only().filter(table=table))
+    _apply(table, _with_leavers(table, seats), sign=1)
 
 
 def standings_before_reopen(table: Table) -> None:
     """Take a finished table off the totals, before its reopen empties its seats."""
-    _apply(table, _seats(Seat.objects.members_only().filter(table=table)), sign=-1)
+    seats = _seats(Seat.objects.members_only().filter(table=table))
+    _apply(table, _with_leavers(table, seats), sign=-1)
 
 
 def _apply(table: Table, seats: list[FinishedSeat], *, sign: int) -> None:
@@ -278,8 +310,11 @@ def standings_rebuild() -> None:
         counted = Seat.objects.members_only().filter(
             table__status=Table.FINISHED, table__standing=Table.COUNTED
         )
+        leavers = _leavers(
+            SeatChange.objects.filter(table__status=Table.FINISHED, table__standing=Table.COUNTED)
+        )
         for seats in _by_table(counted):
-            rebuild.add_table(seats)
+            rebuild.add_table(seats + leavers.get(seats[0].table_id, []))
         StandingsTotal.objects.all().delete()
         RivalTotal.objects.all().delete()
         StandingsTotal.objects.bulk_create(rebuild.totals.values(), batch_size=2000)
@@ -297,8 +332,17 @@ def season_standings_rebuild(season: Season) -> None:
             table__standing=Table.COUNTED,
             table__played_on__range=(season.starts_on, season.ends_on),
         )
+        leavers = _leavers(
+            SeatChange.objects.filter(
+                table__status=Table.FINISHED,
+                table__standing=Table.COUNTED,
+                table__played_on__range=(season.starts_on, season.ends_on),
+            )
+        )
         for table_seats in _by_table(seats):
-            rebuild.add_table(table_seats, all_time=False)
+            rebuild.add_table(
+                table_seats + leavers.get(table_seats[0].table_id, []), all_time=False
+            )
         StandingsTotal.objects.filter(season=season).delete()
         StandingsTotal.objects.bulk_create(rebuild.totals.values(), batch_size=2000)
         standings_changed()

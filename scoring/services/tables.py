@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 from functools import partial
 from typing import Any
 
@@ -25,10 +26,11 @@ from django.utils import timezone
 from members.models import Member
 from scoring import games, selectors
 from scoring.engine.errors import N_, Grouped, RuleError
+from scoring.engine.money import to_cents, two_decimals
 from scoring.engine.record import MAX_DEALS, check_head, record_digest
 from scoring.engine.standings import table_places
 from scoring.live import revisions, snapshots
-from scoring.models import AuditEntry, DealRecord, Guest, Seat, Table, WriteKey
+from scoring.models import AuditEntry, DealRecord, Guest, Seat, SeatChange, Table, WriteKey
 from scoring.models.tables import validate_played_on
 from scoring.permissions import can_accept, can_reject, is_organiser
 from scoring.services import locking
@@ -713,6 +715,15 @@ def table_export(table: Table) -> dict[str, Any]:
 def _deals(table: Table, state: selectors.TableState) -> list[Any]:
     """The table's live deals as the engine's."""
     kind = games.of_table(table)
+    if state.departures:  # each deal names the players who held the seats then
+        changes = [departed.change for departed in state.departures]
+        seatings = selectors.holders(state.players, changes)
+        return [
+            kind.parse_deal(
+                r.data, seatings[sum(c.after_sequence < r.sequence for c in changes)], n
+            )
+            for n, r in enumerate(state.records, 1)
+        ]
     return [kind.parse_deal(r.data, state.players, n) for n, r in enumerate(state.records, 1)]
 
 
@@ -845,13 +856,33 @@ def seat_results(table: Table, state: selectors.TableState) -> list[SeatResult]:
     in seat order: its final balance, money, place, whether it won and its statistics."""
     result = state.result
     balances, stats = games.of_table(table).seat_results(state.game, _deals(table, state), result)
+    money = list(result.money)
+    if state.departures:
+        balances, money, _ = _with_departures(table, state)
     places = table_places(balances)
     return [
-        SeatResult(balance, money, place, place == 1, seat_stats)
-        for balance, money, place, seat_stats in zip(
-            balances, result.money, places, stats, strict=True
-        )
+        SeatResult(balance, amount, place, place == 1, seat_stats)
+        for balance, amount, place, seat_stats in zip(balances, money, places, stats, strict=True)
     ]
+
+
+def _with_departures(
+    table: Table, state: selectors.TableState
+) -> tuple[list[Decimal], list[Decimal], list[tuple[Decimal, Decimal]]]:
+    """A table where substitutes came (docs/tournaments.md, "A substitute mid-pulka"): each
+    seat's balance is the end's plus what each leaver settled with it, and each leaver's
+    is what he settled on leaving; the money is rounded over them all, so it still adds
+    up to zero. Returns the seats' balances and money, and each leaver's (result, money)
+    in the order they left."""
+    exact: list[Fraction] = [Fraction(b) for b in state.result.balances]
+    for departed in state.departures:
+        for seat, amount in departed.departure.settled.items():
+            exact[seat] += amount
+    leavers = [departed.departure.balance for departed in state.departures]
+    money = to_cents([*exact, *leavers], table.price)
+    shown = [Decimal(two_decimals(b)) for b in (*exact, *leavers)]
+    n = len(exact)
+    return shown[:n], money[:n], list(zip(shown[n:], money[n:], strict=True))
 
 
 @dataclass(frozen=True)
@@ -872,3 +903,8 @@ def _store_seat_results(table: Table, state: selectors.TableState) -> None:
         seat.result, seat.money, seat.place = computed.result, computed.money, computed.place
         seat.won, seat.stats = computed.won, computed.stats
     Seat.objects.bulk_update(seats, ["result", "money", "place", "won", "stats"])
+    if state.departures:  # each leaver keeps what he settled (an earlier deal edited moves it)
+        changes = [departed.change for departed in state.departures]
+        for change, (result, money) in zip(changes, _with_departures(table, state)[2], strict=True):
+            change.result, change.money = result, money
+        SeatChange.objects.bulk_update(changes, ["result", "money"])

@@ -62,6 +62,7 @@ from scoring.models import (
     Penalty,
     PreferansTariff,
     Season,
+    SeatChange,
     Table,
     Tournament,
 )
@@ -133,6 +134,11 @@ MATRIX: list[tuple[str, str]] = [
     ("close-early-no-count", "403     403     refused refused refused 403     refused"),
     ("finish-boston",        "403     403     ok      ok      ok      403     ok"),
     ("reopen",               "403     403     403     ok      ok      403     ok"),
+    ("judge-page",           "login   403     403     ok      ok      403     ok"),
+    ("swap-seats",           "403     403     403     ok      ok      403     ok"),
+    ("swap-seats-no-reason", "403     403     403     refused refused 403     refused"),
+    ("substitute",           "403     403     403     ok      ok      403     ok"),
+    ("substitute-no-reason", "403     403     403     refused refused 403     refused"),
     ("mark-control-time-form", "403   403     ok      ok      ok      403     ok"),
     ("mark-control-time",    "403     403     ok      ok      ok      403     ok"),
     ("mark-control-time-again", "403  403     refused refused refused 403     refused"),
@@ -278,6 +284,8 @@ MATRIX: list[tuple[str, str]] = [
     ("penalty-add",          "login   403     ok      ok      ok      403     ok"),
     ("penalty-add-no-reason", "login  403     refused refused refused 403     refused"),
     ("penalty-reverse",      "login   403     ok      ok      ok      403     ok"),
+    ("cup-judge-page",       "login   403     ok      ok      ok      403     ok"),
+    ("cup-swap-seats",       "403     403     ok      ok      ok      403     ok"),
     ("tournament-admin-list", "admin  admin   admin   admin   ok      403     ok"),
     ("tournament-admin-page", "admin  admin   admin   admin   ok      403     ok"),
     # -- the paper history: organisers bring past results in from a CSV
@@ -836,6 +844,63 @@ action(
     prepare=_mark_first,
     refusal="Say why the control-time mark is cleared",
 )(lambda client, w: _clear_control_time(client, w, " "))
+
+
+def _swap_seats(client: Client, w: World, reason: str, table: Table | None = None) -> HttpResponse:
+    table = table or w.table
+    return client.post(
+        _url("scoring:table_seats_swap", table.pk),
+        {"first": "0", "second": "1", "reason": reason, **factories.drawn(table)},
+    )
+
+
+def _swapped(w: World, response: HttpResponse, table: Table | None = None) -> None:
+    table = table or w.table
+    assert response["Location"] == _url("scoring:table_detail", table.pk)
+    assert AuditEntry.objects.filter(table=table, action=AuditEntry.SWAP).count() == 1
+
+
+action("judge-page", "The judge's page of a table — `GET /tables/<id>/judge/`")(
+    _get("scoring:table_judge", "table")
+)
+action(
+    "swap-seats",
+    "Swap two seats and replay the record — `POST /tables/<id>/judge/swap/`",
+    ok_status=302,
+    writes=True,
+    done=_swapped,
+)(lambda client, w: _swap_seats(client, w, "they sat the other way round"))
+action(
+    "swap-seats-no-reason",
+    "Swap two seats without a reason — `POST /tables/<id>/judge/swap/`",
+    refusal="say why (the history keeps it)",
+)(lambda client, w: _swap_seats(client, w, " "))
+
+
+def _substitute(client: Client, w: World, reason: str) -> HttpResponse:
+    return client.post(
+        _url("scoring:table_seat_substitute", w.table.pk),
+        {"position": "0", "guest": "Dima", "reason": reason, **factories.drawn(w.table)},
+    )
+
+
+def _substituted(w: World, response: HttpResponse) -> None:
+    assert response["Location"] == _url("scoring:table_detail", w.table.pk)
+    assert SeatChange.objects.filter(table=w.table, position=0).count() == 1
+
+
+action(
+    "substitute",
+    "Seat a substitute from the next deal — `POST /tables/<id>/judge/substitute/`",
+    ok_status=302,
+    writes=True,
+    done=_substituted,
+)(lambda client, w: _substitute(client, w, "he left for his train"))
+action(
+    "substitute-no-reason",
+    "Seat a substitute without a reason — `POST /tables/<id>/judge/substitute/`",
+    refusal="say why (the history keeps it)",
+)(lambda client, w: _substitute(client, w, " "))
 
 FINISHED = "the table is finished"
 action(
@@ -2869,6 +2934,25 @@ action(
         {"reason": "a mistake"},
     )
 )
+
+
+def _cup_table(w: World) -> Table:
+    return w.extra["tour"].tables.get(number=1).table  # type: ignore[no-any-return]
+
+
+action(
+    "cup-judge-page",
+    "The judge's page of a tournament's table — `GET /tables/<id>/judge/`",
+    prepare=_cup,
+)(lambda client, w: client.get(_url("scoring:table_judge", _cup_table(w).pk)))
+action(
+    "cup-swap-seats",
+    "Swap two seats of a tournament's table and replay — `POST /tables/<id>/judge/swap/`",
+    prepare=_cup,
+    ok_status=302,
+    writes=True,
+    done=lambda w, response: _swapped(w, response, _cup_table(w)),
+)(lambda client, w: _swap_seats(client, w, "they sat the other way round", _cup_table(w)))
 action(
     "tournament-admin-list",
     "Tournament admin, the list — `GET /admin/scoring/tournament/`",

@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+from fractions import Fraction
 
 from scoring.engine.errors import N_, RuleError
+from scoring.engine.preferans.pulka import Pulka
 from scoring.engine.text import Text
 
 
@@ -67,3 +69,64 @@ def _shown(value: Decimal) -> Decimal:
     if shown == shown.to_integral_value():
         return shown.quantize(Decimal(1))
     return shown.normalize()
+
+
+@dataclass(frozen=True)
+class Departure:
+    """A player leaving a pulka in play (``seat``): his ``balance`` as the sheet stood,
+    settled with each player who stays (``settled[j]``: what seat ``j`` receives from him,
+    negative when ``j`` pays; they add up to minus his balance), and the ``entry`` his
+    substitute writes on taking the seat."""
+
+    seat: int
+    balance: Fraction
+    settled: Mapping[int, Fraction]
+    entry: Entry
+
+
+def substitute_seat(pulka: Pulka, seat: int) -> Departure:
+    """Seat ``seat``'s player leaves ``pulka`` (changed in place) and a substitute takes
+    his seat (Kodeks 3.1.2).
+
+    The leaver settles as the sheet stands, with each player who stays, by the same
+    «средняя гора» terms as the end of the pulka (§9) taken pair by pair: for the pair of
+    him and ``j``, the difference of their pools and of their mountains over the number of
+    players (times the tariff's weights and divisor), and their whists on each other. The
+    pairs add up to his balance by ``settle``. Everything between him and the others is
+    then paid, so the seat starts afresh: the substitute's pool and mountain are the
+    averages of the players who stay, rounded against him (``substitute_entry``), and no
+    whists are written by or on the seat. What stays on the sheet between the others is
+    settled at the end as before, so the leaver's balance, the amounts settled with him
+    and the end's balances add up to zero."""
+    n = pulka.setup.size
+    if not 0 <= seat < n:
+        raise RuleError(N_("choose a seat of this table"), field="seat")
+    rules = pulka.rules
+    divisor = n if rules.settlement_divisor == "players" else n - 1
+    pools = [Fraction(p) for p in pulka.pool]
+    if rules.settlement_pools == "ignored":
+        pools = [Fraction(0)] * n
+    settled = {}
+    for j in range(n):
+        if j == seat:
+            continue
+        sheet = Fraction(1, divisor) * (
+            rules.pool_weight * (pools[seat] - pools[j])
+            - rules.mountain_weight * (Fraction(pulka.mountain[seat]) - Fraction(pulka.mountain[j]))
+        )
+        settled[j] = -(sheet + Fraction(pulka.whists[seat][j]) - Fraction(pulka.whists[j][seat]))
+    entry = substitute_entry(
+        {str(i): int(pulka.pool[i]) for i in range(n)},
+        {
+            str(i): Decimal(Fraction(pulka.mountain[i]).numerator)
+            / Fraction(pulka.mountain[i]).denominator
+            for i in range(n)
+        },
+        leaving=str(seat),
+    )
+    pulka.pool[seat] = entry.pool
+    pulka.mountain[seat] = int(entry.mountain)
+    for j in range(n):
+        pulka.whists[seat][j] = 0
+        pulka.whists[j][seat] = 0
+    return Departure(seat, -sum(settled.values(), Fraction(0)), settled, entry)
