@@ -11,7 +11,7 @@ import os
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -84,15 +84,7 @@ def live_server(request: pytest.FixtureRequest, django_db_setup: None) -> Iterat
     """pytest-django's ``live_server`` (static files served; ``transactional_db`` implied),
     serialised on in-memory SQLite. Started after the test database exists: the server's
     threads must share the test's connection to it rather than each open their own."""
-    with serving(request.config.getvalue("liveserver") or "localhost") as server:
-        yield server
-
-
-@contextmanager
-def serving(host: str) -> Iterator[LiveServer]:
-    """The ``live_server`` fixture's server, for a fixture that is not a test's
-    (tests/browser/test_axe_crawl.py: a test naming ``live_server`` is made transactional
-    by pytest-django, and empties the database when it ends)."""
+    host = request.config.getvalue("liveserver") or "localhost"
     server = LiveServer(host, start=False)
     shared = server.thread.connections_override
     if shared:
@@ -104,10 +96,8 @@ def serving(host: str) -> Iterator[LiveServer]:
         )
         server.thread.daemon = True
     server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield server
+    server.stop()
 
 
 # -- the browser -----------------------------------------------------------------------------

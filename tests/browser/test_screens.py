@@ -36,6 +36,7 @@ from playwright.sync_api import Page
 from scoring.models import Attendance, Evening, EveningTable, Guest, Season
 from tests import factories
 from tests.browser.test_phone import serious
+from tests.clubsite.test_language_crawl import demo_club  # noqa: F401 - a fixture
 
 pytestmark = [
     pytest.mark.browser,
@@ -369,6 +370,69 @@ def test_axe_finds_nothing_serious_on_the_main_pages(new_page, world: World, vie
             found[name] = serious(page)
 
     assert {name: problems for name, problems in found.items() if problems} == {}
+
+
+# -- accessibility: axe-core on every page the language crawl visits -------------------------
+
+
+def crawled_pages() -> dict[str, list[str]]:
+    """The addresses tests/clubsite/test_language_crawl.py visits, by the role it visits
+    them as: every URL pattern of the site filled with the demo club's rows (read now,
+    before the browser starts: see tests/browser/conftest.py's ``_Chromium``)."""
+    from tests.clubsite.test_language_crawl import PATTERNS, urls
+
+    found = [url for name, pieces in PATTERNS for url in urls(name, pieces, "ru")]
+    return {
+        "organiser": found,
+        # The admin's pages are the organiser's alone; the member's others differ from his
+        # in what the member may do there (his own profile, the forms he is offered).
+        "member": [url for url in found if not url.startswith("/admin/")],
+    }
+
+
+def session_cookie(live_server: Any, username: str) -> dict[str, Any]:
+    from django.conf import settings
+    from django.test import Client
+
+    from members.models import Member
+
+    client = Client()
+    client.force_login(Member.objects.get(username=username))
+    value = client.cookies[settings.SESSION_COOKIE_NAME].value
+    return {"name": settings.SESSION_COOKIE_NAME, "value": value, "url": live_server.url}
+
+
+def test_axe_finds_nothing_serious_on_any_page_the_crawl_visits(
+    new_page,
+    live_server,
+    demo_club,  # noqa: F811 - the language crawl's fixture, imported above
+):
+    """Issue 30, Deliver 10: axe on every page a member and an organiser use, not only the
+    pictured ones, in one browser page per role (a page costs a navigation and a run of
+    axe, about half a second). A page that is not an HTML page of its own (a CSV, the live
+    sheet's fragment, a redirect's end elsewhere) is passed over, as the crawl does."""
+    pages = crawled_pages()
+    cookies = {
+        role: session_cookie(live_server, getattr(demo_club, role).username) for role in pages
+    }
+    found: dict[str, list[str]] = {}
+    checked = 0
+    for role, addresses in pages.items():
+        page = new_page(**(VIEWPORTS["phone"] | {"locale": "ru-RU", "reduced_motion": "reduce"}))
+        page.context.add_cookies([cookies[role]])
+        for url in addresses:
+            # Asked first, without navigating: a CSV or a PNG would start a download.
+            head = page.request.get(url, max_redirects=0)
+            html = head.text() if head.headers.get("content-type", "").startswith("text/") else ""
+            if head.status != 200 or "<html" not in html[:500]:
+                continue  # not an HTML page of its own (a file, a fragment, a redirect)
+            page.goto(url, wait_until="load")
+            checked += 1
+            if problems := serious(page):
+                found[f"{role} {url}"] = problems
+
+    assert checked > 100
+    assert found == {}
 
 
 # -- a thumb's targets and the type scale -----------------------------------------------------

@@ -237,12 +237,6 @@ def test_a_figure_with_the_other_languages_mark_is_found() -> None:
 def demo_club() -> SimpleNamespace:
     """The demo club, with a season and an evening whose tables are drawn and opened, so that every
     page has something on it."""
-    return build_demo_club()
-
-
-def build_demo_club() -> SimpleNamespace:
-    """What ``demo_club`` gives, for a fixture of a wider scope to build
-    (tests/browser/test_axe_crawl.py)."""
     load_demo(stdout=io.StringIO())
     olga = Member.objects.get(username="olga")
     today = timezone.localdate()
