@@ -348,6 +348,7 @@ class AuditEntry(models.Model):
     MARK, CLOCK, UNMARK = "mark", "clock", "unmark"
     MERGE = "merge"
     ACCEPT, REJECT = "accept", "reject"
+    CONFIRM = "confirm"
     ACTIONS = (
         (ADD, _("deal added")),
         (EDIT, _("deal edited")),
@@ -363,6 +364,7 @@ class AuditEntry(models.Model):
         (MERGE, _("a guest's seat given to a member")),
         (ACCEPT, _("accepted for the standings")),
         (REJECT, _("rejected for the standings")),
+        (CONFIRM, _("result confirmed")),
     )
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="audit")
     deal = models.ForeignKey(

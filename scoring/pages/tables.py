@@ -25,6 +25,7 @@ from scoring.live.snapshots import LATEST_ROWS
 from scoring.models import AuditEntry, DealRecord, Seat, Table
 from scoring.pages import games as game_pages
 from scoring.pages import share
+from scoring.pages.confirmations import confirmation_context
 from scoring.pages.forms import ReasonForm
 from scoring.pages.labels import deal_words, rule_label
 from scoring.permissions import (
@@ -125,6 +126,8 @@ def table_context(
         context |= deal_form_context(request, table, state, form=extra.pop("form", None))
     if not table.is_open and not table.counts:
         context |= standing_context(request, table)
+    if not table.is_open:
+        context |= confirmation_context(request, table)
     return context | extra
 
 

@@ -38,6 +38,7 @@ from scoring.models.tournaments import format_columns, text_to_json, tournament_
 from scoring.selectors import tournaments as selectors
 from scoring.selectors.tariffs import house_tariffs
 from scoring.services import locking
+from scoring.services.confirmations import tour_waiting
 from scoring.services.guest_names import guest_name_check
 from scoring.services.tables import Player, table_open
 
@@ -309,6 +310,9 @@ def tour_close(*, tour: Tour) -> Tour:
                 _("tables still in play: %(tables)s") % {"tables": ", ".join(map(str, in_play))},
                 field="tour",
             )
+        waiting = tour_waiting(links, tournament, closed=False)
+        if waiting:
+            raise RuleError(waiting, field="tour")
         changed = tour_scores(tour, fmt, links)
         TourSeat.objects.bulk_update(changed, ["result", "place", "points", "calc"])
         tour.closed_at = timezone.now()

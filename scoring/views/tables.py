@@ -36,6 +36,7 @@ from scoring.live.keys import sheet_picture_key
 from scoring.models import Table
 from scoring.pages import games as game_pages
 from scoring.pages import share
+from scoring.pages.confirmations import may_reopen
 from scoring.pages.forms import (
     EarlyCloseForm,
     FinishForm,
@@ -59,11 +60,11 @@ from scoring.permissions import (
     can_close_early,
     can_import_history,
     can_reject,
-    can_reopen,
     can_score,
     can_write,
     is_organiser,
 )
+from scoring.services.confirmations import table_reopen_confirmed
 from scoring.views.writes import (
     finished_refusal,
     member_of,
@@ -424,7 +425,7 @@ def control_time_clear(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def table_reopen(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     table = table_for_page(pk)
-    require_write(request, can_reopen(request.user, table))
+    require_write(request, may_reopen(request.user, table))
     reason = ReasonForm(request.POST)
     if not reason.is_valid():
         return refuse(request, table, reason_refusal(reason, _("Say why the table is reopened.")))
@@ -432,7 +433,7 @@ def table_reopen(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         request,
         table,
         _("Table reopened."),
-        lambda: services.table_reopen(
+        lambda: table_reopen_confirmed(
             table,
             by=member_of(request),
             reason=reason.cleaned_data["reason"],
