@@ -167,6 +167,11 @@ class Table(models.Model):
     # its seats' results were written down, so it has no deals, no sheet and no record; it
     # is never reopened, and it counts in the standings from its seats like any other.
     totals_only = models.BooleanField(_("paper history: totals only"), default=False)
+    # A tour's table of a fixed number of deals, or a pool with a cap (Gambler's 18): the
+    # most deals it plays, copied from its tour when it opens; None: no cap.
+    deal_cap = models.PositiveSmallIntegerField(
+        _("most deals"), null=True, blank=True, editable=False
+    )
     opened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -38,6 +38,7 @@ from scoring.permissions import (
     is_organiser,
     players_may_accept,
 )
+from scoring.selectors.deal_caps import cap_reached, deals_played
 
 LIVE_POLL_SECONDS = 2
 AUDIT_SHOWN = 20
@@ -183,7 +184,8 @@ def deal_form_context(
     """The deal form (a fresh one unless ``form`` is given), which needs the table replayed."""
     state = state or selectors.current(table, latest=0)
     kind = games.of_table(table)
-    complete = kind.is_complete(state.game)
+    capped = cap_reached(table, state.game, state.count)
+    complete = kind.is_complete(state.game) or capped
     marked = table.control_time_deal is not None
     context = {
         "table": table,
@@ -195,6 +197,12 @@ def deal_form_context(
         "deal_revision": table.revision,  # a form redrawn from what was posted keeps its own
         "new_key": uuid.uuid4,
     }
+    if table.deal_cap is not None:  # a tour's table: «раздача 7 из 18»
+        context |= {
+            "deal_cap": table.deal_cap,
+            "deal_number": deals_played(state.game, state.count) + 1,
+            "capped": capped,
+        }
     if form is None:
         context["fields"] = _empty_fields(request, table, state, context)
     else:

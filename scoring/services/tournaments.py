@@ -270,6 +270,7 @@ def tour_seat(*, tournament: Tournament, by: Member) -> Tour:
                 by=by,
                 pool_target=length.pool or locked.pool_target,
                 control_time=control,
+                deal_cap=length.deals,
             )
             link = TourTable.objects.create(tour=tour, number=number_at, table=table)
             TourSeat.objects.bulk_create(

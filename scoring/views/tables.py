@@ -64,6 +64,7 @@ from scoring.permissions import (
     can_write,
     is_organiser,
 )
+from scoring.selectors.deal_caps import cap_reached
 from scoring.services.confirmations import table_reopen_confirmed
 from scoring.views.writes import (
     finished_refusal,
@@ -275,7 +276,9 @@ def table_finish(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not table.is_open:
         return refuse(request, table, finished_refusal())
     state = selectors.current(table, latest=0)
-    complete = games.of_table(table).is_complete(state.game)
+    complete = games.of_table(table).is_complete(state.game) or cap_reached(
+        table, state.game, state.count
+    )
     if not complete and not can_close_early(request.user, table):
         return refuse(
             request,
