@@ -40,6 +40,7 @@ from scoring.selectors.tariffs import house_tariffs
 from scoring.services import locking
 from scoring.services.confirmations import tour_waiting
 from scoring.services.guest_names import guest_name_check
+from scoring.services.notifications import after_tour_close
 from scoring.services.tables import Player, table_open
 
 MAX_SEED = 999_999
@@ -324,6 +325,7 @@ def tour_close(*, tour: Tour) -> Tour:
             tournament.finished_at = tour.closed_at
             tournament.save(update_fields=["status", "finished_at"])
         _announce(tournament.pk)
+        after_tour_close(tour)  # the club's chat: the tour's results, once this commits
         return tour
 
 
