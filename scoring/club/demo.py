@@ -654,8 +654,8 @@ def _play_script(table: Table, script: str, scorer: Member, rng: random.Random) 
     names = selectors.seat_names(table)
     pulka = Pulka(games.PREFERANS.setup(table, names))  # the demo's own copy, to draw deals
     for letter in script[:MAX_DEALS]:
-        if pulka.complete:
-            break
+        if pulka.complete or (table.deal_cap is not None and pulka.played >= table.deal_cap):
+            break  # a tour's table stops at its deals (the final's 8), as the site refuses more
         data = _draw(pulka, names, letter, rng)
         services.deal_create(table, data, by=scorer)
 
