@@ -208,6 +208,40 @@ def can_check_in_entry(user: Any, tournament: Tournament, entry: Any) -> bool:
     )
 
 
+def can_confirm_for_table(user: Any, tournament: Tournament | None) -> bool:
+    """Who confirms a provisional table's result for all its players at once (a guest
+    cannot tap, a player has left): a judge of its tournament, or an organiser."""
+    if tournament is not None:
+        return can_judge(user, tournament)
+    return is_organiser(user)
+
+
+def can_confirm(user: Any, table: Table, finality: Any, tournament: Tournament | None) -> bool:
+    """Who confirms a provisional table (``finality``: ``selectors.confirmations``): each
+    member seated at it, once, and for the whole table a judge or an organiser."""
+    if not user.is_authenticated or not finality.provisional:
+        return False
+    if is_seated(user, table) and user.pk not in finality.confirmed_ids:
+        return True
+    return can_confirm_for_table(user, tournament)
+
+
+def can_reopen_confirmed(
+    user: Any, table: Table, finality: Any, tournament: Tournament | None
+) -> bool:
+    """Who reopens a finished table that needs its players' confirmation: while it is
+    provisional, a member seated at it (to correct a deal) besides those who always may;
+    once final, at a tournament only its judges (and organisers), at the club only an
+    organiser — always with a reason. A table that needs no confirmation: ``can_reopen``."""
+    if table.is_open or table.totals_only or not user.is_authenticated:
+        return False
+    if not finality.needed:
+        return can_reopen(user, table)
+    if finality.provisional and is_seated(user, table):
+        return True
+    return can_judge(user, tournament) if tournament is not None else is_organiser(user)
+
+
 def can_schedule_evening(user: Any) -> bool:
     """Organisers announce evenings ahead: one, or a weekly series."""
     return is_organiser(user)

@@ -5,6 +5,7 @@ from scoring.views import (
     accounts,
     app,
     calendar,
+    confirmations,
     deals,
     evenings,
     guests,
@@ -59,6 +60,7 @@ urlpatterns = [
         name="table_seat_substitute",
     ),
     path("tables/<int:pk>/decide/", tables.table_decide, name="table_decide"),
+    path("tables/<int:pk>/confirm/", confirmations.table_confirm, name="table_confirm"),
     path("tables/<int:pk>/control-time/", tables.control_time_mark, name="control_time_mark"),
     path(
         "tables/<int:pk>/control-time/clear/",
@@ -157,6 +159,11 @@ urlpatterns = [
         "tournaments/<int:pk>/tours/<int:number>/tables/<int:table>/extra-time/",
         tournaments.table_extra_time,
         name="tour_table_extra_time",
+    ),
+    path(
+        "tournaments/<int:pk>/tours/<int:number>/tables/<int:table>/confirm/",
+        confirmations.tour_table_confirm,
+        name="tour_table_confirm",
     ),
     path("tournaments/<int:pk>/penalties/", tournaments.penalty_add, name="penalty_add"),
     path(

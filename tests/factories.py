@@ -213,12 +213,14 @@ def tournament(players: int = 6, **fields: Any) -> Any:
     return made
 
 
-def tour_played(tour: Any, by: Member) -> Any:
+def tour_played(tour: Any, by: Member, *, confirm: bool = True) -> Any:
     """Finish each table of ``tour`` with the hand-worked short deal: its first player in
     the deal (seat 1 at a table of 3; the dealer sits out at a table of 4) declares an
     unplayed 10NT and both others pass: +66.67 whists for him, −33.33 for each other
-    player (Sochi, pool 10). Returns the tour."""
+    player (Sochi, pool 10). With ``confirm``, ``by`` (a judge) then confirms each
+    table's result for its players, so the tour may be closed. Returns the tour."""
     from scoring import selectors
+    from scoring.services.confirmations import table_confirm
 
     for link in tour.tables.select_related("table"):
         table = link.table
@@ -236,4 +238,6 @@ def tour_played(tour: Any, by: Member) -> Any:
             by=by,
         )
         services.table_finish(table, by=by)
+        if confirm:
+            table_confirm(table=table, by=by)
     return tour

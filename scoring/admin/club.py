@@ -34,7 +34,7 @@ class ClubAdmin(OrganisersOnly, SafeLookups, admin.ModelAdmin):  # type: ignore[
                 "fields": ("name_en", "intro_en"),
             },
         ),
-        (_("Standings"), {"fields": ("import_acceptance",)}),
+        (_("Standings"), {"fields": ("import_acceptance", "confirm_tables", "confirm_minutes")}),
         (_("Accounts"), {"fields": ("account_table_money",)}),
     )
 

@@ -48,6 +48,7 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
             "seed",
             "preset",
             *FORMAT_FIELDS,
+            "correction_minutes",
         )
         # The judges ticked in a list: a club's few dozen members fit, and Django's
         # two-box filter widget labels its search box with attributes axe refuses.
@@ -168,7 +169,10 @@ class TournamentAdmin(SafeLookups, admin.ModelAdmin):  # type: ignore[type-arg]
                 "fields": (("cut_after", "cut_to"), "final_deals", "cut_carry"),
             },
         ),
-        (_("Discipline"), {"fields": ("yellow_below", "cards_to_disqualify")}),
+        (
+            _("Discipline"),
+            {"fields": ("yellow_below", "cards_to_disqualify", "correction_minutes")},
+        ),
         (_("Judges and the draw"), {"fields": ("organiser", "judges", "seed")}),
     )
 

@@ -49,8 +49,8 @@ from scoring.models import (
 from scoring.selectors import evenings as evening_selectors
 from scoring.services import accounts as account_services
 from scoring.services import calendar as calendar_services
+from scoring.services import confirmations, notifications
 from scoring.services import evenings as evening_services
-from scoring.services import notifications
 from scoring.services import tournaments as tournament_services
 from scoring.services.history import history_import
 from scoring.services.seasons import season_save
@@ -585,10 +585,23 @@ def _run(
             _play_script(table, TOURNAMENT_SCRIPT, scorer, rng)
             if number < closed:
                 table = services.table_finish(table, by=judge)
+                _confirmed(table, judge)
             tables.append(table)
         if number < closed:
             tournament_services.tour_close(tour=tour)
     return tables
+
+
+def _confirmed(table: Table, judge: Member) -> None:
+    """Each member seated at a finished tournament table confirms its result, as on his
+    phone (a guest has no account: the members' taps make it final); a table of guests
+    only is confirmed for them by the judge."""
+    members = [s.member for s in table.seats.order_by("position").select_related("member")]
+    for member in members:
+        if member is not None:
+            confirmations.table_confirm(table=table, by=member)
+    if all(member is None for member in members):
+        confirmations.table_confirm(table=table, by=judge)
 
 
 def _create_people() -> tuple[dict[str, str], dict[str, Member]]:
@@ -652,8 +665,8 @@ def _play_script(table: Table, script: str, scorer: Member, rng: random.Random) 
     names = selectors.seat_names(table)
     pulka = Pulka(games.PREFERANS.setup(table, names))  # the demo's own copy, to draw deals
     for letter in script[:MAX_DEALS]:
-        if pulka.complete:
-            break
+        if pulka.complete or (table.deal_cap is not None and pulka.played >= table.deal_cap):
+            break  # a tour's table stops at its deals (the final's 8), as the site refuses more
         data = _draw(pulka, names, letter, rng)
         services.deal_create(table, data, by=scorer)
 

@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any, ClassVar
 
 from django.core.cache import cache
-from django.core.validators import MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models, transaction
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -111,6 +111,27 @@ class Club(models.Model):
             "Drawn from the account of each member checked in when an evening is closed, "
             "once; 0: none. The season's table money is collected at the door instead: "
             "set one of them, not both."
+        ),
+    )
+    # Provisional, then final (issue 32, item 6): a finished club table waits for its
+    # players' confirmation or the window (scoring/selectors/confirmations.py).
+    confirm_tables = models.BooleanField(
+        _("players confirm a finished table"),
+        default=False,
+        help_text=_(
+            "On: a finished table is provisional until every member seated at it confirms "
+            "its result (one tap on the table page) or the correction window passes; while "
+            "it is provisional a player may reopen it to correct a deal, once final only an "
+            "organiser, with a reason. Off: a table is final as soon as it finishes."
+        ),
+    )
+    confirm_minutes = models.PositiveSmallIntegerField(
+        _("correction window, minutes"),
+        default=30,
+        validators=[MinValueValidator(1), MaxValueValidator(1440)],
+        help_text=_(
+            "How long after a table finishes its result stays open to correction when not "
+            "every player has confirmed it."
         ),
     )
 

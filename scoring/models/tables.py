@@ -182,6 +182,11 @@ class Table(models.Model):
     # Set when a judge seats a substitute mid-pulka (``SeatChange``): only then does the
     # replay look the changes up, so every other table's pages ask no query more.
     has_seat_changes = models.BooleanField(default=False, editable=False)
+    # A tour's table of a fixed number of deals, or a pool with a cap (Gambler's 18): the
+    # most deals it plays, copied from its tour when it opens; None: no cap.
+    deal_cap = models.PositiveSmallIntegerField(
+        _("most deals"), null=True, blank=True, editable=False
+    )
     opened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -420,6 +425,7 @@ class AuditEntry(models.Model):
     ACCEPT, REJECT = "accept", "reject"
     SWAP = "swap"
     SUBSTITUTE = "substitute"
+    CONFIRM = "confirm"
     ACTIONS = (
         (ADD, _("deal added")),
         (EDIT, _("deal edited")),
@@ -437,6 +443,7 @@ class AuditEntry(models.Model):
         (REJECT, _("rejected for the standings")),
         (SWAP, _("two seats swapped by a judge, the record replayed")),
         (SUBSTITUTE, _("a substitute seated by a judge")),
+        (CONFIRM, _("result confirmed")),
     )
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="audit")
     deal = models.ForeignKey(

@@ -248,6 +248,19 @@ class Tournament(models.Model):
     timeout_scores_zero = models.BooleanField(
         _("a table stopped by the time scores 0"), default=False
     )
+    # Provisional, then final (issue 32, item 6): not part of the engine's format (it is
+    # about time on the club's clock, not about points), so a preset leaves it as it is.
+    correction_minutes = models.PositiveSmallIntegerField(
+        _("correction window, minutes"),
+        default=10,
+        validators=[MaxValueValidator(1440)],
+        help_text=_(
+            "A finished table of a tour is provisional until every member seated at it "
+            "confirms its result, or until this many minutes have passed since it finished; "
+            "then it is final and only a judge reopens it, with a reason. 0: only the "
+            "players' confirmation (or a judge's) makes it final."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True, editable=False)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True, editable=False)

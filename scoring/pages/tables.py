@@ -25,6 +25,7 @@ from scoring.live.snapshots import LATEST_ROWS
 from scoring.models import AuditEntry, DealRecord, Seat, Table
 from scoring.pages import games as game_pages
 from scoring.pages import share
+from scoring.pages.confirmations import confirmation_context
 from scoring.pages.forms import ReasonForm
 from scoring.pages.labels import deal_words, rule_label
 from scoring.permissions import (
@@ -37,6 +38,7 @@ from scoring.permissions import (
     is_organiser,
     players_may_accept,
 )
+from scoring.selectors.deal_caps import cap_reached, deals_played
 
 LIVE_POLL_SECONDS = 2
 AUDIT_SHOWN = 20
@@ -128,6 +130,8 @@ def table_context(
         context |= deal_form_context(request, table, state, form=extra.pop("form", None))
     if not table.is_open and not table.counts:
         context |= standing_context(request, table)
+    if not table.is_open:
+        context |= confirmation_context(request, table)
     return context | extra
 
 
@@ -183,7 +187,8 @@ def deal_form_context(
     """The deal form (a fresh one unless ``form`` is given), which needs the table replayed."""
     state = state or selectors.current(table, latest=0)
     kind = games.of_table(table)
-    complete = kind.is_complete(state.game)
+    capped = cap_reached(table, state.game, state.count)
+    complete = kind.is_complete(state.game) or capped
     marked = table.control_time_deal is not None
     context = {
         "table": table,
@@ -195,6 +200,12 @@ def deal_form_context(
         "deal_revision": table.revision,  # a form redrawn from what was posted keeps its own
         "new_key": uuid.uuid4,
     }
+    if table.deal_cap is not None:  # a tour's table: «раздача 7 из 18»
+        context |= {
+            "deal_cap": table.deal_cap,
+            "deal_number": deals_played(state.game, state.count) + 1,
+            "capped": capped,
+        }
     if form is None:
         context["fields"] = _empty_fields(request, table, state, context)
     else:

@@ -11,14 +11,17 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from django.db.models import prefetch_related_objects
 from django.utils import formats
 from django.utils.translation import gettext as _
 
 from scoring.engine.tournament.standings import Line
 from scoring.models import Entry, Penalty, Table, Tour, Tournament, TourTable
 from scoring.models.tournaments import text_from_json
+from scoring.pages.confirmations import finality_text
 from scoring.pages.labels import engine_text
 from scoring.selectors import tournaments as selectors
+from scoring.selectors.confirmations import CLOSED_TOUR, Finality, finalities
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,8 @@ class TableCard:
     table: Table
     players: list[SeatLine]
     clock: Any = None  # the control time's moment, for a tour played to time
+    finality: Finality | None = None  # once it finishes: provisional or final
+    finality_text: str = ""
 
 
 @dataclass(frozen=True)
@@ -131,8 +136,10 @@ def _number(value: Decimal) -> str:
     return str(formats.number_format(value)).replace("-", "−")
 
 
-def tour_views(tours: list[Tour]) -> list[TourView]:
-    """Each tour's tables with their players in seat order, and its byes."""
+def tour_views(tours: list[Tour], tournament: Tournament | None = None) -> list[TourView]:
+    """Each tour's tables with their players in seat order, and its byes; given the
+    ``tournament``, each finished table's finality too (two queries more)."""
+    finality = _finalities(tours, tournament) if tournament is not None else {}
     views = []
     for tour in tours:
         seats = list(tour.seats.all())
@@ -148,11 +155,32 @@ def tour_views(tours: list[Tour]) -> list[TourView]:
                     table=link.table,
                     players=[_seat_line(s) for s in mine],
                     clock=link.table.control_moment(),
+                    finality=finality.get(link.table_id),
+                    finality_text=finality_text(finality.get(link.table_id)),
                 )
             )
         byes = [_seat_line(s) for s in seats if s.table_id is None]
         views.append(TourView(tour=tour, tables=cards, byes=byes))
     return views
+
+
+def _finalities(tours: list[Tour], tournament: Tournament) -> dict[int, Finality]:
+    """Each finished table's finality: a closed tour's tables are final; the tour in
+    play's are read (their seats and their confirmations: two queries)."""
+    found = {
+        link.table_id: CLOSED_TOUR for tour in tours if tour.is_closed for link in tour.tables.all()
+    }
+    tables = [
+        link.table
+        for tour in tours
+        if not tour.is_closed
+        for link in tour.tables.all()
+        if not link.table.is_open
+    ]
+    if tables:
+        prefetch_related_objects(tables, "seats")
+        found |= finalities(tables, window=lambda _t: tournament.correction_minutes)
+    return found
 
 
 def _line(line: Line, standings: selectors.Standings) -> StandingLine:
@@ -223,7 +251,7 @@ def tournament_page(tournament: Tournament, *, history: bool = True) -> Tourname
     return TournamentPage(
         tournament=tournament,
         entries=field_,
-        tours=tour_views(tours),
+        tours=tour_views(tours, tournament),
         standings=standings_view(now),
         history=past,
         penalties=given,

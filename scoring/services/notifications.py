@@ -46,10 +46,12 @@ from scoring import selectors, telegram
 from scoring.engine.errors import RuleError
 from scoring.live.fragments import RevisionCache, cached
 from scoring.live.keys import sheet_picture_key
-from scoring.models import AuditEntry, Club, Evening, Table
+from scoring.models import AuditEntry, Club, Evening, Table, Tour
 from scoring.pages import games as game_pages
 from scoring.pages import share
+from scoring.pages import tournaments as tournament_pages
 from scoring.selectors import evenings as evening_selectors
+from scoring.selectors import tournaments as tournament_selectors
 from scoring.services import locking, notices
 from scoring.services.accounts import evening_table_money_draw
 
@@ -371,3 +373,71 @@ def split_text(text: str, limit: int) -> list[str]:
             current = candidate
     parts.append(current)
     return [part.strip("\n") for part in parts if part.strip("\n")]
+
+
+# -- a tour closed (issue 32: the tournament's post after each tour) ------------------------
+
+TOUR_STANDINGS_SHOWN = 12
+"""The standings lines a tour's post lists; the rest are «… and N more» (the link has all)."""
+
+
+def after_tour_close(tour: Tour) -> None:
+    """Post the tour's results and the standings after it to the club's chat, once the
+    transaction that closed it commits (nothing while notifications are paused)."""
+    if _paused.get():
+        return
+    transaction.on_commit(partial(enqueue_logged, tour_closed_task, tour_id=tour.pk))
+
+
+def tour_context(tour: Tour) -> dict[str, Any]:
+    """What the tour's post says: each table's players with their result and tour points,
+    the byes, the standings after the tour (the first ``TOUR_STANDINGS_SHOWN`` lines) and
+    the tournament's address."""
+    tournament = tour.tournament
+    played = tournament_selectors.tours(tournament)
+    view = next(v for v in tournament_pages.tour_views(played) if v.tour.pk == tour.pk)
+    standings = tournament_pages.standings_view(
+        tournament_selectors.standings(tournament, played=played, upto=tour.number)
+    )
+    lines = standings.lines
+    return {
+        "tournament": tournament,
+        "tour": tour,
+        "view": view,
+        "lines": lines[:TOUR_STANDINGS_SHOWN],
+        "more": max(len(lines) - TOUR_STANDINGS_SHOWN, 0),
+        "url": site_url(reverse("scoring:tournament_detail", args=[tournament.pk])),
+    }
+
+
+def tour_text(context: dict[str, Any]) -> str:
+    """The tour's post, in the club's language (as the evening's summary)."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return render_to_string("scoring/telegram/tour_closed.txt", context).strip()
+
+
+@task
+def tour_closed_task(*, tour_id: int, attempt: int = 1) -> str:
+    """Post a closed tour's results and standings to the club's chat (in parts, if longer
+    than one message may be). A try that fails enqueues nothing and is tried again."""
+    try:
+        return _announce_tour(tour_id)
+    except Exception as error:
+        return again_later(
+            tour_closed_task,
+            error,
+            attempt=attempt,
+            what=f"the post of tour {tour_id}",
+            tour_id=tour_id,
+        )
+
+
+def _announce_tour(tour_id: int) -> str:
+    tour = Tour.objects.select_related("tournament").filter(pk=tour_id).first()
+    if tour is None or not tour.is_closed:
+        return "the tour is gone or open again"
+    with translation.override(settings.LANGUAGE_CODE):
+        text = tour_text(tour_context(tour))
+        with transaction.atomic():  # every part's task or none
+            posted = _post(split_text(text, telegram.TEXT_LIMIT))
+    return f"{posted} post(s)"

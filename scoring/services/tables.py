@@ -33,6 +33,7 @@ from scoring.live import revisions, snapshots
 from scoring.models import AuditEntry, DealRecord, Guest, Seat, SeatChange, Table, WriteKey
 from scoring.models.tables import validate_played_on
 from scoring.permissions import can_accept, can_reject, is_organiser
+from scoring.selectors.deal_caps import deals_played
 from scoring.services import locking
 from scoring.services.guest_names import guest_name_check
 from scoring.services.notifications import after_table_finish
@@ -65,6 +66,7 @@ def table_open(
     double_tour_from: int | None = None,
     preference_suit: str | None = None,
     played_on: Any = None,
+    deal_cap: int | None = None,
 ) -> Table:
     """Open a table with ``members`` (members or guests; a guest not saved yet is saved
     with the table) seated in clockwise order. A Boston table's
@@ -93,6 +95,7 @@ def table_open(
             double_tour_from=double_tour_from,
             preference_suit=preference_suit,
             opened_by=by,
+            deal_cap=deal_cap,
         )
         setattr(table, kind.version_field, version)
         if played_on is not None:
@@ -294,6 +297,7 @@ def deal_create(
         else:
             base = selectors.current(locked, latest=0)
         canonical, game = _played(locked, base, data)
+        check_deal_cap(locked, base.game, base.count, canonical)
         record = DealRecord.objects.create(
             table=locked, sequence=_next_sequence(locked), data=canonical, created_by=by
         )
@@ -319,6 +323,19 @@ def deal_create(
         _touch(locked)
         _keep_key(locked, drawn, revision, AuditEntry.ADD, record)
         return _saved(base, game, record, mark)
+
+
+def check_deal_cap(table: Table, before: Any, count: int, deal: dict[str, Any]) -> None:
+    """Refuse a deal beyond the table's cap (a tour of fixed deals, Gambler's 18); an
+    adjustment is no deal and is always let through."""
+    if table.deal_cap is None or deal["kind"] == ADJUST:
+        return
+    if deals_played(before, count) >= table.deal_cap:
+        raise RuleError(
+            N_("the tour's %(cap)s deals are all played: nothing was saved; finish the table"),
+            field="deal",
+            cap=table.deal_cap,
+        )
 
 
 def _played(table: Table, base: selectors.TableState, data: Any) -> tuple[dict[str, Any], Any]:

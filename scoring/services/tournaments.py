@@ -38,7 +38,9 @@ from scoring.models.tournaments import format_columns, text_to_json, tournament_
 from scoring.selectors import tournaments as selectors
 from scoring.selectors.tariffs import house_tariffs
 from scoring.services import locking
+from scoring.services.confirmations import tour_waiting
 from scoring.services.guest_names import guest_name_check
+from scoring.services.notifications import after_tour_close
 from scoring.services.tables import Player, table_open
 
 MAX_SEED = 999_999
@@ -275,6 +277,7 @@ def tour_seat(*, tournament: Tournament, by: Member) -> Tour:
                 by=by,
                 pool_target=length.pool or locked.pool_target,
                 control_time=control,
+                deal_cap=length.deals,
             )
             link = TourTable.objects.create(tour=tour, number=number_at, table=table)
             TourSeat.objects.bulk_create(
@@ -315,6 +318,9 @@ def tour_close(*, tour: Tour) -> Tour:
                 _("tables still in play: %(tables)s") % {"tables": ", ".join(map(str, in_play))},
                 field="tour",
             )
+        waiting = tour_waiting(links, tournament, closed=False)
+        if waiting:
+            raise RuleError(waiting, field="tour")
         changed = tour_scores(tour, fmt, links)
         TourSeat.objects.bulk_update(changed, ["result", "place", "points", "calc"])
         tour.closed_at = timezone.now()
@@ -325,6 +331,7 @@ def tour_close(*, tour: Tour) -> Tour:
             tournament.finished_at = tour.closed_at
             tournament.save(update_fields=["status", "finished_at"])
         _announce(tournament.pk)
+        after_tour_close(tour)  # the club's chat: the tour's results, once this commits
         return tour
 
 

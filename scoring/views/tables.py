@@ -36,6 +36,7 @@ from scoring.live.keys import sheet_picture_key
 from scoring.models import Table
 from scoring.pages import games as game_pages
 from scoring.pages import share
+from scoring.pages.confirmations import may_reopen
 from scoring.pages.forms import (
     EarlyCloseForm,
     FinishForm,
@@ -59,11 +60,12 @@ from scoring.permissions import (
     can_close_early,
     can_import_history,
     can_reject,
-    can_reopen,
     can_score,
     can_write,
     is_organiser,
 )
+from scoring.selectors.deal_caps import cap_reached
+from scoring.services.confirmations import table_reopen_confirmed
 from scoring.views.writes import (
     finished_refusal,
     member_of,
@@ -274,7 +276,9 @@ def table_finish(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not table.is_open:
         return refuse(request, table, finished_refusal())
     state = selectors.current(table, latest=0)
-    complete = games.of_table(table).is_complete(state.game)
+    complete = games.of_table(table).is_complete(state.game) or cap_reached(
+        table, state.game, state.count
+    )
     if not complete and not can_close_early(request.user, table):
         return refuse(
             request,
@@ -424,7 +428,7 @@ def control_time_clear(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def table_reopen(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     table = table_for_page(pk)
-    require_write(request, can_reopen(request.user, table))
+    require_write(request, may_reopen(request.user, table))
     reason = ReasonForm(request.POST)
     if not reason.is_valid():
         return refuse(request, table, reason_refusal(reason, _("Say why the table is reopened.")))
@@ -432,7 +436,7 @@ def table_reopen(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         request,
         table,
         _("Table reopened."),
-        lambda: services.table_reopen(
+        lambda: table_reopen_confirmed(
             table,
             by=member_of(request),
             reason=reason.cleaned_data["reason"],

@@ -12,6 +12,7 @@ runs) redraw their region when the tournament's channel says something changed
 
 from __future__ import annotations
 
+import uuid
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -31,6 +32,7 @@ from scoring import spreadsheets
 from scoring.engine.errors import RuleError
 from scoring.models import Entry, Penalty, Tour, Tournament, TourTable
 from scoring.pages import tournaments as pages
+from scoring.pages.confirmations import confirmable
 from scoring.pages.labels import rule_error_text
 from scoring.permissions import can_check_in_entry, can_judge, can_run_tournament
 from scoring.selectors import tournaments as selectors
@@ -63,6 +65,10 @@ def tournament_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "tournament": tournament,
         "page": page,
         "judges": can_judge(request.user, tournament),
+        "confirmable": confirmable(
+            request.user, page.current.tables if page.current else [], tournament
+        ),
+        "new_key": uuid.uuid4,  # each confirmation form gets a key of its own
     }
 
     def whole_page() -> dict[str, Any]:

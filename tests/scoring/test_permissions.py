@@ -157,6 +157,10 @@ MATRIX: list[tuple[str, str]] = [
     ("reject-import",        "403     403     403     ok      ok      403     ok"),
     ("accept-import-players", "403    403     ok      ok      ok      403     ok"),
     ("reject-import-players", "403    403     ok      ok      ok      403     ok"),
+    ("confirm-table",        "403     403     ok      ok      ok      403     ok"),
+    ("confirm-table-final",  "403     403     refused 403     403     403     403"),
+    ("reopen-provisional",   "403     403     ok      ok      ok      403     ok"),
+    ("reopen-confirmed",     "403     403     403     ok      ok      403     ok"),
     # -- standings (STANDINGS_PUBLIC on, then off)
     ("seasons",              "ok      ok      ok      ok      ok      ok      ok"),
     ("season-board",         "ok      ok      ok      ok      ok      ok      ok"),
@@ -281,6 +285,10 @@ MATRIX: list[tuple[str, str]] = [
     ("tour-close",           "login   403     ok      ok      ok      403     ok"),
     ("tour-close-in-play",   "login   403     refused refused refused 403     refused"),
     ("tour-extra-time",      "login   403     ok      ok      ok      403     ok"),
+    ("tour-close-provisional", "login 403     refused refused refused 403     refused"),
+    ("tour-table-confirm",   "login   403     ok      ok      ok      403     ok"),
+    ("tour-table-reopen-provisional", "403 403  ok      ok      ok      403     ok"),
+    ("tour-table-reopen-closed", "403 403     refused refused refused 403     refused"),
     ("penalty-add",          "login   403     ok      ok      ok      403     ok"),
     ("penalty-add-no-reason", "login  403     refused refused refused 403     refused"),
     ("penalty-reverse",      "login   403     ok      ok      ok      403     ok"),
@@ -773,6 +781,69 @@ action(
         _url("scoring:table_reopen", w.table.pk), {"reason": "a deal", **factories.drawn(w.table)}
     )
 )
+
+# provisional, then final: the club's setting on, Anna's table finished (issue 32, item 6)
+
+
+def _confirming(w: World) -> None:
+    Club.objects.update_or_create(
+        pk=Club.ONLY_PK, defaults={"confirm_tables": True, "confirm_minutes": 30}
+    )
+    _finish_first(w)
+
+
+def _confirmed_by(count: int) -> Callable[[World, HttpResponse], None]:
+    def done(w: World, response: HttpResponse) -> None:
+        assert w.table.audit.filter(action=AuditEntry.CONFIRM).count() == count
+
+    return done
+
+
+def _window_passed(w: World) -> None:
+    _confirming(w)
+    Table.objects.filter(pk=w.table.pk).update(
+        finished_at=timezone.now() - datetime.timedelta(minutes=31)
+    )
+    w.refresh()
+
+
+def _post_at_table(name: str, data: dict[str, str] | None = None) -> Send:
+    return lambda client, w: client.post(
+        _url(name, w.table.pk), {**(data or {}), **factories.drawn(w.table)}
+    )
+
+
+action(
+    "confirm-table",
+    "Confirm a finished table's result (the club's setting on) — `POST /tables/<id>/confirm/`",
+    prepare=_confirming,
+    ok_status=302,
+    writes=True,
+    done=_confirmed_by(1),
+)(_post_at_table("scoring:table_confirm"))
+action(
+    "confirm-table-final",
+    "Confirm a table whose correction window has passed — `POST /tables/<id>/confirm/`",
+    prepare=_window_passed,
+    refusal="this table's result is final already",
+)(_post_at_table("scoring:table_confirm"))
+action(
+    "reopen-provisional",
+    "Reopen a provisional table, with a reason (the club's setting on) — "
+    "`POST /tables/<id>/reopen/`",
+    prepare=_confirming,
+    ok_status=302,
+    writes=True,
+    done=_reopened,
+)(_post_at_table("scoring:table_reopen", {"reason": "a deal"}))
+action(
+    "reopen-confirmed",
+    "Reopen a table its correction window made final — `POST /tables/<id>/reopen/`",
+    prepare=_window_passed,
+    ok_status=302,
+    writes=True,
+    done=_reopened,
+)(_post_at_table("scoring:table_reopen", {"reason": "a deal"}))
 
 # the control time (preferans.md §13.12)
 
@@ -2884,6 +2955,64 @@ action(
     prepare=_cup,
     refusal="tables still in play: 1",
 )(_cup_post("scoring:tour_close", lambda w: {}, 1))
+
+
+def _cup_played_unconfirmed(w: World) -> None:
+    _cup(w)
+    factories.tour_played(w.extra["tour"], w.anna, confirm=False)
+
+
+def _cup_table(w: World) -> Table:
+    return w.extra["tour"].tables.get(number=1).table  # type: ignore[no-any-return]
+
+
+def _cup_table_confirmed(w: World, response: HttpResponse) -> None:
+    assert _cup_table(w).audit.filter(action=AuditEntry.CONFIRM).count() == 1
+
+
+def _cup_table_reopened(w: World, response: HttpResponse) -> None:
+    assert _cup_table(w).is_open
+
+
+def _cup_table_post(name: str, data: dict[str, str] | None = None) -> Send:
+    return lambda client, w: client.post(
+        _url(name, _cup_table(w).pk), {**(data or {}), **factories.drawn(_cup_table(w))}
+    )
+
+
+action(
+    "tour-close-provisional",
+    "Close a tour whose table is not confirmed yet — `POST /tournaments/<id>/tours/<n>/close/`",
+    prepare=_cup_played_unconfirmed,
+    refusal="results not final yet: table 1 (waiting for ",
+)(_cup_post("scoring:tour_close", lambda w: {}, 1))
+action(
+    "tour-table-confirm",
+    "Confirm a tour's table for its players, from the tournament's page — "
+    "`POST /tournaments/<id>/tours/<n>/tables/<n>/confirm/`",
+    prepare=_cup_played_unconfirmed,
+    ok_status=302,
+    writes=True,
+    done=_cup_table_confirmed,
+)(
+    lambda client, w: client.post(
+        _cup_url("scoring:tour_table_confirm", 1, 1)(w), factories.drawn(_cup_table(w))
+    )
+)
+action(
+    "tour-table-reopen-provisional",
+    "Reopen a provisional table of a tour in play, with a reason — `POST /tables/<id>/reopen/`",
+    prepare=_cup_played_unconfirmed,
+    ok_status=302,
+    writes=True,
+    done=_cup_table_reopened,
+)(_cup_table_post("scoring:table_reopen", {"reason": "a deal"}))
+action(
+    "tour-table-reopen-closed",
+    "Reopen a table of a closed tour — `POST /tables/<id>/reopen/`",
+    prepare=_cup_closed,
+    refusal="tour 1 is closed: its points are stored",
+)(_cup_table_post("scoring:table_reopen", {"reason": "a deal"}))
 action(
     "tour-extra-time",
     "Give a table extra time — `POST /tournaments/<id>/tours/<n>/tables/<n>/extra-time/`",
