@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scoring", "0033_account_entry_guest"),
+        ("scoring", "0034_history_import_record_book"),
     ]
 
     operations = [

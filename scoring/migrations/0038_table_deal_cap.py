@@ -13,7 +13,7 @@ def caps_of_tours(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scoring", "0034_tables_confirmed_by_players"),
+        ("scoring", "0037_tables_confirmed_by_players"),
     ]
 
     operations = [

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scoring", "0034_audit_entry_swap"),
+        ("scoring", "0039_audit_entry_swap"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scoring", "0033_account_entry_guest"),
+        ("scoring", "0036_notices_sent"),
     ]
 
     operations = [

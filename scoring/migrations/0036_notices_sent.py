@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scoring", "0033_account_entry_guest"),
+        ("scoring", "0035_season_league_rule"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scoring", "0033_account_entry_guest"),
+        ("scoring", "0038_table_deal_cap"),
     ]
 
     operations = [
