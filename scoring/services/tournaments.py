@@ -349,6 +349,11 @@ def tour_scores(tour: Tour, fmt: Format, links: list[TourTable] | None = None) -
             for seat in link.table.seats.all()
         }
         results = {key: Decimal(seat.result or 0) for key, (_ts, seat) in at_table.items()}
+        # A seat whose player left it to a substitute (``SeatChange``) stays its entry's:
+        # its result is what the leaver settled plus what the substitute made, so the table
+        # still sums to zero (docs/tournaments.md, "A substitute mid-pulka").
+        for change in link.table.seat_changes.all() if link.table.has_seat_changes else ():
+            results[seats[(link.pk, change.position)].entry.key] += change.result
         scored = (
             timeout_scores(results)
             if fmt.timeout_scores_zero and _stopped_by_time(link.table)

@@ -37,6 +37,7 @@ from scoring.models import (
     Table,
     TourSeat,
 )
+from scoring.models.tournaments import tournament_format
 from scoring.services import guests, judging
 from scoring.services import tournaments as tournament_services
 from scoring.services.standings import standings_rebuild
@@ -436,3 +437,30 @@ def test_a_guest_who_left_a_seat_merges_into_a_member() -> None:
     dmitry = factories.member("Dmitry")
     assert guests.guest_merge(guest=dima, member=dmitry, by=organiser) == [table]
     assert SeatChange.objects.get(table=table, name="Dima").member == dmitry
+
+
+def test_a_tour_seat_left_to_a_substitute_stays_its_entry_s_and_sums_to_zero() -> None:
+    judge = factories.member("Judge", organiser=True)
+    tournament = factories.tournament()
+    tournament.judges.add(judge)
+    tournament_services.tournament_start(tournament=tournament, seed=7)
+    tour = tournament_services.tour_seat(tournament=tournament, by=judge)
+    link = tour.tables.select_related("table").order_by("number").first()
+    table = link.table
+    names = list(table.seats.order_by("position").values_list("name", flat=True))
+    services.deal_create(table, _six(names[0], names[1], names[2]), by=judge)
+    leaver = tour.seats.get(table=link, position=2).entry
+    change = judging.table_seat_substitute(
+        table=table, position=2, newcomer="Dima", by=judge, reason="ушёл"
+    )
+    factories.tour_played(tour, judge)  # each table: one more deal, finished, confirmed
+
+    scores = {
+        row.entry_id: row
+        for row in tournament_services.tour_scores(tour, tournament_format(tournament))
+    }
+    at_table = [row for row in scores.values() if row.table_id == link.pk]
+    newcomer = Seat.objects.get(table=table, position=2)
+    assert change.result != 0 and newcomer.result != 0
+    assert scores[leaver.pk].result == change.result + newcomer.result
+    assert sum(row.result for row in at_table) == 0
