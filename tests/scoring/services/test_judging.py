@@ -40,6 +40,7 @@ from scoring.models import (
 from scoring.models.tournaments import tournament_format
 from scoring.services import guests, judging
 from scoring.services import tournaments as tournament_services
+from scoring.services.confirmations import table_confirm
 from scoring.services.standings import standings_rebuild
 from tests import factories
 from tests.fuzz_strategies import db_fingerprint
@@ -189,6 +190,7 @@ def test_a_closed_tours_points_follow_the_swap() -> None:
         by=judge,
         finished=True,
     )
+    table_confirm(table=table, by=judge)  # a tour closes on final results only
     tournament_services.tour_close(tour=tour)
 
     def points() -> dict[str, tuple[int | None, Decimal | None]]:
