@@ -10,6 +10,7 @@ is refused (nothing changed).
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -23,7 +24,7 @@ from clubsite.http import HtmxHttpRequest
 from members.models import Member
 from scoring import services
 from scoring.engine.errors import RuleError
-from scoring.models import AuditEntry, TourTable
+from scoring.models import AuditEntry, Table, TourTable
 from scoring.pages.forms import ReasonForm, reason_refusal
 from scoring.pages.labels import rule_error_text
 from scoring.pages.tables import stale_message, table_for_page
@@ -78,7 +79,8 @@ def table_seats_swap(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     table = table_for_page(pk, with_tariff=False)
     require_write(request, can_judge_table(request.user, table))
     reason = ReasonForm(request.POST)  # a NUL character, which PostgreSQL cannot store, too
-    try:
+
+    def write() -> None:
         first = int_or_none(request.POST.get("first"))
         second = int_or_none(request.POST.get("second"))
         if first is None or second is None:
@@ -93,16 +95,8 @@ def table_seats_swap(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             reason=reason.cleaned_data["reason"],
             drawn=revision_and_key(request),
         )
-    except services.AlreadyStored:
-        pass  # the same form sent twice: the first one did it
-    except services.StaleWrite as stale:
-        messages.error(request, stale_message(table, stale.seen))
-        return redirect("scoring:table_judge", pk=table.pk)
-    except RuleError as error:
-        messages.error(request, rule_error_text(error, located=error.deal is not None))
-        return redirect("scoring:table_judge", pk=table.pk)
-    messages.success(request, _("Seats swapped; the record was replayed."))
-    return redirect("scoring:table_detail", pk=table.pk)
+
+    return _judged(request, table, write, _("Seats swapped; the record was replayed."))
 
 
 @table_write
@@ -113,7 +107,8 @@ def table_seat_substitute(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     table = table_for_page(pk, with_tariff=False)
     require_write(request, can_judge_table(request.user, table))
     reason = ReasonForm(request.POST)
-    try:
+
+    def write() -> None:
         position = int_or_none(request.POST.get("position"))
         member_id = int_or_none(request.POST.get("member"))
         guest = request.POST.get("guest", "").replace("\x00", "")
@@ -139,13 +134,25 @@ def table_seat_substitute(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             reason=reason.cleaned_data["reason"],
             drawn=revision_and_key(request),
         )
+
+    return _judged(request, table, write, _("The substitute takes the seat from the next deal."))
+
+
+def _judged(
+    request: HtmxHttpRequest, table: Table, write: Callable[[], None], done: str
+) -> HttpResponse:
+    """Run a judge's ``write`` (its form read and its service called) and answer it: the
+    table's page with ``done``, or the judge's page again with the refusal. The same form
+    sent twice did its work the first time."""
+    try:
+        write()
     except services.AlreadyStored:
-        pass  # the same form sent twice: the first one did it
+        pass
     except services.StaleWrite as stale:
         messages.error(request, stale_message(table, stale.seen))
         return redirect("scoring:table_judge", pk=table.pk)
     except RuleError as error:
         messages.error(request, rule_error_text(error, located=error.deal is not None))
         return redirect("scoring:table_judge", pk=table.pk)
-    messages.success(request, _("The substitute takes the seat from the next deal."))
+    messages.success(request, done)
     return redirect("scoring:table_detail", pk=table.pk)
