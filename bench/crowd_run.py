@@ -28,7 +28,6 @@ import http.cookiejar
 import multiprocessing
 import os
 import re
-import resource
 import statistics
 import subprocess
 import time
@@ -120,15 +119,8 @@ def under_flood(
 def crowd(url: str, connections: int, seconds: int) -> tuple[str, int]:
     """wrk holding ``connections`` connections to ``url``: its summary line and the count of
     socket errors and answers other than 2xx/3xx."""
-    limit = connections + 1024
-
-    def more_files() -> None:  # wrk needs a descriptor a connection, above the usual 1,024
-        resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
-
     command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "60s", "--latency"]
-    output = subprocess.run(
-        [*command, url], capture_output=True, text=True, check=True, preexec_fn=more_files
-    ).stdout
+    output = subprocess.run([*command, url], capture_output=True, text=True, check=True).stdout
     requests = re.search(r"(\d+) requests in", output)
     p99 = re.search(r"99%\s+(\S+)", output)
     summary = (
@@ -156,6 +148,8 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--connections", type=int, default=2000, help="the crowd's size")
     args = parser.parse_args(argv)
+    # wrk holds a descriptor a connection; nginx two (the client's and the app server's).
+    load.more_open_files(needed=2 * args.connections + 1024)
 
     layout = Layout("crowd")
     # bench.settings keeps the site's real password hasher: a sign-in costs what it costs.
