@@ -14,7 +14,7 @@
     return; // the poll alone
   }
 
-  const streams = new Map(); // url → { source, open, last, timer }
+  const streams = new Map(); // url → { source, open, last, timer, reopens }
 
   function regions(url) {
     return document.querySelectorAll(`[data-live-events="${CSS.escape(url)}"]`);
@@ -51,19 +51,33 @@
     }
   }
 
+  // A browser reconnects by itself after a dropped connection, but gives up on any answer
+  // other than 200: a push server too busy to take a stream at once (Pushpin answers 502,
+  // or 500 when its accept service is behind) is asked again, this many times, 5 s later
+  // each time more, the poll going on meanwhile. /events/ answering 204 (no push server)
+  // is asked as many times, then left to the poll.
+  const REOPENS = 3;
+
   function listen(url) {
     if (streams.has(url)) {
       return;
     }
-    const stream = { source: new EventSource(url), open: false, last: 0, timer: null };
+    const stream = { source: null, open: false, last: 0, timer: null, reopens: 0 };
     streams.set(url, stream);
+    connect(url, stream);
+  }
+
+  function connect(url, stream) {
+    const source = new EventSource(url);
+    stream.source = source;
     // django-eventstream's first message on every (re)connection: what happened before it
     // (since the page was drawn, or while the stream was closed) is fetched once.
-    stream.source.addEventListener("stream-open", () => {
+    source.addEventListener("stream-open", () => {
       stream.open = true;
+      stream.reopens = 0;
       changed(url, stream, undefined);
     });
-    stream.source.addEventListener("revision", (event) => {
+    source.addEventListener("revision", (event) => {
       let revision;
       try {
         revision = JSON.parse(event.data).revision;
@@ -72,8 +86,12 @@
       }
       changed(url, stream, revision);
     });
-    stream.source.addEventListener("error", () => {
-      stream.open = false; // the poll takes over; the browser reconnects unless told not to
+    source.addEventListener("error", () => {
+      stream.open = false; // the poll takes over
+      if (source.readyState === EventSource.CLOSED && stream.reopens < REOPENS) {
+        stream.reopens += 1;
+        window.setTimeout(() => connect(url, stream), 5000 * stream.reopens);
+      }
     });
   }
 
