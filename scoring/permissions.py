@@ -183,7 +183,8 @@ def is_judge(user: Any, tournament: Tournament) -> bool:
 
 def can_judge(user: Any, tournament: Tournament) -> bool:
     """The tournament's judges and the organisers seat the next tour, close a tour, give
-    a table extra time, and add and reverse penalties."""
+    a table extra time, add and reverse penalties, and decide (or reverse the decision
+    on) who goes on from a tie at the cut."""
     return is_organiser(user) or is_judge(user, tournament)
 
 

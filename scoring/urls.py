@@ -171,6 +171,12 @@ urlpatterns = [
         tournaments.penalty_reverse,
         name="penalty_reverse",
     ),
+    path("tournaments/<int:pk>/cut/", tournaments.cut_decide, name="cut_decide"),
+    path(
+        "tournaments/<int:pk>/cut/reverse/",
+        tournaments.cut_decision_reverse,
+        name="cut_decision_reverse",
+    ),
     # Guests (scoring/views/guests.py): organisers merge a guest's history into a member
     path("guests/", guests.guest_list, name="guest_list"),
     path("guests/<int:pk>/merge/", guests.guest_merge, name="guest_merge"),

@@ -462,15 +462,22 @@ class TourSeat(models.Model):
 class Penalty(models.Model):
     """A judge's decision about a player: a warning, a yellow card, points taken off, or a
     disqualification, with its reason; visible to all, and reversed (never deleted) by a
-    judge, who says why."""
+    judge, who says why.
+
+    The judges' decision at a tied cut is kept here too, as the tournament's one history
+    of the judges' decisions: a ``CUT`` row for each tied player they let go on (no points,
+    no card; ``services.tournaments.cut_decide``), reversed together."""
 
     WARNING, YELLOW, POINTS, DISQUALIFICATION = "warning", "yellow", "points", "disqualify"
-    CATEGORIES = (
+    CUT = "cut"
+    GIVEN = (
         (WARNING, _("warning")),
         (YELLOW, _("yellow card")),
         (POINTS, _("points off")),
         (DISQUALIFICATION, _("disqualification")),
     )
+    """The categories a judge gives as a penalty (the penalty form's)."""
+    CATEGORIES = (*GIVEN, (CUT, _("goes on by the judges' decision at a tied cut")))
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="penalties")
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="penalties")

@@ -95,6 +95,27 @@ class StandingsView:
     lines: list[StandingLine]
 
 
+@dataclass(frozen=True)
+class CutView:
+    """A tie at the cut's line in the standings after the cut's tour: the tied players
+    (in the standings' order), the places they share, how many of them go on, the
+    judges' decision in force (a ``Penalty.CUT`` row per player let go on: empty until
+    they decide) and whether it may still be made or reversed (``open``: the final is
+    not seated yet)."""
+
+    tied: list[Entry]
+    first: int
+    last: int
+    free: int
+    decision: tuple[Penalty, ...]
+    open: bool
+
+    @property
+    def waiting(self) -> bool:
+        """Seating the final waits for the judges."""
+        return self.open and not self.decision
+
+
 @dataclass
 class TournamentPage:
     """Everything the tournament's page shows."""
@@ -105,6 +126,7 @@ class TournamentPage:
     standings: StandingsView
     history: list[StandingsView] = field(default_factory=list)
     penalties: list[Penalty] = field(default_factory=list)
+    cut: CutView | None = None
 
     @property
     def current(self) -> TourView | None:
@@ -255,6 +277,21 @@ def tournament_page(tournament: Tournament, *, history: bool = True) -> Tourname
         standings=standings_view(now),
         history=past,
         penalties=given,
+        cut=_cut_view(tournament, now, len(tours)),
+    )
+
+
+def _cut_view(tournament: Tournament, now: selectors.Standings, seated: int) -> CutView | None:
+    """The tie at the cut's line, when the standings now are the cut's and have one."""
+    if now.tie is None:
+        return None
+    return CutView(
+        tied=[now.entries[key] for key in now.tie.players],
+        first=now.tie.first,
+        last=now.tie.last,
+        free=now.tie.free,
+        decision=now.decision,
+        open=tournament.is_running and seated == tournament.cut_after,
     )
 
 

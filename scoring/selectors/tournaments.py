@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from decimal import Decimal
 from itertools import combinations
 
 from django.db.models import Prefetch, QuerySet
 
+from scoring.engine.errors import RuleError
 from scoring.engine.tournament.points import TourScore
-from scoring.engine.tournament.standings import Line, rank
+from scoring.engine.tournament.standings import CutTie, Line, cut_tie, rank, with_decision
 from scoring.models import Entry, Penalty, Tour, Tournament, TourSeat, TourTable
 from scoring.models.tournaments import entry_key, text_from_json
 
@@ -94,11 +96,19 @@ def byes(tours_played: list[Tour]) -> dict[str, int]:
 @dataclass(frozen=True)
 class Standings:
     """The standings after the closed tours: the engine's lines, the entries by key, the
-    closed tours' numbers (the lines' ``tours`` columns) and the penalties in force."""
+    closed tours' numbers (the lines' ``tours`` columns) and the penalties in force.
+
+    Standings after the cut's tour also say whether a tie straddles the cut's line
+    (``tie``, found in ``at_cut``, the lines as ranked) and the judges' decision in force
+    (``decision``: a ``Penalty.CUT`` row per player let go on); ``lines`` then have the
+    decision written in (``with_decision``) when it fits the tie."""
 
     lines: list[Line]
     entries: Mapping[str, Entry]
     tours: tuple[int, ...]
+    at_cut: list[Line] | None = None
+    tie: CutTie | None = None
+    decision: tuple[Penalty, ...] = ()
 
 
 def standings(
@@ -121,6 +131,7 @@ def standings(
     by_key = {e.key: e for e in field}
     points: dict[str, Decimal] = defaultdict(Decimal)
     cards: dict[str, int] = defaultdict(int)
+    decision: list[Penalty] = []
     for penalty in given:
         if not penalty.in_force or not _given_by(penalty, last, upto):
             continue
@@ -130,6 +141,8 @@ def standings(
             cards[key] += 1
         elif penalty.category == Penalty.DISQUALIFICATION:
             cards[key] += tournament.cards_to_disqualify
+        elif penalty.category == Penalty.CUT:
+            decision.append(penalty)
     lines = rank(
         [scores(t) for t in closed],
         best_of=tournament.best_of,
@@ -139,7 +152,25 @@ def standings(
         disqualify_at=tournament.cards_to_disqualify,
         players=[e.key for e in field if e.checked_in],
     )
-    return Standings(lines=lines, entries=by_key, tours=tuple(t.number for t in closed))
+    numbers = tuple(t.number for t in closed)
+    keep = tournament.cut_to
+    if last is None or keep is None or last.number != tournament.cut_after:
+        return Standings(lines=lines, entries=by_key, tours=numbers)
+    at_cut, tie = lines, cut_tie(lines, keep)
+    if decision:
+        keys = [entry_key(p.entry_id) for p in decision]
+        # A decision that no longer fits the tie (a table corrected since) leaves the lines
+        # as ranked: seating the next tour refuses it in words.
+        with suppress(RuleError):
+            lines = with_decision(lines, keep, keys, decision[0].reason)
+    return Standings(
+        lines=lines,
+        entries=by_key,
+        tours=numbers,
+        at_cut=at_cut,
+        tie=tie,
+        decision=tuple(decision),
+    )
 
 
 def _given_by(penalty: Penalty, last: Tour | None, upto: int | None) -> bool:

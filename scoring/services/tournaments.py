@@ -34,7 +34,7 @@ from scoring.engine.tournament.seating import Seating, precheck, schedule, seat_
 from scoring.engine.tournament.standings import cut
 from scoring.live import push
 from scoring.models import Entry, Guest, Penalty, Table, Tour, Tournament, TourSeat, TourTable
-from scoring.models.tournaments import format_columns, text_to_json, tournament_format
+from scoring.models.tournaments import entry_key, format_columns, text_to_json, tournament_format
 from scoring.selectors import tournaments as selectors
 from scoring.selectors.tariffs import house_tariffs
 from scoring.services import locking
@@ -204,7 +204,7 @@ def _seating(tournament: Tournament, fmt: Format, number: int, played: list[Tour
     out = {line.player for line in standings.lines if line.disqualified}
     keys = [e.key for e in field if e.key not in out]
     if fmt.cut is not None and number > fmt.cut.after:
-        kept = set(cut(standings.lines, fmt.cut.keep))
+        kept = _finalists(standings, fmt.cut.keep, played, fmt.cut.after)
         keys = [k for k in order if k in kept and k in set(keys)]
     mode = fmt.seating_for(number)
     seed = _tour_seed(tournament, number)
@@ -238,6 +238,18 @@ def _seating(tournament: Tournament, fmt: Format, number: int, played: list[Tour
         interval=fmt.interval,
         bye_counts=selectors.byes(played),
     )
+
+
+def _finalists(
+    standings: selectors.Standings, keep: int, played: list[Tour], after: int
+) -> set[str]:
+    """Who plays the final: the cut of the standings after tour ``after`` (the judges'
+    decision in force settling a tie at its line), or, once the final's first tour is
+    seated, the players it seated (the final's own tours do not cut again)."""
+    if len(played) > after:
+        return {seat.entry.key for seat in played[after].seats.all()}
+    decided = [entry_key(p.entry_id) for p in standings.decision] or None
+    return set(cut(standings.at_cut or standings.lines, keep, decided=decided))
 
 
 def tour_seat(*, tournament: Tournament, by: Member) -> Tour:
@@ -422,7 +434,7 @@ def penalty_add(
     reason = " ".join(reason.split())
     if not reason:
         raise RuleError(_("say why: the reason is shown with the penalty"), field="reason")
-    if category not in dict(Penalty.CATEGORIES):
+    if category not in dict(Penalty.GIVEN):
         raise RuleError(_("choose a category"), field="category")
     if points < 0 or (points and category != Penalty.POINTS):
         raise RuleError(_("points are taken off only with a penalty in points"), field="points")
@@ -453,6 +465,10 @@ def penalty_reverse(*, penalty: Penalty, by: Member, reason: str) -> Penalty:
     reason = " ".join(reason.split())
     if not reason:
         raise RuleError(_("say why the penalty is reversed"), field="reason")
+    if penalty.category == Penalty.CUT:  # one player's row of the judges' decision
+        cut_decision_reverse(tournament=penalty.tournament, by=by, reason=reason)
+        penalty.refresh_from_db()
+        return penalty
     with transaction.atomic():
         _locked(penalty.tournament)
         penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
@@ -467,3 +483,87 @@ def penalty_reverse(*, penalty: Penalty, by: Member, reason: str) -> Penalty:
             )
         _announce(penalty.tournament_id)
         return penalty
+
+
+def _cut_open(tournament: Tournament) -> tuple[Format, list[Tour]]:
+    """The format and the tours of a tournament whose cut's tour is closed and whose
+    next tour is not seated yet: the only time the judges decide a tie at the cut (or
+    reverse that decision); ``RuleError`` in words at any other time."""
+    if not tournament.is_running:
+        raise RuleError(_("the tournament is not running"), field="status")
+    fmt = tournament_format(tournament)
+    if fmt.cut is None:
+        raise RuleError(_("this tournament has no cut"), field="cut")
+    played = selectors.tours(tournament)
+    if len(played) > fmt.cut.after:
+        raise RuleError(
+            _("the tour after the cut is seated: the judges' decision stands"), field="cut"
+        )
+    if len(played) < fmt.cut.after or not played[-1].is_closed:
+        raise RuleError(
+            _("the judges decide at the cut once tour %(n)s is closed") % {"n": fmt.cut.after},
+            field="cut",
+        )
+    return fmt, played
+
+
+def cut_decide(
+    *, tournament: Tournament, chosen: list[Entry], reason: str, by: Member
+) -> list[Penalty]:
+    """The judges decide a tie at the cut (players equal on every tie-break straddling
+    its line): ``chosen``, exactly as many of the tied as there are places for them, go
+    on. Kept in the tournament's history of the judges' decisions as a ``Penalty.CUT``
+    row for each chosen player (no points, no card) with who, when and why; the
+    standings after the cut's tour say «the judges' decision: reason» for the tied, and
+    seating the next tour keeps the chosen. Only between closing the cut's tour and
+    seating the next; refused in words, changing nothing."""
+    reason = " ".join(reason.split())[:500]
+    if not reason:
+        raise RuleError(_("say why: the reason is kept with the decision"), field="reason")
+    with transaction.atomic():
+        locked = _locked(tournament)
+        fmt, played = _cut_open(locked)
+        assert fmt.cut is not None  # noqa: S101 - _cut_open refuses a format without one
+        at_cut = selectors.standings(locked, played=played)
+        if at_cut.decision:
+            raise RuleError(
+                _("the judges have decided already: reverse that decision first"), field="cut"
+            )
+        if at_cut.tie is None:
+            raise RuleError(_("nobody is tied at the cut: there is nothing to decide"), field="cut")
+        if any(entry.tournament_id != locked.pk for entry in chosen):
+            raise RuleError(_("this player is not in the tournament"), field="entry")
+        cut(at_cut.lines, fmt.cut.keep, decided=[entry.key for entry in chosen])
+        rows = Penalty.objects.bulk_create(
+            Penalty(
+                tournament=locked,
+                entry=entry,
+                tour=played[-1],
+                category=Penalty.CUT,
+                reason=reason,
+                by=by,
+            )
+            for entry in dict.fromkeys(chosen)
+        )
+        _announce(locked.pk)
+        return rows
+
+
+def cut_decision_reverse(*, tournament: Tournament, by: Member, reason: str) -> int:
+    """A judge reverses the judges' decision at the cut, with a reason: every row of it
+    stays listed, struck through, with who and why, and the tie is open again. Only while
+    the next tour is not seated. Returns how many rows were reversed."""
+    reason = " ".join(reason.split())[:500]
+    if not reason:
+        raise RuleError(_("say why the decision is reversed"), field="reason")
+    with transaction.atomic():
+        locked = _locked(tournament)
+        _cut_open(locked)
+        rows = Penalty.objects.filter(
+            tournament=locked, category=Penalty.CUT, reversed_at__isnull=True
+        )
+        reversed_ = rows.update(reversed_by=by, reversed_at=timezone.now(), reversal_reason=reason)
+        if not reversed_:
+            raise RuleError(_("there is no decision of the judges at the cut"), field="cut")
+        _announce(locked.pk)
+        return reversed_

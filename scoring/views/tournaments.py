@@ -1,7 +1,8 @@
 """Tournaments: the list, a tournament's page (the field, the tours and their tables, the
 standings after each tour, the penalties), its big screen, a tour's seating and printable
 table cards, the standings CSV, and the writes of the organisers and the judges (the
-field, check-in, the start, seating and closing a tour, extra time, penalties).
+field, check-in, the start, seating and closing a tour, extra time, penalties, the
+judges' decision at a tied cut).
 
 HTTP only: each view asks ``scoring.permissions``, calls one service or presenter and
 answers a POST with a redirect (post/redirect/get), so every page works without
@@ -87,7 +88,7 @@ def tournament_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             "field_rows": [
                 (e, can_check_in_entry(request.user, tournament, e)) for e in page.entries
             ],
-            "categories": Penalty.CATEGORIES,
+            "categories": Penalty.GIVEN,
         }
 
     return page_or_partial(
@@ -340,6 +341,43 @@ def penalty_reverse(request: SignedInRequest, pk: int, penalty: int) -> HttpResp
     try:
         services.penalty_reverse(
             penalty=given, by=request.user, reason=request.POST.get("reason", "")[:500]
+        )
+    except RuleError as error:
+        return _refuse(request, tournament, error)
+    return _back(tournament)
+
+
+@login_required
+@require_POST
+def cut_decide(request: SignedInRequest, pk: int) -> HttpResponse:
+    """A judge decides a tie at the cut: the tied players who go on (``entry``, one box
+    each) and why (``reason``)."""
+    tournament = _judges(request, pk)
+    ticked = request.POST.getlist("entry")
+    wanted = {int(value) for value in ticked if value.isdigit()}
+    chosen = list(Entry.objects.filter(tournament=tournament, pk__in=wanted))
+    try:
+        if len(chosen) != len(set(ticked)):
+            raise RuleError(_("choose players of the tournament"), field="entry")
+        services.cut_decide(
+            tournament=tournament,
+            chosen=chosen,
+            reason=request.POST.get("reason", "")[:500],
+            by=request.user,
+        )
+    except RuleError as error:
+        return _refuse(request, tournament, error)
+    return _back(tournament)
+
+
+@login_required
+@require_POST
+def cut_decision_reverse(request: SignedInRequest, pk: int) -> HttpResponse:
+    """A judge reverses the judges' decision at the cut, saying why."""
+    tournament = _judges(request, pk)
+    try:
+        services.cut_decision_reverse(
+            tournament=tournament, by=request.user, reason=request.POST.get("reason", "")[:500]
         )
     except RuleError as error:
         return _refuse(request, tournament, error)

@@ -292,6 +292,9 @@ MATRIX: list[tuple[str, str]] = [
     ("penalty-add",          "login   403     ok      ok      ok      403     ok"),
     ("penalty-add-no-reason", "login  403     refused refused refused 403     refused"),
     ("penalty-reverse",      "login   403     ok      ok      ok      403     ok"),
+    ("cut-decide",           "login   403     ok      ok      ok      403     ok"),
+    ("cut-decide-wrong-count", "login 403     refused refused refused 403     refused"),
+    ("cut-decision-reverse", "login   403     ok      ok      ok      403     ok"),
     ("cup-judge-page",       "login   403     ok      ok      ok      403     ok"),
     ("cup-swap-seats",       "403     403     ok      ok      ok      403     ok"),
     ("tournament-admin-list", "admin  admin   admin   admin   ok      403     ok"),
@@ -2779,6 +2782,42 @@ def _cup_penalty(w: World) -> None:
     )
 
 
+def _cup_tied(w: World) -> None:
+    """Six players, a cut to 3 after tour 1, tour 1 played and closed: two winners, and
+    four players equal on every tie-break for places 3–6, one of whom goes on."""
+    _cup(w, players=6, start=False)
+    cup = w.extra["cup"]
+    Tournament.objects.filter(pk=cup.pk).update(cut_after=1, cut_to=3, final_deals=4)
+    cup.refresh_from_db()
+    services_tournaments.tournament_start(tournament=cup, seed=7)
+    tour = w.extra["tour"] = services_tournaments.tour_seat(tournament=cup, by=w.anna)
+    factories.tour_played(tour, w.anna)
+    services_tournaments.tour_close(tour=tour)
+    w.extra["tied"] = [s.entry for s in tour.seats.exclude(position=0).order_by("entry_id")]
+
+
+def _cup_decided(w: World) -> None:
+    _cup_tied(w)
+    services_tournaments.cut_decide(
+        tournament=w.extra["cup"], chosen=w.extra["tied"][:1], reason="жребий", by=w.anna
+    )
+
+
+def _cut_decided(w: World, response: HttpResponse) -> None:
+    row = Penalty.objects.get()
+    assert (row.entry, row.category, row.by, row.reason) == (
+        w.extra["tied"][1],
+        Penalty.CUT,
+        w.actor,
+        "жребий",
+    )
+
+
+def _cut_reversed(w: World, response: HttpResponse) -> None:
+    row = Penalty.objects.get()
+    assert (row.reversed_by, row.reversal_reason) == (w.actor, "ошибка")
+
+
 def _cup_url(name: str, *more: Any) -> Callable[[World], str]:
     return lambda w: _url(name, w.extra["cup"].pk, *more)
 
@@ -3067,6 +3106,41 @@ action(
 
 def _cup_table(w: World) -> Table:
     return w.extra["tour"].tables.get(number=1).table  # type: ignore[no-any-return]
+
+
+action(
+    "cut-decide",
+    "Decide who goes on from a tie at the cut — `POST /tournaments/<id>/cut/`",
+    prepare=_cup_tied,
+    ok_status=302,
+    writes=True,
+    done=_cut_decided,
+)(
+    _cup_post(
+        "scoring:cut_decide",
+        lambda w: {"entry": [w.extra["tied"][1].pk], "reason": "жребий"},
+    )
+)
+action(
+    "cut-decide-wrong-count",
+    "Choose two for one place at the cut — `POST /tournaments/<id>/cut/`",
+    prepare=_cup_tied,
+    refusal="choose 1 of the players tied for places 3–6",
+)(
+    _cup_post(
+        "scoring:cut_decide",
+        lambda w: {"entry": [e.pk for e in w.extra["tied"][:2]], "reason": "жребий"},
+    )
+)
+action(
+    "cut-decision-reverse",
+    "Reverse the judges' decision at the cut, with a reason — "
+    "`POST /tournaments/<id>/cut/reverse/`",
+    prepare=_cup_decided,
+    ok_status=302,
+    writes=True,
+    done=_cut_reversed,
+)(_cup_post("scoring:cut_decision_reverse", lambda w: {"reason": "ошибка"}))
 
 
 action(

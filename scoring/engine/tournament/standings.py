@@ -17,7 +17,7 @@ disqualify. Disqualified players are listed last, with ``rank`` ``None``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
@@ -169,23 +169,116 @@ def _tie_break(
     return Text(N_("equal on every tie-break: the same rank"))
 
 
-def cut(lines: Sequence[Line], keep: int) -> tuple[str, ...]:
+@dataclass(frozen=True)
+class CutTie:
+    """Players equal on every tie-break who straddle the cut's line: ``players`` (in the
+    standings' order) share places ``first`` to ``last``, and ``free`` of those places
+    are inside the cut — how many of them the judges choose to go on."""
+
+    players: tuple[str, ...]
+    first: int
+    last: int
+    free: int
+
+
+def cut_tie(lines: Sequence[Line], keep: int) -> CutTie | None:
+    """The tie at the cut's line of ``lines`` (as ``rank`` ordered them) when keeping
+    ``keep`` players, or ``None`` when the line falls between two ranks. Ranks among the
+    players not disqualified are their positions, so a shared rank ``r`` has ``r − 1``
+    players above it."""
+    eligible = [line for line in lines if not line.disqualified]
+    if keep < 1 or len(eligible) <= keep or eligible[keep - 1].rank != eligible[keep].rank:
+        return None
+    shared = eligible[keep].rank
+    assert shared is not None  # noqa: S101 - a player not disqualified has a rank
+    tied = tuple(line.player for line in eligible if line.rank == shared)
+    return CutTie(players=tied, first=shared, last=shared + len(tied) - 1, free=keep - shared + 1)
+
+
+def _check_decided(tie: CutTie | None, decided: Collection[str]) -> CutTie:
+    """``tie``, once ``decided`` names exactly ``tie.free`` of its players; else
+    ``RuleError`` in words."""
+    if tie is None:
+        raise RuleError(
+            N_("nobody is tied at the cut: the judges' decision does not apply"), field="cut"
+        )
+    strangers = [player for player in decided if player not in tie.players]
+    if strangers:
+        raise RuleError(
+            N_("%(players)s are not tied at the cut"),
+            field="cut",
+            players=", ".join(sorted(strangers)),
+        )
+    if len(set(decided)) != tie.free:
+        raise RuleError(
+            N_("choose %(free)s of the players tied for places %(first)s–%(last)s"),
+            field="cut",
+            free=tie.free,
+            first=tie.first,
+            last=tie.last,
+        )
+    return tie
+
+
+def cut(
+    lines: Sequence[Line], keep: int, *, decided: Collection[str] | None = None
+) -> tuple[str, ...]:
     """The best ``keep`` players of ``lines`` (as ``rank`` ordered them), the disqualified
-    left out. ``RuleError`` when players sharing a rank straddle the line: the judges
-    decide between them."""
+    left out. When players sharing a rank straddle the line, the judges decide between
+    them: ``decided`` names those of the tied who go on (exactly as many as the places
+    free among them); without it, ``RuleError``. A ``decided`` that names a player not
+    tied at the line, the wrong number of them, or that finds no tie, is ``RuleError``."""
     if keep < 1:
         raise RuleError(N_("the cut keeps at least one player"), field="cut")
     eligible = [line for line in lines if not line.disqualified]
-    if len(eligible) > keep and eligible[keep - 1].rank == eligible[keep].rank:
-        tied = [line.player for line in eligible if line.rank == eligible[keep].rank]
-        raise RuleError(
-            N_(
-                "%(players)s are equal on every tie-break at the cut: the judges decide who goes on"
-            ),
-            field="cut",
-            players=", ".join(tied),
-        )
-    return tuple(line.player for line in eligible[:keep])
+    tie = cut_tie(lines, keep)
+    if decided is None:
+        if tie is not None:
+            raise RuleError(
+                N_(
+                    "%(players)s are equal on every tie-break at the cut: "
+                    "the judges decide who goes on"
+                ),
+                field="cut",
+                players=", ".join(tie.players),
+            )
+        return tuple(line.player for line in eligible[:keep])
+    tie = _check_decided(tie, decided)
+    chosen = set(decided)
+    return tuple(
+        line.player
+        for line in eligible
+        if line.rank is not None and (line.rank < tie.first or line.player in chosen)
+    )
+
+
+def with_decision(
+    lines: Sequence[Line], keep: int, decided: Collection[str], reason: str
+) -> list[Line]:
+    """``lines`` with the judges' decision at a tied cut written in: the chosen players of
+    the tie first (sharing its first place: they are still equal), then the others of it
+    (sharing the place after the chosen), and each of the tie's lines saying «the judges'
+    decision: ``reason``» — the first one after what separated the tie from the line
+    above, if anything did. ``RuleError`` as ``cut`` when the decision does not fit."""
+    tie = _check_decided(cut_tie(lines, keep), decided)
+    chosen = set(decided)
+    group = [line for line in lines if line.player in tie.players]
+    ordered = [line for line in group if line.player in chosen]
+    ordered += [line for line in group if line.player not in chosen]
+    words = Text(N_("the judges' decision: %(reason)s"), reason=reason)
+    # What separated the tie from the line above is the same for each of its players
+    # (they are equal on every key): it stays on the first line, before the decision.
+    above = group[0].tie_break
+    decided_lines = []
+    for index, line in enumerate(ordered):
+        place = tie.first if line.player in chosen else tie.first + tie.free
+        why = words
+        if index == 0 and above:
+            why = Text(N_("%(before)s; %(decision)s"), before=above, decision=words)
+        decided_lines.append(replace(line, rank=place, tie_break=why))
+    start = next(i for i, line in enumerate(lines) if line.player in tie.players)
+    rest = [line for line in lines if line.player not in tie.players]
+    return [*rest[:start], *decided_lines, *rest[start:]]
 
 
 def with_final(at_cut: Sequence[Line], now: Sequence[Line], finalists: Sequence[str]) -> list[Line]:

@@ -13,7 +13,15 @@ from hypothesis import strategies as st
 from scoring.engine.errors import RuleError
 from scoring.engine.tournament.formats import PRESETS
 from scoring.engine.tournament.points import PointsRule, TourScore, score_table
-from scoring.engine.tournament.standings import Line, cut, rank, with_final
+from scoring.engine.tournament.standings import (
+    CutTie,
+    Line,
+    cut,
+    cut_tie,
+    rank,
+    with_decision,
+    with_final,
+)
 from tests.hypothesis_profiles import examples
 
 D = Decimal
@@ -177,3 +185,83 @@ def test_the_finalists_rank_above_everyone_else() -> None:
         ("e", 5, "-15"),
         ("f", 6, "-25"),
     ]
+
+
+def _tied_at_two() -> list[Line]:
+    """Raw results, one tour of three tables. a makes 20 but has 10 off (a penalty): total
+    10, result 20. d and g make 10 each: total 10, result 10, so a ranks above both
+    ("the total result decides: 10 against 20"). d and g never met (head-to-head 0 each)
+    and their opponents' totals are 0 + (−10) = −10 each: they share rank 2."""
+    tour = _tour(
+        {"a": 20, "b": 0, "c": -20}, {"d": 10, "e": 0, "f": -10}, {"g": 10, "h": 0, "i": -10}
+    )
+    return rank([tour], penalties={"a": D(-10)})
+
+
+def test_a_tie_at_the_line_says_who_shares_which_places() -> None:
+    lines = _tied_at_two()
+    assert _order(lines)[:3] == [("a", 1, "10"), ("d", 2, "10"), ("g", 2, "10")]
+    # Keeping 2: d and g share places 2–3, one of those places is inside the cut.
+    assert cut_tie(lines, 2) == CutTie(players=("d", "g"), first=2, last=3, free=1)
+    # Keeping 3 (a, d, g) or 1 (a alone) the line falls between two ranks.
+    assert cut_tie(lines, 3) is None
+    assert cut_tie(lines, 1) is None
+    # Keeping 4: b, e, h are on 0; their opponents' totals: e d + f = 10 − 10 = 0, h
+    # g + i = 0, b a + c = 10 − 20 = −10. So e and h share places 4–5, b is 6th.
+    assert _order(lines)[3:6] == [("e", 4, "0"), ("h", 4, "0"), ("b", 6, "0")]
+    assert cut_tie(lines, 4) == CutTie(players=("e", "h"), first=4, last=5, free=1)
+
+
+def test_the_judges_decide_who_goes_on_from_a_tie_at_the_cut() -> None:
+    lines = _tied_at_two()
+    with pytest.raises(RuleError, match="d, g are equal on every tie-break at the cut"):
+        cut(lines, 2)
+    assert cut(lines, 2, decided=["g"]) == ("a", "g")
+    assert cut(lines, 2, decided=["d"]) == ("a", "d")
+    assert cut(lines, 3) == ("a", "d", "g")
+
+
+@pytest.mark.parametrize(
+    ("keep", "decided", "message"),
+    [
+        (2, ["b"], "b are not tied at the cut"),
+        (2, ["d", "a"], "a are not tied at the cut"),
+        (2, ["d", "g"], "choose 1 of the players tied for places 2–3"),
+        (2, [], "choose 1 of the players tied for places 2–3"),
+        (3, ["d"], "nobody is tied at the cut: the judges' decision does not apply"),
+    ],
+)
+def test_a_decision_that_does_not_fit_the_tie_is_refused(
+    keep: int, decided: list[str], message: str
+) -> None:
+    with pytest.raises(RuleError) as refused:
+        cut(_tied_at_two(), keep, decided=decided)
+    assert refused.value.message == message
+    with pytest.raises(RuleError) as refused:
+        with_decision(_tied_at_two(), keep, decided, "draw")
+    assert refused.value.message == message
+
+
+def test_the_decision_orders_the_tie_and_says_so() -> None:
+    lines = with_decision(_tied_at_two(), 2, ["g"], "a draw")
+    # g goes on: place 2; d, left out, takes place 3. The rest are as they were.
+    assert _order(lines)[:4] == [("a", 1, "10"), ("g", 2, "10"), ("d", 3, "10"), ("e", 4, "0")]
+    assert lines[1].tie_break == (
+        "equal points; the total result decides: 10 against 20; the judges' decision: a draw"
+    )
+    assert lines[2].tie_break == "the judges' decision: a draw"
+    assert lines[3].tie_break == ""  # e: 0 points against 10
+    assert [line.player for line in lines] == ["a", "g", "d", "e", "h", "b", "f", "i", "c"]
+
+
+def test_a_decision_among_four_for_two_places() -> None:
+    # Tables of four {a 30, b 0, c 0, d −30} and {e 30, f 0, g 0, h −30}: a and e share
+    # place 1; b, c, f, g are on 0, none above another where they met (b and c share
+    # second place: head-to-head 0), and their opponents' totals are 30 + 0 − 30 = 0
+    # each: they share places 3–6. Keeping 4 leaves two of those places to them.
+    lines = rank([_tour({"a": 30, "b": 0, "c": 0, "d": -30}, {"e": 30, "f": 0, "g": 0, "h": -30})])
+    assert cut_tie(lines, 4) == CutTie(players=("b", "c", "f", "g"), first=3, last=6, free=2)
+    assert cut(lines, 4, decided=["g", "b"]) == ("a", "e", "b", "g")
+    decided = with_decision(lines, 4, ["g", "b"], "ГСК")
+    assert _order(decided)[2:6] == [("b", 3, "0"), ("g", 3, "0"), ("c", 5, "0"), ("f", 5, "0")]
+    assert {line.tie_break for line in decided[2:6]} == {"the judges' decision: ГСК"}
