@@ -161,6 +161,13 @@ class Game:
         """Each seat's final balance (what standings rank) and statistics counts."""
         raise NotImplementedError
 
+    def deal_stats(
+        self, engine: Engine, deals: Sequence[Any], results: Sequence[Any]
+    ) -> list[Stats]:
+        """Each seat's statistics counts over ``deals`` (some of a table's deals, with
+        their ``results`` from ``engine``'s result): ``seat_results``' over all of them."""
+        raise NotImplementedError
+
     def figure(self, value: Decimal) -> str:
         """A stored result as the sheet writes it."""
         return str(value.quantize(CENT))
@@ -239,7 +246,12 @@ class Preferans(Game):
         self, engine: Engine, deals: Sequence[Any], result: Any
     ) -> tuple[list[Decimal], list[Stats]]:
         balances = [Decimal(two_decimals(b)) for b in result.balances]
-        return balances, preferans_stats(engine.setup, deals, result.deals)  # type: ignore[arg-type]
+        return balances, self.deal_stats(engine, deals, result.deals)
+
+    def deal_stats(
+        self, engine: Engine, deals: Sequence[Any], results: Sequence[Any]
+    ) -> list[Stats]:
+        return preferans_stats(engine.setup, deals, results)  # type: ignore[arg-type]
 
     def amount_text(self, shown: str, count: int) -> str:
         return ngettext("%(amount)s whist", "%(amount)s whists", count) % {"amount": shown}
@@ -283,7 +295,12 @@ class Boston(Game):
     def seat_results(
         self, engine: Engine, deals: Sequence[Any], result: Any
     ) -> tuple[list[Decimal], list[Stats]]:
-        return [Decimal(c) for c in result.chips], boston_stats(deals, result.deals)
+        return [Decimal(c) for c in result.chips], self.deal_stats(engine, deals, result.deals)
+
+    def deal_stats(
+        self, engine: Engine, deals: Sequence[Any], results: Sequence[Any]
+    ) -> list[Stats]:
+        return boston_stats(deals, results)
 
     def new_tariff(self, rules: Rules, **fields: Any) -> Tariff:
         assert isinstance(rules, BostonRules)  # noqa: S101 - this game's rules

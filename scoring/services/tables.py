@@ -29,6 +29,7 @@ from scoring.engine.errors import N_, Grouped, RuleError
 from scoring.engine.money import to_cents, two_decimals
 from scoring.engine.record import MAX_DEALS, check_head, record_digest
 from scoring.engine.standings import table_places
+from scoring.engine.stats import stats_by_holder
 from scoring.live import revisions, snapshots
 from scoring.models import AuditEntry, DealRecord, Guest, Seat, SeatChange, Table, WriteKey
 from scoring.models.tables import validate_played_on
@@ -649,6 +650,8 @@ def table_reopen(table: Table, *, by: Member | None, reason: str, drawn: Drawn =
         table.save(update_fields=["status", "result", "finished_at", "revision"])
         revisions.table_moved(table.pk)
         table.seats.update(result=None, money=None, place=None, won=False, stats={})
+        if table.has_seat_changes:  # a leaver's statistics are counted again at the finish
+            table.seat_changes.update(stats={})
         AuditEntry.objects.create(
             table=table, action=AuditEntry.REOPEN, actor=by, reason=reason, revision=table.revision
         )
@@ -876,6 +879,7 @@ def seat_results(table: Table, state: selectors.TableState) -> list[SeatResult]:
     money = list(result.money)
     if state.departures:
         balances, money, _ = _with_departures(table, state)
+        stats = _stats_by_holder(table, state)[0]
     places = table_places(balances)
     return [
         SeatResult(balance, amount, place, place == 1, seat_stats)
@@ -902,6 +906,28 @@ def _with_departures(
     return shown[:n], money[:n], list(zip(shown[n:], money[n:], strict=True))
 
 
+def _stats_by_holder(
+    table: Table, state: selectors.TableState
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A table where substitutes came: the statistics of each seat's player at the end and
+    of each leaver (in the order they left), each over the deals he played himself
+    (Kodeks 3.1.2; docs/tournaments.md, "A substitute mid-pulka")."""
+    kind = games.of_table(table)
+    deals = _deals(table, state)
+    results = state.result.deals
+    changes = [departed.change for departed in state.departures]
+    seating = [sum(c.after_sequence < r.sequence for c in changes) for r in state.records]
+    segments = [
+        kind.deal_stats(
+            state.game,
+            [deal for deal, k in zip(deals, seating, strict=True) if k == segment],
+            [one for one, k in zip(results, seating, strict=True) if k == segment],
+        )
+        for segment in range(len(changes) + 1)
+    ]
+    return stats_by_holder(segments, [change.position for change in changes])
+
+
 @dataclass(frozen=True)
 class SeatResult:
     """A finished table's seat as standings read it (``Seat``'s computed fields)."""
@@ -922,6 +948,9 @@ def _store_seat_results(table: Table, state: selectors.TableState) -> None:
     Seat.objects.bulk_update(seats, ["result", "money", "place", "won", "stats"])
     if state.departures:  # each leaver keeps what he settled (an earlier deal edited moves it)
         changes = [departed.change for departed in state.departures]
-        for change, (result, money) in zip(changes, _with_departures(table, state)[2], strict=True):
-            change.result, change.money = result, money
-        SeatChange.objects.bulk_update(changes, ["result", "money"])
+        leavers = zip(
+            _with_departures(table, state)[2], _stats_by_holder(table, state)[1], strict=True
+        )
+        for change, ((result, money), stats) in zip(changes, leavers, strict=True):
+            change.result, change.money, change.stats = result, money, stats
+        SeatChange.objects.bulk_update(changes, ["result", "money", "stats"])

@@ -1,0 +1,137 @@
+"""A substitute mid-pulka: each player's statistics keep their own deals (Kodeks 3.1.2;
+scoring/services/tables.py ``_stats_by_holder``, docs/tournaments.md).
+
+Sochi, three players: Anna, Boris and Vera; Vera leaves after deal 3 and Dima takes her
+seat. The deals, and what each counts, by hand:
+
+1. Anna 6♠, both pass: Anna declared and made a 6.
+2. Vera 6♠, Anna whists, Boris passes; Vera 6 tricks, Anna 4: Vera declared and made a
+   6; Anna writes 4 × 2 = 8 whists on Vera.
+3. Vera's misère, no trick: Vera declared and made a misère.
+   -- Vera leaves; Dima sits in seat 2 --
+4. Dima 7♠, both pass: Dima declared and made a 7.
+5. A pass-out, tricks Anna 4, Boris 4, Dima 2: each played a pass-out.
+6. Boris 6♠, Dima whists, Anna passes; Boris 6 tricks, Dima 4: Boris declared and made
+   a 6; Dima writes 8 whists on Boris.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scoring import services
+from scoring.models import Seat, SeatChange, StandingsTotal, Table
+from scoring.pages.profiles import preferans_stats
+from scoring.services import judging
+from scoring.services.standings import standings_rebuild
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+BEFORE = [
+    {
+        "kind": "game",
+        "declarer": "Anna",
+        "contract": "6S",
+        "answers": {"Boris": "pass", "Vera": "pass"},
+    },
+    {
+        "kind": "game",
+        "declarer": "Vera",
+        "contract": "6S",
+        "answers": {"Anna": "whist", "Boris": "pass"},
+        "tricks": {"Vera": 6, "Anna": 4, "Boris": 0},
+    },
+    {"kind": "misere", "declarer": "Vera", "tricks": {"Vera": 0}},
+]
+AFTER = [
+    {
+        "kind": "game",
+        "declarer": "Dima",
+        "contract": "7S",
+        "answers": {"Anna": "pass", "Boris": "pass"},
+    },
+    {"kind": "passout", "tricks": {"Anna": 4, "Boris": 4, "Dima": 2}},
+    {
+        "kind": "game",
+        "declarer": "Boris",
+        "contract": "6S",
+        "answers": {"Dima": "whist", "Anna": "pass"},
+        "tricks": {"Boris": 6, "Dima": 4, "Anna": 0},
+    },
+]
+
+EXPECTED: dict[str, dict[str, int]] = {
+    "Anna": {"declared_6": 1, "made_6": 1, "whists_written": 8, "passouts": 1, "passout_tricks": 4},
+    "Boris": {
+        "declared_6": 1,
+        "made_6": 1,
+        "whists_received": 8,
+        "passouts": 1,
+        "passout_tricks": 4,
+    },
+    "Vera": {
+        "declared_6": 1,
+        "made_6": 1,
+        "whists_received": 8,
+        "misere_declared": 1,
+        "misere_made": 1,
+    },
+    "Dima": {"declared_7": 1, "made_7": 1, "whists_written": 8, "passouts": 1, "passout_tricks": 2},
+}
+
+
+def _finished_with_substitute() -> Table:
+    table = factories.pulka(deals=BEFORE)
+    dima = factories.member("Dima")
+    judging.table_seat_substitute(table=table, position=2, newcomer=dima, by=None, reason="ушла")
+    table.refresh_from_db()
+    return factories.played(table, AFTER, finished=True)
+
+
+def _stored(table: Table) -> dict[str, dict[str, Any]]:
+    seats = {seat.name: seat.stats for seat in Seat.objects.filter(table=table)}
+    return seats | {change.name: change.stats for change in SeatChange.objects.filter(table=table)}
+
+
+def _totals() -> dict[str, dict[str, int]]:
+    rows = StandingsTotal.objects.filter(season=None).select_related("member")
+    return {row.member.name: row.stats for row in rows}
+
+
+def test_each_player_s_statistics_cover_only_the_deals_he_played() -> None:
+    table = _finished_with_substitute()
+
+    assert _stored(table) == EXPECTED
+    assert _totals() == EXPECTED
+
+
+def test_the_profile_counts_the_leaver_s_deals_as_his() -> None:
+    _finished_with_substitute()
+    totals = {
+        row.member.name: preferans_stats({Table.PREFERANS: row})
+        for row in StandingsTotal.objects.filter(season=None).select_related("member")
+    }
+
+    vera, dima = totals["Vera"], totals["Dima"]
+    assert vera is not None and dima is not None
+    assert (vera.tables, vera.misere.declared, vera.whists_received, vera.passouts) == (1, 1, 8, 0)
+    assert [(t.declared, t.made) for t in vera.levels[:2]] == [(1, 1), (0, 0)]
+    assert (dima.tables, dima.misere.declared, dima.whists_written, dima.passouts) == (1, 0, 8, 1)
+    assert [(t.declared, t.made) for t in dima.levels[:2]] == [(0, 0), (1, 1)]
+    standings_rebuild()
+    assert _totals() == EXPECTED
+
+
+def test_a_reopened_table_takes_the_leaver_s_statistics_off_and_back() -> None:
+    table = _finished_with_substitute()
+
+    services.table_reopen(Table.objects.get(pk=table.pk), by=None, reason="ошибка")
+
+    assert SeatChange.objects.get(table=table).stats == {}
+    assert {name: stats for name, stats in _totals().items() if stats} == {}
+    services.table_finish(Table.objects.get(pk=table.pk), by=None)
+    assert _stored(table) == EXPECTED
+    assert _totals() == EXPECTED
