@@ -1,5 +1,6 @@
 """A substitute mid-pulka: each player's statistics keep their own deals (Kodeks 3.1.2;
-scoring/services/tables.py ``_stats_by_holder``, docs/tournaments.md).
+scoring/services/tables.py ``_stats_by_holder``, docs/tournaments.md), and the leaver is
+rated by his own result (scoring/services/ratings.py).
 
 Sochi, three players: Anna, Boris and Vera; Vera leaves after deal 3 and Dima takes her
 seat. The deals, and what each counts, by hand:
@@ -22,11 +23,13 @@ from typing import Any
 import pytest
 
 from scoring import services
-from scoring.models import Seat, SeatChange, StandingsTotal, Table
+from scoring.models import Rating, RatingHistory, Seat, SeatChange, StandingsTotal, Table
 from scoring.pages.profiles import preferans_stats
 from scoring.services import judging
+from scoring.services.ratings import RATING_MODEL, ratings_rebuild
 from scoring.services.standings import standings_rebuild
 from tests import factories
+from tests.scoring.services.test_judging import DIMA_SIX, _four
 
 pytestmark = pytest.mark.django_db
 
@@ -135,3 +138,31 @@ def test_a_reopened_table_takes_the_leaver_s_statistics_off_and_back() -> None:
     services.table_finish(Table.objects.get(pk=table.pk), by=None)
     assert _stored(table) == EXPECTED
     assert _totals() == EXPECTED
+
+
+def test_the_leaver_is_rated_by_his_own_result_among_everyone_s() -> None:
+    # tests/scoring/services/test_judging.py's table of four, Dima a member: Anna −17.50,
+    # Boris 7.50, Vera 7.50, Dima 12.50, and Gleb, who left, −10.00. Ranked by their
+    # results: Dima 1, Boris and Vera 2, Gleb 4, Anna 5.
+    table = _four()
+    dima = factories.member("Dima")
+    judging.table_seat_substitute(table=table, position=3, newcomer=dima, by=None, reason="ушёл")
+    table.refresh_from_db()
+    factories.played(table, [DIMA_SIX], finished=True)
+
+    ratings = {r.member.name: r for r in Rating.objects.select_related("member")}
+    assert {name: r.tables for name, r in ratings.items()} == dict.fromkeys(
+        ("Anna", "Boris", "Vera", "Gleb", "Dima"), 1
+    )
+    assert RatingHistory.objects.filter(table=table).count() == 5
+    fresh = [[RATING_MODEL.rating()] for _ in range(5)]
+    expected = RATING_MODEL.rate(fresh, ranks=[1, 2, 2, 4, 5])
+    for name, (new,) in zip(("Dima", "Boris", "Vera", "Gleb", "Anna"), expected, strict=True):
+        assert (ratings[name].mu, ratings[name].sigma) == pytest.approx((new.mu, new.sigma))
+    # Gleb above Anna: ranked last (after her), as a leaver with no place might be, he
+    # would have her rating and she his.
+    assert ratings["Dima"].mu > ratings["Gleb"].mu > ratings["Anna"].mu
+    assert ratings["Boris"].mu == pytest.approx(ratings["Vera"].mu)
+
+    ratings_rebuild(Table.PREFERANS)  # a rebuild rates him the same way
+    assert Rating.objects.get(member__display_name="Gleb").mu == pytest.approx(ratings["Gleb"].mu)
