@@ -29,6 +29,7 @@ from scoring.engine.money import two_decimals
 from scoring.engine.preferans import PreferansRules, Pulka, PulkaSetup
 from scoring.engine.preferans.rules import RATES
 from scoring.engine.stats import Stats, boston_stats, preferans_stats
+from scoring.engine.tournament.substitute import Substitution
 from scoring.models import (
     BostonCardRow,
     BostonPaymentRow,
@@ -145,13 +146,22 @@ class Game:
         """Store the rows (a saved tariff's inlines) that ``rules`` need; most games have
         none."""
 
-    def to_record(self, setup: Setup, deals: Sequence[Any]) -> dict[str, Any]:
-        """The game record (game-format.md) of a table set up as ``setup``."""
+    def to_record(
+        self, setup: Setup, deals: Sequence[Any], substitutions: Sequence[Substitution] = ()
+    ) -> dict[str, Any]:
+        """The game record (game-format.md) of a table set up as ``setup``; where
+        ``substitutions`` came (Preferans), its deals name who held the seats then."""
+        if substitutions:
+            return self.record.to_record(setup, list(deals), substitutions)  # type: ignore[no-any-return]
         return self.record.to_record(setup, list(deals))  # type: ignore[no-any-return]
 
     def parse_record(self, record: Any) -> tuple[Setup, Sequence[Any]]:
         """A game record's setup and deals, as the engine's."""
         return self.record.parse_record(record)  # type: ignore[no-any-return]
+
+    def substitutions(self, record: Any, setup: Setup, deal_count: int) -> list[Substitution]:
+        """A game record's seats that changed hands mid-game (none but in Preferans)."""
+        return []
 
     # -- standings and profiles
 
@@ -221,6 +231,9 @@ class Preferans(Game):
             "pool_target": setup.pool_target,
             "control_time_deal": setup.control_time_deal,
         }
+
+    def substitutions(self, record: Any, setup: Setup, deal_count: int) -> list[Substitution]:
+        return preferans.record.parse_substitutes(record, setup.players, deal_count)
 
     def is_complete(self, engine: Engine) -> bool:
         return engine.complete  # type: ignore[union-attr]

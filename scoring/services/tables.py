@@ -30,6 +30,7 @@ from scoring.engine.money import to_cents, two_decimals
 from scoring.engine.record import MAX_DEALS, check_head, record_digest
 from scoring.engine.standings import table_places
 from scoring.engine.stats import stats_by_holder
+from scoring.engine.tournament.substitute import Substitution, seatings
 from scoring.live import revisions, snapshots
 from scoring.models import AuditEntry, DealRecord, Guest, Seat, SeatChange, Table, WriteKey
 from scoring.models.tables import validate_played_on
@@ -718,18 +719,55 @@ display name changes, a username does not, so an export imports again (docs/depl
 
 
 def table_export(table: Table) -> dict[str, Any]:
-    """The table as a game record (game-format.md), with ``members`` after ``players``."""
+    """The table as a game record (game-format.md), with ``members`` after ``players``.
+
+    A table where substitutes came mid-pulka (docs/tournaments.md) says so in the
+    record's ``substitutes`` (the engine's ``parse_substitutes``): who left which seat
+    after which deal, with the leaver's username as ``member`` when he is a member. The
+    deals before a change name the leaver, as they were played; ``players`` and
+    ``members`` are the seats' holders at the end, as the table's seats are."""
     state = selectors.replay(table)
     kind = games.of_table(table)
-    record = kind.to_record(kind.setup(table, state.players), _deals(table, state))
+    substitutions = _substitutions(state)
+    record = kind.to_record(kind.setup(table, state.players), _deals(table, state), substitutions)
     seats = Seat.objects.filter(table=table).order_by("position")
     usernames = list(seats.values_list("member__username", flat=True))  # a guest's: null
+    if substitutions:
+        left = dict(SeatChange.objects.filter(table=table).values_list("name", "member__username"))
+        for entry in record["substitutes"]:
+            if left.get(entry["left"]) is not None:
+                entry["member"] = left[entry["left"]]
     exported: dict[str, Any] = {}
     for key, value in record.items():
         exported[key] = value
         if key == "players":
             exported[MEMBERS_FIELD] = usernames
     return exported
+
+
+def _substitutions(state: selectors.TableState) -> list[Substitution]:
+    """The substitutes the replay seated, as a game record numbers them: after how many
+    of the live deals each came (a struck deal is not in the record)."""
+    return [
+        Substitution(
+            after_deal=sum(r.sequence <= departed.change.after_sequence for r in state.records),
+            seat=departed.change.position,
+            left=departed.change.name,
+            came=departed.newcomer,
+        )
+        for departed in state.departures
+    ]
+
+
+def _renamed(substitutions: Sequence[Substitution], players: Sequence[str]) -> list[Substitution]:
+    """``substitutions`` with each newcomer named as ``players`` (the seats' holders at
+    the end, under other names) or as the leaver who followed him in the seat."""
+    holders = list(players)
+    renamed = []
+    for substitution in reversed(substitutions):
+        renamed.append(dataclasses.replace(substitution, came=holders[substitution.seat]))
+        holders[substitution.seat] = substitution.left
+    return list(reversed(renamed))
 
 
 def _deals(table: Table, state: selectors.TableState) -> list[Any]:
@@ -762,7 +800,11 @@ class AlreadyImported(RuleError):
 
 
 def game_digest(
-    kind: games.Game, setup: games.Setup, deals: Sequence[Any], usernames: Sequence[str | None]
+    kind: games.Game,
+    setup: games.Setup,
+    deals: Sequence[Any],
+    usernames: Sequence[str | None],
+    substitutions: Sequence[Substitution] = (),
 ) -> str:
     """What makes two tables the same game (docs/deploy.md, "Duplicate imports"): the game, its
     rules, the members in their seats (by username, whatever names the record gave
@@ -775,7 +817,8 @@ def game_digest(
         for username, name in zip(usernames, setup.players, strict=True)
     )
     seated = dataclasses.replace(setup, players=tuple(players))
-    record = kind.to_record(seated, deals)
+    # A leaver is his name at the table; a newcomer, as the seats' players are.
+    record = kind.to_record(seated, deals, _renamed(substitutions, seated.players))
     for price in PRICE_FIELDS:  # a table keeps cents: "1" and "1.00" are one price
         if price in record:
             record[price] = str(Decimal(record[price]).normalize())
@@ -787,7 +830,8 @@ def table_digest(table: Table, state: selectors.TableState) -> str:
     kind = games.of_table(table)
     seats = Seat.objects.filter(table=table).order_by("position")
     usernames = list(seats.values_list("member__username", flat=True))
-    return game_digest(kind, kind.setup(table, state.players), _deals(table, state), usernames)
+    setup = kind.setup(table, state.players)
+    return game_digest(kind, setup, _deals(table, state), usernames, _substitutions(state))
 
 
 def table_digests_fill(*, every: bool = False) -> tuple[int, list[int]]:
@@ -838,7 +882,8 @@ def table_import(
         )
     if len(members) != len(setup.players):
         raise RuleError(N_("choose %(count)s members"), field="players", count=len(setup.players))
-    digest = game_digest(kind, setup, deals, [seat_identity(m) for m in members])
+    substitutions = kind.substitutions(record, setup, len(deals))
+    digest = game_digest(kind, setup, deals, [seat_identity(m) for m in members], substitutions)
     with transaction.atomic():
         # Two imports of one game lock the same members' rows, so the second sees the first.
         ids = [m.pk for m in members if isinstance(m, Member)]
@@ -856,19 +901,62 @@ def table_import(
             **kind.table_options(setup),
         )
         names = selectors.seat_names(table)
+        substitutions = _renamed(substitutions, names)
+        held = seatings(names, substitutions)
         for sequence, deal in enumerate(deals, start=1):
             DealRecord.objects.create(
                 table=table,
                 sequence=sequence,
                 created_by=by,
-                data=kind.deal_record(deal, names),
+                data=kind.deal_record(
+                    deal, held[sum(s.after_deal < sequence for s in substitutions)]
+                ),
             )
+        if substitutions:
+            _import_leavers(table, record, substitutions, by=by)
         AuditEntry.objects.create(
             table=table, action=AuditEntry.IMPORT, actor=by, after={"deals": len(deals)}
         )
         # Shown at once, counted only once accepted (services.acceptance): a record is
         # whatever its file says, and anyone with an account may upload one.
         return table_finish(table, by=by, reason="imported", standing=Table.PENDING)
+
+
+def _import_leavers(
+    table: Table, record: Any, substitutions: Sequence[Substitution], *, by: Member
+) -> None:
+    """An imported record's substitutes as the table's ``SeatChange`` rows: each leaver
+    is the member the record's ``member`` names (his username), or else a guest of his
+    name. What he settled is worked out when the table finishes."""
+    entries = record["substitutes"]
+    taken = set(selectors.seat_names(table))
+    for substitution, entry in zip(substitutions, entries, strict=True):
+        field = "substitutes"
+        if substitution.left in taken:
+            raise RuleError(N_("names must be distinct"), field=field)
+        taken.add(substitution.left)
+        member = Member.objects.filter(username=entry.get("member") or "").first()
+        if member is not None and table.seats.filter(member=member).exists():
+            raise RuleError(N_("%(player)s sits at this table"), field=field, player=member.name)
+        guest = None
+        if member is None:
+            guest = Guest(name=guest_name_check(name=substitution.left, field=field))
+            guest.save()
+        SeatChange.objects.create(
+            table=table,
+            position=substitution.seat,
+            from_deal=substitution.after_deal + 1,
+            after_sequence=substitution.after_deal,
+            member=member,
+            guest=guest,
+            name=substitution.left,
+            result=Decimal(0),  # the finish works them out
+            money=Decimal(0),
+            by=by,
+            reason="imported",
+        )
+    table.has_seat_changes = True
+    table.save(update_fields=["has_seat_changes"])
 
 
 def seat_results(table: Table, state: selectors.TableState) -> list[SeatResult]:

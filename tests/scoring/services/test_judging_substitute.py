@@ -18,11 +18,15 @@ seat. The deals, and what each counts, by hand:
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
+from members.models import Member
 from scoring import services
+from scoring.engine.errors import RuleError
+from scoring.engine.record import score_record
 from scoring.models import Rating, RatingHistory, Seat, SeatChange, StandingsTotal, Table
 from scoring.pages.profiles import preferans_stats
 from scoring.services import judging
@@ -166,3 +170,77 @@ def test_the_leaver_is_rated_by_his_own_result_among_everyone_s() -> None:
 
     ratings_rebuild(Table.PREFERANS)  # a rebuild rates him the same way
     assert Rating.objects.get(member__display_name="Gleb").mu == pytest.approx(ratings["Gleb"].mu)
+
+
+# -- the game record ------------------------------------------------------------------------
+
+
+def test_the_export_names_the_leaver_and_imports_back_the_same() -> None:
+    table = factories.pulka(deals=BEFORE)
+    vera = Member.objects.get(display_name="Vera")
+    dima = factories.member("Dima")
+    judging.table_seat_substitute(table=table, position=2, newcomer=dima, by=None, reason="ушла")
+    table = factories.played(Table.objects.get(pk=table.pk), AFTER)
+
+    record = services.table_export(Table.objects.get(pk=table.pk))
+
+    assert record["players"] == ["Anna", "Boris", "Dima"]
+    assert record["substitutes"] == [
+        {"after_deal": 3, "left": "Vera", "player": "Dima", "member": vera.username}
+    ]
+    assert record["first_dealer"] == "Anna"
+    assert [d.get("declarer") for d in record["deals"]] == [
+        "Anna", "Vera", "Vera", "Dima", None, "Boris",
+    ]  # fmt: skip
+    assert record["deals"][1]["answers"] == {"Anna": "whist", "Boris": "pass"}
+    assert record["deals"][4]["tricks"] == {"Anna": 4, "Boris": 4, "Dima": 2}
+
+    seated = [Member.objects.get(username=u) for u in record["members"]]
+    imported = services.table_import(
+        json.loads(json.dumps(record)), version=table.version, members=seated, by=seated[0]
+    )
+
+    assert services.table_export(Table.objects.get(pk=imported.pk)) == record
+    change = SeatChange.objects.get(table=imported)
+    assert (change.name, change.member, change.position, change.after_sequence) == (
+        "Vera",
+        vera,
+        2,
+        3,
+    )
+    assert _stored(imported) == EXPECTED
+    # The engine scores the record as the site does (the `score` command).
+    assert score_record(record)["players"] == imported.result["players"]
+    # The same game, finished here too, is the same game: a second import is refused.
+    services.table_finish(Table.objects.get(pk=table.pk), by=None)
+    assert Table.objects.get(pk=table.pk).record_digest == imported.record_digest
+
+
+@pytest.mark.parametrize(
+    ("substitutes", "message"),
+    [
+        ([{"after_deal": 7, "left": "Vera", "player": "Dima"}], "after_deal: must be 1–6, got 7"),
+        ([{"after_deal": 3, "left": "Vera", "player": "Gleb"}], "Gleb holds no seat"),
+        ([{"after_deal": 3, "left": "Anna", "player": "Dima"}], "names must be distinct"),
+        ([{"after_deal": 3, "left": "Vera", "player": "Dima", "seat": 2}], "unknown field"),
+        (
+            [
+                {"after_deal": 4, "left": "Vera", "player": "Zoe"},
+                {"after_deal": 3, "left": "Zoe", "player": "Dima"},
+            ],
+            "in the order they came",
+        ),
+    ],
+)
+def test_a_bad_substitute_in_a_record_is_refused_in_words(
+    substitutes: list[dict[str, Any]], message: str
+) -> None:
+    record = {
+        "format": "pulka/1",
+        "game": "preferans",
+        "players": ["Anna", "Boris", "Dima"],
+        "substitutes": substitutes,
+        "deals": BEFORE + AFTER,
+    }
+    with pytest.raises(RuleError, match=message):
+        score_record(record)
