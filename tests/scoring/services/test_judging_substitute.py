@@ -22,12 +22,23 @@ import json
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from members.models import Member
-from scoring import services
+from scoring import selectors, services
 from scoring.engine.errors import RuleError
 from scoring.engine.record import score_record
-from scoring.models import Rating, RatingHistory, Seat, SeatChange, StandingsTotal, Table
+from scoring.live.fragments import RevisionCache
+from scoring.models import (
+    DealRecord,
+    Rating,
+    RatingHistory,
+    Seat,
+    SeatChange,
+    StandingsTotal,
+    Table,
+)
+from scoring.pages import games as game_pages
 from scoring.pages.profiles import preferans_stats
 from scoring.services import judging
 from scoring.services.ratings import RATING_MODEL, ratings_rebuild
@@ -244,3 +255,27 @@ def test_a_bad_substitute_in_a_record_is_refused_in_words(
     }
     with pytest.raises(RuleError, match=message):
         score_record(record)
+
+
+# -- the drawn sheet ------------------------------------------------------------------------
+
+
+def _svg(table: Table) -> str:
+    table = Table.objects.get(pk=table.pk)
+    engine = selectors.current(table, latest=0).game
+    with translation.override("ru"):
+        return game_pages.of_table(table).sheet_svg(table, engine, RevisionCache(table))
+
+
+def test_the_drawn_sheet_notes_the_substitute() -> None:
+    table = factories.pulka(deals=BEFORE)
+    judging.table_seat_substitute(table=table, position=2, newcomer="Dima", by=None, reason="ушла")
+    factories.played(Table.objects.get(pk=table.pk), AFTER[:1])
+
+    assert "замена: Vera → Dima после сдачи 3" in _svg(table)
+    # Deal 1 struck: the change came after the 2nd deal of the log as it stands now.
+    services.deal_delete(DealRecord.objects.get(table=table, sequence=1), by=None, reason="нет")
+    svg = _svg(table)
+    assert "замена: Vera → Dima после сдачи 2" in svg
+    assert svg.count("замена:") == 2  # the line under the sheet and its description
+    assert "замена" not in _svg(factories.pulka(deals=BEFORE))
