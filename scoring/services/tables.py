@@ -994,6 +994,17 @@ def _with_departures(
     return shown[:n], money[:n], list(zip(shown[n:], money[n:], strict=True))
 
 
+def stats_as_stored_before_substitutes(
+    table: Table, state: selectors.TableState
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A table where substitutes came: each seat's statistics as the site stored them
+    before a leaver kept his own deals' (every deal of the seat; a backup made then holds
+    these), and each leaver's as they are stored now, for a restore to write."""
+    kind = games.of_table(table)
+    whole = kind.seat_results(state.game, _deals(table, state), state.result)[1]
+    return whole, _stats_by_holder(table, state)[1]
+
+
 def _stats_by_holder(
     table: Table, state: selectors.TableState
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
