@@ -29,6 +29,7 @@ from scoring.engine.money import two_decimals
 from scoring.engine.preferans import PreferansRules, Pulka, PulkaSetup
 from scoring.engine.preferans.rules import RATES
 from scoring.engine.stats import Stats, boston_stats, preferans_stats
+from scoring.engine.tournament.substitute import Substitution
 from scoring.models import (
     BostonCardRow,
     BostonPaymentRow,
@@ -145,13 +146,22 @@ class Game:
         """Store the rows (a saved tariff's inlines) that ``rules`` need; most games have
         none."""
 
-    def to_record(self, setup: Setup, deals: Sequence[Any]) -> dict[str, Any]:
-        """The game record (game-format.md) of a table set up as ``setup``."""
+    def to_record(
+        self, setup: Setup, deals: Sequence[Any], substitutions: Sequence[Substitution] = ()
+    ) -> dict[str, Any]:
+        """The game record (game-format.md) of a table set up as ``setup``; where
+        ``substitutions`` came (Preferans), its deals name who held the seats then."""
+        if substitutions:
+            return self.record.to_record(setup, list(deals), substitutions)  # type: ignore[no-any-return]
         return self.record.to_record(setup, list(deals))  # type: ignore[no-any-return]
 
     def parse_record(self, record: Any) -> tuple[Setup, Sequence[Any]]:
         """A game record's setup and deals, as the engine's."""
         return self.record.parse_record(record)  # type: ignore[no-any-return]
+
+    def substitutions(self, record: Any, setup: Setup, deal_count: int) -> list[Substitution]:
+        """A game record's seats that changed hands mid-game (none but in Preferans)."""
+        return []
 
     # -- standings and profiles
 
@@ -159,6 +169,13 @@ class Game:
         self, engine: Engine, deals: Sequence[Any], result: Any
     ) -> tuple[list[Decimal], list[Stats]]:
         """Each seat's final balance (what standings rank) and statistics counts."""
+        raise NotImplementedError
+
+    def deal_stats(
+        self, engine: Engine, deals: Sequence[Any], results: Sequence[Any]
+    ) -> list[Stats]:
+        """Each seat's statistics counts over ``deals`` (some of a table's deals, with
+        their ``results`` from ``engine``'s result): ``seat_results``' over all of them."""
         raise NotImplementedError
 
     def figure(self, value: Decimal) -> str:
@@ -215,6 +232,9 @@ class Preferans(Game):
             "control_time_deal": setup.control_time_deal,
         }
 
+    def substitutions(self, record: Any, setup: Setup, deal_count: int) -> list[Substitution]:
+        return preferans.record.parse_substitutes(record, setup.players, deal_count)
+
     def is_complete(self, engine: Engine) -> bool:
         return engine.complete  # type: ignore[union-attr]
 
@@ -239,7 +259,12 @@ class Preferans(Game):
         self, engine: Engine, deals: Sequence[Any], result: Any
     ) -> tuple[list[Decimal], list[Stats]]:
         balances = [Decimal(two_decimals(b)) for b in result.balances]
-        return balances, preferans_stats(engine.setup, deals, result.deals)  # type: ignore[arg-type]
+        return balances, self.deal_stats(engine, deals, result.deals)
+
+    def deal_stats(
+        self, engine: Engine, deals: Sequence[Any], results: Sequence[Any]
+    ) -> list[Stats]:
+        return preferans_stats(engine.setup, deals, results)  # type: ignore[arg-type]
 
     def amount_text(self, shown: str, count: int) -> str:
         return ngettext("%(amount)s whist", "%(amount)s whists", count) % {"amount": shown}
@@ -283,7 +308,12 @@ class Boston(Game):
     def seat_results(
         self, engine: Engine, deals: Sequence[Any], result: Any
     ) -> tuple[list[Decimal], list[Stats]]:
-        return [Decimal(c) for c in result.chips], boston_stats(deals, result.deals)
+        return [Decimal(c) for c in result.chips], self.deal_stats(engine, deals, result.deals)
+
+    def deal_stats(
+        self, engine: Engine, deals: Sequence[Any], results: Sequence[Any]
+    ) -> list[Stats]:
+        return boston_stats(deals, results)
 
     def new_tariff(self, rules: Rules, **fields: Any) -> Tariff:
         assert isinstance(rules, BostonRules)  # noqa: S101 - this game's rules

@@ -1143,6 +1143,8 @@ class _Importer:
                     f"{path}.result: not the result its deals give (a forged or damaged backup)"
                 )
             expected = services.seat_results(table, state)
+            if state.departures:
+                self.restore_leavers_stats(table, state, expected)
             # The digest that refuses a second import of the game: computed, not trusted.
             digest = services.table_digest(table, state)
             Table.objects.filter(pk=table.pk).update(record_digest=digest)
@@ -1168,6 +1170,23 @@ class _Importer:
                         f"{path}.seats[{i}].{name}: {_plain(have)!r}, but its deals give "
                         f"{_plain(should)!r} (a forged or damaged backup)"
                     )
+
+    def restore_leavers_stats(
+        self, table: Table, state: Any, expected: Sequence[services.SeatResult]
+    ) -> None:
+        """A finished table where substitutes came: each leaver's statistics are what his
+        own deals give (computed, not trusted: a backup made before they were kept has
+        none), and a seat that counted the leaver's deals too (such a backup) restores
+        with the newcomer's own, as a seat counted before concessions does."""
+        whole, leavers = services.stats_as_stored_before_substitutes(table, state)
+        for seat, computed, before in zip(
+            sorted(table.seats.all(), key=lambda seat: seat.position), expected, whole, strict=True
+        ):
+            if seat.stats != computed.stats and seat.stats == before:
+                seat.stats = computed.stats
+                Seat.objects.filter(pk=seat.pk).update(stats=seat.stats)
+        for departed, stats in zip(state.departures, leavers, strict=True):
+            SeatChange.objects.filter(pk=departed.change.pk).update(stats=stats)
 
     def check_totals(self, table: Table, path: str) -> None:
         """A table of paper history (``services.history``) has no deals to replay: it is

@@ -97,3 +97,29 @@ def boston_stats(deals: Sequence[BostonDeal], results: Sequence[BostonDealResult
         stats[deal.declarer][f"declared_{kind}"] += 1
         stats[deal.declarer][f"made_{kind}"] += net > 0
     return [dict(s) for s in stats]
+
+
+def stats_by_holder(
+    segments: Sequence[Sequence[Stats]], positions: Sequence[int]
+) -> tuple[list[Stats], list[Stats]]:
+    """Each player's counts at a table where substitutes came (Kodeks 3.1.2: each player's
+    statistics keep their own deals). ``positions[k]`` is the seat the ``k``-th
+    substitute took; ``segments[k]`` the seats' counts over the deals played before him
+    and after the one before (``segments[-1]``: after the last), so there is one segment
+    more than substitutes. A seat's counts in a segment are its holder's then: the leaver
+    of the next substitute at that seat, or whoever holds the seat at the end. Returns the
+    seats' counts (the players who hold them at the end) and each leaver's, in the order
+    they left.
+
+    >>> stats_by_holder([[{"a": 1}, {"a": 2}], [{"a": 4}, {"a": 8}]], [1])
+    ([{'a': 5}, {'a': 8}], [{'a': 2}])
+    """
+    if len(segments) != len(positions) + 1:
+        raise ValueError("one segment more than substitutes")
+    seats = [Counter[str]() for _ in segments[0]]
+    leavers = [Counter[str]() for _ in positions]
+    for k, segment in enumerate(segments):
+        for seat, counts in enumerate(segment):
+            leaver = next((j for j in range(k, len(positions)) if positions[j] == seat), None)
+            (seats[seat] if leaver is None else leavers[leaver]).update(counts)
+    return [dict(s) for s in seats], [dict(s) for s in leavers]

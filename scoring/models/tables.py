@@ -344,7 +344,8 @@ class SeatChange(models.Model):
     leaver named here. The seat row is the newcomer's, so every reader of the seats sees
     who holds it now; the deals before the change name the leaver, and the replay seats
     him there. The leaver's ``result`` and ``money`` are what he settled on leaving (the
-    engine's ``substitute_seat``), counted for him in the standings."""
+    engine's ``substitute_seat``), counted for him in the standings, and his ``stats``
+    count the deals he played there (the seat's count only the newcomer's)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_changes")
     position = models.PositiveSmallIntegerField()
@@ -370,6 +371,9 @@ class SeatChange(models.Model):
     name = models.CharField(max_length=100)
     result = models.DecimalField(max_digits=14, decimal_places=2)
     money = models.DecimalField(max_digits=14, decimal_places=2)
+    # The leaver's statistics (``Seat.stats``' counts) over the deals he played at the
+    # seat, written when the table finishes: each player's figures keep their own deals.
+    stats = models.JSONField(default=dict, blank=True)
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

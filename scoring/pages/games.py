@@ -28,8 +28,9 @@ from scoring.games import Engine, Game
 from scoring.models import Table
 from scoring.pages.forms import BostonDealForm, PreferansDealForm, TableOpenForm
 from scoring.pages.labels import deal_title, engine_text, entry_text, suit_label, transfer_text
-from scoring.pages.sheet import draw_pulka
+from scoring.pages.sheet import SeatHandover, draw_pulka
 from scoring.selectors.players import seat_candidates
+from scoring.selectors.tables import handovers
 from scoring.selectors.tariffs import opening_tariff
 
 
@@ -236,6 +237,7 @@ class PreferansPage(GamePage):
                 finished=finished,
                 rung_hint=rung,
                 guests=guests,
+                substitutes=[SeatHandover(*h) for h in handovers(table)],
             )
             if drawing.rung != rung:
                 cache.keep_hint(hint, drawing.rung)

@@ -188,6 +188,26 @@ _NEEDS_ESCAPE = re.compile(f"[&<>\"'{_XML_INVALID_CHARS}]")
 """What ``_escape`` changes; most values (coordinates, class names) have none of it."""
 
 
+NOTE_LINE = 16.0
+"""The height of a line written under the sheet (a substitute mid-pulka)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatHandover:
+    """A seat that changed hands mid-pulka (Kodeks 3.1.2): ``left`` left it after the
+    table's deal ``after_deal`` and ``came`` took it."""
+
+    left: str
+    came: str
+    after_deal: int
+
+
+def _shown_name(name: str) -> str:
+    """A name as the sheet writes it: at most ``NAME_MAX`` characters."""
+    name = _clean(name)
+    return name if len(name) <= NAME_MAX else name[: NAME_MAX - 1] + "…"
+
+
 @dataclass(frozen=True, slots=True)
 class Drawing:
     """A drawn sheet and the rung of its height (``STEP``): the next revision of the same
@@ -222,12 +242,14 @@ def draw_pulka(
     finished: bool = False,
     rung_hint: int | None = None,
     guests: frozenset[int] = frozenset(),
+    substitutes: Sequence[SeatHandover] = (),
 ) -> Drawing:
     """The sheet as ``pulka_svg`` draws it, and its rung. ``rung_hint`` (the rung of an
     earlier drawing of this pulka) is where the search for the sheet's height starts: a
     good hint saves time, and any hint, good, bad or none, gives the same drawing.
     ``guests``: the seats of guests, whose names are marked as a guest's (a guest may have
-    any name a member has not)."""
+    any name a member has not). ``substitutes``: the seats that changed hands mid-pulka,
+    each written under the sheet as «замена: Вера → Дима после сдачи 3»."""
     chains = pulka_chains(pulka)
     if guests:
         marker = gettext("guest")
@@ -241,6 +263,12 @@ def draw_pulka(
         _bands(player, pulka.bombs[player.seat], dealer=player.seat == dealer) for player in chains
     ]
     rung, sheet, plan = _fit(n, bands, rung_hint)
+    notes = [
+        gettext("substitute: %(left)s → %(came)s after deal %(n)s")
+        % {"left": _shown_name(h.left), "came": _shown_name(h.came), "n": h.after_deal}
+        for h in substitutes
+    ]
+    height = sheet.height + (NOTE_LINE * len(notes) + NOTE_LINE / 2 if notes else 0)
     names = ", ".join(pulka.setup.players)
     label = title or gettext("Pulka: %(players)s") % {"players": names}
     attrs = {"data_first_dealer": str(pulka.first_dealer)}
@@ -250,7 +278,7 @@ def draw_pulka(
     svg.open(
         "svg",
         xmlns="http://www.w3.org/2000/svg",
-        viewBox=f"0 0 {_n(sheet.width)} {_n(sheet.height)}",
+        viewBox=f"0 0 {_n(sheet.width)} {_n(height)}",
         class_=f"pulka-sheet pulka-sheet-{n}",
         role="img",
         aria_label=label,
@@ -260,14 +288,14 @@ def draw_pulka(
         preserveAspectRatio="xMidYMin meet",
     )
     svg.text_element("title", label)
-    svg.text_element("desc", _description(pulka, chains, control_time, dealer))
+    svg.text_element("desc", " ".join([_description(pulka, chains, control_time, dealer), *notes]))
     svg.empty(
         "rect",
         class_="sheet-paper",
         x="0",
         y="0",
         width=_n(sheet.width),
-        height=_n(sheet.height),
+        height=_n(height),
         fill="#fff",
     )
     by_seat: dict[int, list[_Placed]] = {}
@@ -279,6 +307,8 @@ def draw_pulka(
     _draw_centre(svg, sheet, pulka, control_time)
     if not finished:
         _draw_arrow(svg, sheet, pulka.first_dealer)
+    for k, note in enumerate(notes, start=1):
+        svg.text(6, sheet.height + NOTE_LINE * k, note, class_="sheet-substitute", font_size="11")
     svg.close("svg")
     return Drawing(svg.getvalue(), rung)
 
@@ -828,9 +858,7 @@ class _CaptionBlock:
     def of(
         cls, letter: str, name: str, bombs: Sequence[int], *, dealer: bool = False
     ) -> _CaptionBlock:
-        name = _clean(name)
-        if len(name) > NAME_MAX:
-            name = name[: NAME_MAX - 1] + "…"
+        name = _shown_name(name)
         return cls(letter, name, _text_width(name, NAME_FONT), tuple(bombs), dealer)
 
     def layout(self, slots: Slots) -> _CaptionLines | None:

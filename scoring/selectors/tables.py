@@ -147,6 +147,27 @@ def seat_changes(table: Table) -> list[SeatChange]:
     return list(SeatChange.objects.filter(table=table).order_by("after_sequence", "id"))
 
 
+def handovers(table: Table) -> list[tuple[str, str, int]]:
+    """``table``'s substitutes as its drawn sheet notes them: who left, who came, and
+    after which deal, numbered as the log numbers its live deals now (a deal struck before
+    the change moves it). Queries only for a table that has some."""
+    changes = seat_changes(table)
+    if not changes:
+        return []
+    live = list(
+        DealRecord.objects.filter(table=table, deleted=False).values_list("sequence", flat=True)
+    )
+    seatings = holders(seat_names(table), changes)
+    return [
+        (
+            change.name,
+            seatings[k + 1][change.position],
+            sum(sequence <= change.after_sequence for sequence in live),
+        )
+        for k, change in enumerate(changes)
+    ]
+
+
 def holders(players: Sequence[str], changes: Sequence[SeatChange]) -> list[tuple[str, ...]]:
     """Who held the seats before each change and after the last one (``players``: the
     seats now): ``holders(...)[k]`` names the seats before change ``k``."""

@@ -28,6 +28,7 @@ from django.tasks import task
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
+from scoring.engine.standings import table_places
 from scoring.models import Rating, RatingHistory, Seat, Table
 from scoring.services import locking
 from scoring.services.standings import standings_changed
@@ -197,11 +198,14 @@ def _rate(table: Table, ratings: dict[int, Rating]) -> list[RatingHistory]:
     """Move the seated members' ratings (in ``ratings``, in memory) by the table's final
     places; returns the history rows to store. A guest is not rated: the members are
     rated by their places among themselves (the guest's place only leaves a gap in the
-    ranks), and a table with fewer than two members rates nobody."""
+    ranks), and a table with fewer than two members rates nobody. A member who left his
+    seat to a substitute is rated too, by his own result (``_with_leavers``)."""
     seats = sorted(table.seats.all(), key=lambda seat: seat.position)
     if any(seat.place is None for seat in seats):
         return []
     members = [(seat.member_id, seat.place) for seat in seats if seat.member_id is not None]
+    if table.has_seat_changes:
+        members = _with_leavers(table, seats)
     if len(members) < 2:
         return []
     places: list[float] = []
@@ -238,3 +242,23 @@ def _rate(table: Table, ratings: dict[int, Rating]) -> list[RatingHistory]:
             )
         )
     return history
+
+
+def _with_leavers(table: Table, seats: list[Seat]) -> list[tuple[int, int | None]]:
+    """A table where substitutes came (docs/tournaments.md, "A substitute mid-pulka"):
+    its members and the members who left a seat, each ranked by his own result among
+    everyone's (1 for the best, equal results sharing a rank): a seat's player by his
+    final balance, a leaver by what he settled on leaving. Those add up to zero together,
+    so they are one scale; a leaver's place at the table is where his result stands
+    among them. One query more, only for such a table."""
+    leavers = [c for c in table.seat_changes.all() if c.member_id is not None]
+    players = [(seat.member_id, seat.result) for seat in seats] + [
+        (change.member_id, change.result) for change in leavers
+    ]
+    results = [result or 0 for _member, result in players]
+    ranks = table_places(results)
+    return [
+        (member_id, rank)
+        for (member_id, _result), rank in zip(players, ranks, strict=True)
+        if member_id is not None
+    ]

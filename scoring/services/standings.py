@@ -80,13 +80,15 @@ def _seats(seats: Any) -> list[FinishedSeat]:
 def _leavers(changes: Any) -> dict[int, list[FinishedSeat]]:
     """The members who left a seat to a substitute (``SeatChange``), by table: each counts
     the table once, with what he settled on leaving, no place and no win (he did not
-    finish it); his deals' statistics stay with the seat (docs/tournaments.md)."""
+    finish it), and the statistics of the deals he played there (docs/tournaments.md)."""
     found: dict[int, list[FinishedSeat]] = {}
     rows = changes.filter(member__isnull=False).order_by("table_id", "after_sequence", "id")
-    for table_id, game, played_on, member_id, result, money in rows.values_list(
-        "table_id", "table__game", "table__played_on", "member_id", "result", "money"
+    for table_id, game, played_on, member_id, result, money, stats in rows.values_list(
+        "table_id", "table__game", "table__played_on", "member_id", "result", "money", "stats"
     ):
-        leaver = FinishedSeat(table_id, game, played_on, member_id, result, money, False, None, {})
+        leaver = FinishedSeat(
+            table_id, game, played_on, member_id, result, money, False, None, stats
+        )
         found.setdefault(table_id, []).append(leaver)
     return found
 

@@ -29,6 +29,8 @@ from scoring.engine.errors import N_, Grouped, RuleError
 from scoring.engine.money import to_cents, two_decimals
 from scoring.engine.record import MAX_DEALS, check_head, record_digest
 from scoring.engine.standings import table_places
+from scoring.engine.stats import stats_by_holder
+from scoring.engine.tournament.substitute import Substitution, seatings
 from scoring.live import revisions, snapshots
 from scoring.models import AuditEntry, DealRecord, Guest, Seat, SeatChange, Table, WriteKey
 from scoring.models.tables import validate_played_on
@@ -649,6 +651,8 @@ def table_reopen(table: Table, *, by: Member | None, reason: str, drawn: Drawn =
         table.save(update_fields=["status", "result", "finished_at", "revision"])
         revisions.table_moved(table.pk)
         table.seats.update(result=None, money=None, place=None, won=False, stats={})
+        if table.has_seat_changes:  # a leaver's statistics are counted again at the finish
+            table.seat_changes.update(stats={})
         AuditEntry.objects.create(
             table=table, action=AuditEntry.REOPEN, actor=by, reason=reason, revision=table.revision
         )
@@ -715,18 +719,55 @@ display name changes, a username does not, so an export imports again (docs/depl
 
 
 def table_export(table: Table) -> dict[str, Any]:
-    """The table as a game record (game-format.md), with ``members`` after ``players``."""
+    """The table as a game record (game-format.md), with ``members`` after ``players``.
+
+    A table where substitutes came mid-pulka (docs/tournaments.md) says so in the
+    record's ``substitutes`` (the engine's ``parse_substitutes``): who left which seat
+    after which deal, with the leaver's username as ``member`` when he is a member. The
+    deals before a change name the leaver, as they were played; ``players`` and
+    ``members`` are the seats' holders at the end, as the table's seats are."""
     state = selectors.replay(table)
     kind = games.of_table(table)
-    record = kind.to_record(kind.setup(table, state.players), _deals(table, state))
+    substitutions = _substitutions(state)
+    record = kind.to_record(kind.setup(table, state.players), _deals(table, state), substitutions)
     seats = Seat.objects.filter(table=table).order_by("position")
     usernames = list(seats.values_list("member__username", flat=True))  # a guest's: null
+    if substitutions:
+        left = dict(SeatChange.objects.filter(table=table).values_list("name", "member__username"))
+        for entry in record["substitutes"]:
+            if left.get(entry["left"]) is not None:
+                entry["member"] = left[entry["left"]]
     exported: dict[str, Any] = {}
     for key, value in record.items():
         exported[key] = value
         if key == "players":
             exported[MEMBERS_FIELD] = usernames
     return exported
+
+
+def _substitutions(state: selectors.TableState) -> list[Substitution]:
+    """The substitutes the replay seated, as a game record numbers them: after how many
+    of the live deals each came (a struck deal is not in the record)."""
+    return [
+        Substitution(
+            after_deal=sum(r.sequence <= departed.change.after_sequence for r in state.records),
+            seat=departed.change.position,
+            left=departed.change.name,
+            came=departed.newcomer,
+        )
+        for departed in state.departures
+    ]
+
+
+def _renamed(substitutions: Sequence[Substitution], players: Sequence[str]) -> list[Substitution]:
+    """``substitutions`` with each newcomer named as ``players`` (the seats' holders at
+    the end, under other names) or as the leaver who followed him in the seat."""
+    holders = list(players)
+    renamed = []
+    for substitution in reversed(substitutions):
+        renamed.append(dataclasses.replace(substitution, came=holders[substitution.seat]))
+        holders[substitution.seat] = substitution.left
+    return list(reversed(renamed))
 
 
 def _deals(table: Table, state: selectors.TableState) -> list[Any]:
@@ -759,7 +800,11 @@ class AlreadyImported(RuleError):
 
 
 def game_digest(
-    kind: games.Game, setup: games.Setup, deals: Sequence[Any], usernames: Sequence[str | None]
+    kind: games.Game,
+    setup: games.Setup,
+    deals: Sequence[Any],
+    usernames: Sequence[str | None],
+    substitutions: Sequence[Substitution] = (),
 ) -> str:
     """What makes two tables the same game (docs/deploy.md, "Duplicate imports"): the game, its
     rules, the members in their seats (by username, whatever names the record gave
@@ -772,7 +817,8 @@ def game_digest(
         for username, name in zip(usernames, setup.players, strict=True)
     )
     seated = dataclasses.replace(setup, players=tuple(players))
-    record = kind.to_record(seated, deals)
+    # A leaver is his name at the table; a newcomer, as the seats' players are.
+    record = kind.to_record(seated, deals, _renamed(substitutions, seated.players))
     for price in PRICE_FIELDS:  # a table keeps cents: "1" and "1.00" are one price
         if price in record:
             record[price] = str(Decimal(record[price]).normalize())
@@ -784,7 +830,8 @@ def table_digest(table: Table, state: selectors.TableState) -> str:
     kind = games.of_table(table)
     seats = Seat.objects.filter(table=table).order_by("position")
     usernames = list(seats.values_list("member__username", flat=True))
-    return game_digest(kind, kind.setup(table, state.players), _deals(table, state), usernames)
+    setup = kind.setup(table, state.players)
+    return game_digest(kind, setup, _deals(table, state), usernames, _substitutions(state))
 
 
 def table_digests_fill(*, every: bool = False) -> tuple[int, list[int]]:
@@ -835,7 +882,8 @@ def table_import(
         )
     if len(members) != len(setup.players):
         raise RuleError(N_("choose %(count)s members"), field="players", count=len(setup.players))
-    digest = game_digest(kind, setup, deals, [seat_identity(m) for m in members])
+    substitutions = kind.substitutions(record, setup, len(deals))
+    digest = game_digest(kind, setup, deals, [seat_identity(m) for m in members], substitutions)
     with transaction.atomic():
         # Two imports of one game lock the same members' rows, so the second sees the first.
         ids = [m.pk for m in members if isinstance(m, Member)]
@@ -853,19 +901,62 @@ def table_import(
             **kind.table_options(setup),
         )
         names = selectors.seat_names(table)
+        substitutions = _renamed(substitutions, names)
+        held = seatings(names, substitutions)
         for sequence, deal in enumerate(deals, start=1):
             DealRecord.objects.create(
                 table=table,
                 sequence=sequence,
                 created_by=by,
-                data=kind.deal_record(deal, names),
+                data=kind.deal_record(
+                    deal, held[sum(s.after_deal < sequence for s in substitutions)]
+                ),
             )
+        if substitutions:
+            _import_leavers(table, record, substitutions, by=by)
         AuditEntry.objects.create(
             table=table, action=AuditEntry.IMPORT, actor=by, after={"deals": len(deals)}
         )
         # Shown at once, counted only once accepted (services.acceptance): a record is
         # whatever its file says, and anyone with an account may upload one.
         return table_finish(table, by=by, reason="imported", standing=Table.PENDING)
+
+
+def _import_leavers(
+    table: Table, record: Any, substitutions: Sequence[Substitution], *, by: Member
+) -> None:
+    """An imported record's substitutes as the table's ``SeatChange`` rows: each leaver
+    is the member the record's ``member`` names (his username), or else a guest of his
+    name. What he settled is worked out when the table finishes."""
+    entries = record["substitutes"]
+    taken = set(selectors.seat_names(table))
+    for substitution, entry in zip(substitutions, entries, strict=True):
+        field = "substitutes"
+        if substitution.left in taken:
+            raise RuleError(N_("names must be distinct"), field=field)
+        taken.add(substitution.left)
+        member = Member.objects.filter(username=entry.get("member") or "").first()
+        if member is not None and table.seats.filter(member=member).exists():
+            raise RuleError(N_("%(player)s sits at this table"), field=field, player=member.name)
+        guest = None
+        if member is None:
+            guest = Guest(name=guest_name_check(name=substitution.left, field=field))
+            guest.save()
+        SeatChange.objects.create(
+            table=table,
+            position=substitution.seat,
+            from_deal=substitution.after_deal + 1,
+            after_sequence=substitution.after_deal,
+            member=member,
+            guest=guest,
+            name=substitution.left,
+            result=Decimal(0),  # the finish works them out
+            money=Decimal(0),
+            by=by,
+            reason="imported",
+        )
+    table.has_seat_changes = True
+    table.save(update_fields=["has_seat_changes"])
 
 
 def seat_results(table: Table, state: selectors.TableState) -> list[SeatResult]:
@@ -876,6 +967,7 @@ def seat_results(table: Table, state: selectors.TableState) -> list[SeatResult]:
     money = list(result.money)
     if state.departures:
         balances, money, _ = _with_departures(table, state)
+        stats = _stats_by_holder(table, state)[0]
     places = table_places(balances)
     return [
         SeatResult(balance, amount, place, place == 1, seat_stats)
@@ -902,6 +994,39 @@ def _with_departures(
     return shown[:n], money[:n], list(zip(shown[n:], money[n:], strict=True))
 
 
+def stats_as_stored_before_substitutes(
+    table: Table, state: selectors.TableState
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A table where substitutes came: each seat's statistics as the site stored them
+    before a leaver kept his own deals' (every deal of the seat; a backup made then holds
+    these), and each leaver's as they are stored now, for a restore to write."""
+    kind = games.of_table(table)
+    whole = kind.seat_results(state.game, _deals(table, state), state.result)[1]
+    return whole, _stats_by_holder(table, state)[1]
+
+
+def _stats_by_holder(
+    table: Table, state: selectors.TableState
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A table where substitutes came: the statistics of each seat's player at the end and
+    of each leaver (in the order they left), each over the deals he played himself
+    (Kodeks 3.1.2; docs/tournaments.md, "A substitute mid-pulka")."""
+    kind = games.of_table(table)
+    deals = _deals(table, state)
+    results = state.result.deals
+    changes = [departed.change for departed in state.departures]
+    seating = [sum(c.after_sequence < r.sequence for c in changes) for r in state.records]
+    segments = [
+        kind.deal_stats(
+            state.game,
+            [deal for deal, k in zip(deals, seating, strict=True) if k == segment],
+            [one for one, k in zip(results, seating, strict=True) if k == segment],
+        )
+        for segment in range(len(changes) + 1)
+    ]
+    return stats_by_holder(segments, [change.position for change in changes])
+
+
 @dataclass(frozen=True)
 class SeatResult:
     """A finished table's seat as standings read it (``Seat``'s computed fields)."""
@@ -922,6 +1047,9 @@ def _store_seat_results(table: Table, state: selectors.TableState) -> None:
     Seat.objects.bulk_update(seats, ["result", "money", "place", "won", "stats"])
     if state.departures:  # each leaver keeps what he settled (an earlier deal edited moves it)
         changes = [departed.change for departed in state.departures]
-        for change, (result, money) in zip(changes, _with_departures(table, state)[2], strict=True):
-            change.result, change.money = result, money
-        SeatChange.objects.bulk_update(changes, ["result", "money"])
+        leavers = zip(
+            _with_departures(table, state)[2], _stats_by_holder(table, state)[1], strict=True
+        )
+        for change, ((result, money), stats) in zip(changes, leavers, strict=True):
+            change.result, change.money, change.stats = result, money, stats
+        SeatChange.objects.bulk_update(changes, ["result", "money", "stats"])

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from scoring.engine import fields
@@ -21,11 +22,13 @@ from scoring.engine.preferans.deals import (
 from scoring.engine.preferans.pulka import (
     MAX_CONTROL_TIME_DEAL,
     MAX_POOL_TARGET,
+    Pulka,
     PulkaResult,
     PulkaSetup,
     score_pulka,
 )
 from scoring.engine.preferans.rules import PreferansRules
+from scoring.engine.tournament.substitute import Substitution, play_with_substitutes, seatings
 
 HEAD_FIELDS = (
     "format",
@@ -37,8 +40,11 @@ HEAD_FIELDS = (
     "pool_target",
     "whist_price",
     "control_time_deal",
+    "substitutes",  # optional: seats that changed hands mid-pulka (``parse_substitutes``)
     "deals",
 )
+SUBSTITUTE_FIELDS = ("after_deal", "left", "player", "member")
+MAX_SUBSTITUTES = 50
 DEAL_FIELDS = {
     "game": ("kind", "declarer", "contract", "answers", "tricks", "dark", "fast_tricks", "note"),
     "misere": ("kind", "declarer", "tricks", "dark", "note"),
@@ -54,9 +60,16 @@ def parse_record(data: Mapping[str, Any]) -> tuple[PulkaSetup, list[Deal]]:
     """The setup and deals of a Preferans record, or a ``RuleError`` naming the field."""
     fields.check_keys(data, HEAD_FIELDS)
     players = fields.players(data, (3, 4))
+    raw_deals = data.get("deals", [])
+    if not isinstance(raw_deals, list) or len(raw_deals) > MAX_DEALS:
+        raise RuleError(
+            N_("must be a list of at most %(limit)s deals"), field="deals", limit=MAX_DEALS
+        )
+    substitutions = parse_substitutes(data, players, len(raw_deals))
+    held = seatings(players, substitutions)
     first_dealer = 0
-    if "first_dealer" in data:
-        first_dealer = fields.seat(data["first_dealer"], players, "first_dealer")
+    if "first_dealer" in data:  # who dealt first: a player who sat down then
+        first_dealer = fields.seat(data["first_dealer"], held[0], "first_dealer")
     control_time_deal = None
     if "control_time_deal" in data:
         control_time_deal = fields.integer(
@@ -72,13 +85,66 @@ def parse_record(data: Mapping[str, Any]) -> tuple[PulkaSetup, list[Deal]]:
         whist_price=fields.price(data, "whist_price"),
         control_time_deal=control_time_deal,
     )
-    raw_deals = data.get("deals", [])
-    if not isinstance(raw_deals, list) or len(raw_deals) > MAX_DEALS:
-        raise RuleError(
-            N_("must be a list of at most %(limit)s deals"), field="deals", limit=MAX_DEALS
-        )
-    deals = [parse_deal(raw, players, n) for n, raw in enumerate(raw_deals, start=1)]
+    deals = [
+        parse_deal(raw, held[sum(s.after_deal < n for s in substitutions)], n)
+        for n, raw in enumerate(raw_deals, start=1)
+    ]
     return setup, deals
+
+
+def parse_substitutes(
+    data: Mapping[str, Any], players: tuple[str, ...], deal_count: int
+) -> list[Substitution]:
+    """The record's ``substitutes`` (Kodeks 3.1.2; docs/tournaments.md): in the order they
+    came, each ``{"after_deal": 3, "left": "Vera", "player": "Dima"}`` says that after the
+    record's first 3 deals Vera left her seat and Dima took it. ``players`` are the seats'
+    holders at the end; the deals before a substitution name the leaver, those after it
+    the newcomer. ``member`` (optional) is the leaver's username in the club that wrote
+    the record, as the head's ``members`` is the players'. A ``RuleError`` names the
+    field: a newcomer who holds no seat then, a name that sat at the table already, a
+    deal number out of the record or out of order."""
+    raw = data.get("substitutes", [])
+    if not isinstance(raw, list) or len(raw) > MAX_SUBSTITUTES:
+        raise RuleError(
+            N_("must be a list of at most %(limit)s substitutes"),
+            field="substitutes",
+            limit=MAX_SUBSTITUTES,
+        )
+    entries: list[tuple[int, str, str, str]] = []
+    for i, item in enumerate(raw):
+        where = f"substitutes[{i}]"
+        entry = fields.mapping(item, where)
+        fields.check_keys(entry, SUBSTITUTE_FIELDS, where=where)
+        if deal_count == 0:
+            raise RuleError(N_("a substitute comes after a deal"), field=f"{where}.after_deal")
+        after = fields.integer(
+            entry.get("after_deal"), f"{where}.after_deal", low=1, high=deal_count
+        )
+        if entries and after < entries[-1][0]:
+            raise RuleError(
+                N_("the substitutes must be in the order they came"), field=f"{where}.after_deal"
+            )
+        left = fields.text(entry.get("left"), f"{where}.left", max_length=100)
+        came = fields.text(entry.get("player"), f"{where}.player", max_length=100)
+        if entry.get("member") is not None:
+            fields.text(entry["member"], f"{where}.member", max_length=150)
+        entries.append((after, left, came, where))
+    holders, seen = list(players), set(players)
+    found: list[Substitution] = []
+    for after, left, came, where in reversed(entries):
+        if came not in holders:
+            raise RuleError(
+                N_("%(player)s holds no seat after this substitute"),
+                field=f"{where}.player",
+                player=came,
+            )
+        if left in seen:
+            raise RuleError(N_("names must be distinct"), field=f"{where}.left")
+        seat = holders.index(came)
+        holders[seat] = left
+        seen.add(left)
+        found.append(Substitution(after, seat, left, came))
+    return list(reversed(found))
 
 
 def parse_rules(raw: Any) -> PreferansRules:
@@ -253,7 +319,12 @@ class _Reader:
 def score_record(data: Mapping[str, Any]) -> dict[str, Any]:
     """Score a Preferans record and return the result document of game-format.md."""
     setup, deals = parse_record(data)
-    return result_document(score_pulka(setup, deals))
+    substitutions = parse_substitutes(data, setup.players, len(deals))
+    if not substitutions:
+        return result_document(score_pulka(setup, deals))
+    pulka = Pulka(replace(setup, players=seatings(setup.players, substitutions)[0]))
+    play_with_substitutes(pulka, deals, substitutions)
+    return result_document(pulka.result())
 
 
 def result_document(result: PulkaResult) -> dict[str, Any]:
@@ -294,21 +365,34 @@ def result_document(result: PulkaResult) -> dict[str, Any]:
     }
 
 
-def to_record(setup: PulkaSetup, deals: list[Deal]) -> dict[str, Any]:
-    """The game record of a pulka (export): ``parse_record`` reads it back unchanged."""
+def to_record(
+    setup: PulkaSetup, deals: list[Deal], substitutions: Sequence[Substitution] = ()
+) -> dict[str, Any]:
+    """The game record of a pulka (export): ``parse_record`` reads it back unchanged.
+    ``setup`` names the seats' holders at the end; where ``substitutions`` came, each deal
+    names the players who held the seats then and ``first_dealer`` one who sat down
+    first, and ``substitutes`` says who left after which deal (``parse_substitutes``)."""
     names = setup.players
+    held = seatings(names, substitutions)
     record: dict[str, Any] = {
         "format": "pulka/1",
         "game": "preferans",
         "rules": {"preset": "sochi", **setup.rules.to_dict()},
         "players": list(names),
-        "first_dealer": names[setup.first_dealer],
+        "first_dealer": held[0][setup.first_dealer],
         "pool_target": setup.pool_target,
         "whist_price": str(setup.whist_price),
     }
     if setup.control_time_deal is not None:
         record["control_time_deal"] = setup.control_time_deal
-    record["deals"] = [deal_record(deal, names) for deal in deals]
+    if substitutions:
+        record["substitutes"] = [
+            {"after_deal": s.after_deal, "left": s.left, "player": s.came} for s in substitutions
+        ]
+    record["deals"] = [
+        deal_record(deal, held[sum(s.after_deal < n for s in substitutions)])
+        for n, deal in enumerate(deals, start=1)
+    ]
     return record
 
 

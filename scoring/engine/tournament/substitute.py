@@ -10,12 +10,13 @@ with pool 5 and mountain 5.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from fractions import Fraction
 
 from scoring.engine.errors import N_, RuleError
+from scoring.engine.preferans.deals import Deal
 from scoring.engine.preferans.pulka import Pulka
 from scoring.engine.text import Text
 
@@ -130,3 +131,56 @@ def substitute_seat(pulka: Pulka, seat: int) -> Departure:
         pulka.whists[seat][j] = 0
         pulka.whists[j][seat] = 0
     return Departure(seat, -sum(settled.values(), Fraction(0)), settled, entry)
+
+
+@dataclass(frozen=True)
+class Substitution:
+    """A seat changing hands in a game record: after the record's first ``after_deal``
+    deals, ``left`` leaves seat ``seat`` and ``came`` takes it (``substitute_seat``)."""
+
+    after_deal: int
+    seat: int
+    left: str
+    came: str
+
+
+def seatings(
+    players: Sequence[str], substitutions: Sequence[Substitution]
+) -> list[tuple[str, ...]]:
+    """Who held the seats before each substitution, then after the last (``players``: the
+    seats' holders at the end): the names deal ``n`` is written with are
+    ``seatings(...)[k]``, ``k`` the substitutions made before it (``after_deal < n``)."""
+    names = list(players)
+    found = [tuple(names)]
+    for substitution in reversed(substitutions):
+        names[substitution.seat] = substitution.left
+        found.append(tuple(names))
+    return list(reversed(found))
+
+
+def play_with_substitutes(
+    pulka: Pulka, deals: Sequence[Deal], substitutions: Sequence[Substitution]
+) -> list[Departure]:
+    """Play ``deals`` on ``pulka`` (set up with the players who sat down first), seating
+    each substitute after his ``after_deal`` (and those after the last deal at the end),
+    the setup's names following who holds the seats. Returns the departures in order."""
+    names = [pulka.setup.players]
+    for substitution in substitutions:
+        held = list(names[-1])
+        held[substitution.seat] = substitution.came
+        names.append(tuple(held))
+    departures: list[Departure] = []
+    pending = list(substitutions)
+
+    def seat_the_next() -> None:
+        substitution = pending.pop(0)
+        departures.append(substitute_seat(pulka, substitution.seat))
+        pulka.setup = replace(pulka.setup, players=names[len(departures)])
+
+    for n, deal in enumerate(deals, start=1):
+        while pending and pending[0].after_deal < n:
+            seat_the_next()
+        pulka.play(deal)
+    while pending:
+        seat_the_next()
+    return departures

@@ -9,7 +9,7 @@ import pytest
 from scoring.engine.preferans.deals import Concede, Game
 from scoring.engine.preferans.pulka import Pulka, PulkaSetup
 from scoring.engine.preferans.rules import PreferansRules
-from scoring.engine.stats import before_concessions, preferans_stats
+from scoring.engine.stats import before_concessions, preferans_stats, stats_by_holder
 
 A, B, C = 0, 1, 2
 CONCEDE = {"concede": True}
@@ -89,3 +89,46 @@ def test_before_concessions_leaves_its_argument_alone():
     counts = {"declared_7": 1, "conceded_7": 1}
     before_concessions(counts)
     assert counts == {"declared_7": 1, "conceded_7": 1}
+
+
+# A substitute mid-pulka: each player's counts cover the deals he played himself.
+# ``segments[k]``: the seats' counts before substitute k; ``positions[k]``: his seat.
+HOLDER_CASES = [
+    pytest.param(
+        [[{"x": 1}, {"x": 2}, {"x": 4}]], [], ([{"x": 1}, {"x": 2}, {"x": 4}], []), id="none"
+    ),
+    pytest.param(
+        # Seat 2 changes hands after the first segment: its 4 is the leaver's, its 40
+        # the newcomer's; seats 0 and 1 keep both segments (1 + 10, 2 + 20).
+        [[{"x": 1}, {"x": 2}, {"x": 4}], [{"x": 10}, {"x": 20}, {"x": 40}]],
+        [2],
+        ([{"x": 11}, {"x": 22}, {"x": 40}], [{"x": 4}]),
+        id="one",
+    ),
+    pytest.param(
+        # Seat 1 changes hands twice: the first leaver has segment 0's 2, the second
+        # segment 1's 20, the last holder segment 2's 200; seat 0 has 1 + 10 + 100.
+        [[{"x": 1}, {"x": 2}, {}], [{"x": 10}, {"x": 20}, {}], [{"x": 100}, {"x": 200}, {}]],
+        [1, 1],
+        ([{"x": 111}, {"x": 200}, {}], [{"x": 2}, {"x": 20}]),
+        id="one-seat-twice",
+    ),
+    pytest.param(
+        # Seats 0 and 2 after the same deal (an empty segment between them): seat 0's
+        # leaver has 1, seat 2's leaver 4 (segments 0 and 1 both before his change).
+        [[{"x": 1}, {"y": 2}, {"x": 4}], [{}, {}, {}], [{"x": 10}, {"y": 20}, {"x": 40}]],
+        [0, 2],
+        ([{"x": 10}, {"y": 22}, {"x": 40}], [{"x": 1}, {"x": 4}]),
+        id="two-seats-at-once",
+    ),
+]
+
+
+@pytest.mark.parametrize(("segments", "positions", "expected"), HOLDER_CASES)
+def test_each_holder_keeps_the_counts_of_his_own_deals(segments, positions, expected):
+    assert stats_by_holder(segments, positions) == expected
+
+
+def test_the_segments_must_match_the_substitutes():
+    with pytest.raises(ValueError, match="one segment more"):
+        stats_by_holder([[{}, {}, {}]], [1])
