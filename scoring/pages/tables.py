@@ -113,26 +113,46 @@ def table_context(
 ) -> dict[str, Any]:
     """The table page: the sheet region and the history (from the cache when this revision
     was rendered already) and, for those who score, the deal form."""
+    context: dict[str, Any] = {
+        "table": table,
+        "game": game_pages.of_table(table),
+        "history": _history_html(request, table),
+        "new_key": uuid.uuid4,  # each write form drawn gets a key of its own
+    } | _share_context(request, table)
+    context |= own_table_context(request, table, state, form=extra.pop("form", None))
+    return context | extra
+
+
+def own_table_context(
+    request: HttpRequest,
+    table: Table,
+    state: selectors.TableState | None = None,
+    *,
+    form: Any = None,
+) -> dict[str, Any]:
+    """What of the table page is ``request``'s user's own (the page's ``{% own %}`` parts):
+    the sheet as he may edit it or not, the deal form and the table's buttons if he
+    scores, a finished table's decisions and confirmation as he may take them, the judge's
+    link and the reopening for an organiser."""
     writable = can_write(request.user, table)
     context: dict[str, Any] = {
         "table": table,
         "game": game_pages.of_table(table),
         "sheet": sheet_html(request, table, state, editable=writable),
-        "history": _history_html(request, table),
         "can_score": writable,
         "can_reopen": can_reopen(request.user, table),
         # The judge's page: an organiser's at any table (a tournament's judges are led
         # there from its page, which knows them without another query here).
         "can_judge": is_organiser(request.user) and not table.totals_only,
-        "new_key": uuid.uuid4,  # each write form drawn gets a key of its own
-    } | _share_context(request, table)
+        "new_key": uuid.uuid4,
+    }
     if writable:
-        context |= deal_form_context(request, table, state, form=extra.pop("form", None))
+        context |= deal_form_context(request, table, state, form=form)
     if not table.is_open and not table.counts:
         context |= standing_context(request, table)
     if not table.is_open:
         context |= confirmation_context(request, table)
-    return context | extra
+    return context
 
 
 def standing_context(request: HttpRequest, table: Table) -> dict[str, Any]:
