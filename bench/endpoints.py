@@ -151,6 +151,7 @@ def run(
             standings_changed,
         ),
         ("home page", lambda: anonymous.get("/"), lambda: None),
+        ("home page, as a member", lambda: scorer.get("/"), lambda: None),
     ]
     return [
         measure(name, request, repeats, before=before)
