@@ -27,6 +27,7 @@ from scoring.services.standings import (
     standings_after_finish,
     standings_before_reopen,
     standings_changed,
+    standings_pages_made,
     standings_rebuild,
 )
 from scoring.services.tables import (
@@ -108,6 +109,7 @@ __all__ = [
     "standings_after_finish",
     "standings_before_reopen",
     "standings_changed",
+    "standings_pages_made",
     "standings_rebuild",
     "table_decide",
     "table_digest",
