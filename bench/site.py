@@ -52,6 +52,8 @@ parts filled in; a scorer's table page and the home page are still made for each
 BARE_TARGETS = {
     "season leaderboard, first view after a finish": 20,
     "member profile, first view after a finish": 20,
+    "season leaderboard, first view after a finish, made by the worker": 20,
+    "member profile, first view after a finish, made by the worker": 20,
 }
 """In process: the most a page may cost as a multiple of the bare view's median in the same
 run (issue 33, item 4)."""
