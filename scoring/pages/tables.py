@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Prefetch, QuerySet
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
@@ -20,7 +21,14 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from scoring import games, selectors
 from scoring.engine.errors import N_, RuleError
 from scoring.live.fragments import RevisionCache, cached
-from scoring.live.keys import deal_fields_key, history_key, qr_key, sheet_html_key, with_epoch
+from scoring.live.keys import (
+    deal_fields_key,
+    history_key,
+    page_table_key,
+    qr_key,
+    sheet_html_key,
+    with_epoch,
+)
 from scoring.live.snapshots import LATEST_ROWS
 from scoring.models import AuditEntry, DealRecord, Seat, Table
 from scoring.pages import games as game_pages
@@ -86,6 +94,25 @@ def table_for_page(pk: int, *, with_tariff: bool = True) -> Table:
     if with_tariff:
         tables = tables.select_related(*VERSIONS).only(*TABLE_FIELDS, *VERSION_FIELDS)
     return get_object_or_404(tables, pk=pk)
+
+
+KEPT_TABLE_SECONDS = 60
+"""How long a table read for its page is kept at most. Its key names the table's revision,
+which every write to the table moves on; what no write moves (a member's new display
+name, a tariff renamed in the admin) shows within this time, as on the page kept whole."""
+
+
+def kept_table_for_page(pk: int, version: str) -> Table:
+    """``table_for_page``, kept in the cache under the table's ``version``
+    (``selectors.table_version``): a signed-in member's table page reads it from there,
+    and then asks the database for nothing but his session and himself (the page around
+    his parts is kept whole: ``clubsite.pages``)."""
+    key = page_table_key(pk, version)
+    table = cache.get(key)
+    if table is None:
+        table = table_for_page(pk)
+        cache.set(key, table, KEPT_TABLE_SECONDS)
+    return table  # type: ignore[no-any-return]
 
 
 def totals_context(table: Table) -> dict[str, Any]:

@@ -47,6 +47,7 @@ from scoring.pages.forms import (
 from scoring.pages.labels import rule_error_text
 from scoring.pages.tables import (
     deal_form,
+    kept_table_for_page,
     listed_tables,
     own_table_context,
     sheet_context,
@@ -157,10 +158,14 @@ def _address_form(request: HtmxHttpRequest, table: Table) -> Any:
 
 
 def _page_table(request: HtmxHttpRequest, pk: int) -> Table:
-    """The table the page shows, read once per request: the page kept for everyone and the
+    """The table the page shows, read once per request (and kept per revision: a member's
+    view of a kept page reads it from the cache): the page kept for everyone and the
     viewer's own parts, made in one request after a change, both show it."""
     if not hasattr(request, "_page_table"):
-        request._page_table = table_for_page(pk)  # type: ignore[attr-defined]
+        version = _table_version(request, pk)
+        request._page_table = (  # type: ignore[attr-defined]
+            table_for_page(pk) if version is None else kept_table_for_page(pk, version)
+        )
     return request._page_table  # type: ignore[attr-defined,no-any-return]
 
 

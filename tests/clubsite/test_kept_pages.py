@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import Season
+from scoring.services import judging
 from tests import factories
 from tests.factories import FIRST_GAME, PASSOUT, post_deal
 
@@ -268,9 +269,10 @@ def test_a_scorer_gets_the_kept_table_page_with_his_own_parts(
     url = reverse("scoring:table_detail", args=[table.pk])
     kept = visitor().get(url).content.decode()
 
-    # The session and himself (2), the table and its seats (2): the page's version is in
-    # the cache (live.revisions); his sheet, the form's fields and the page are kept.
-    with django_assert_num_queries(4):
+    # The session and himself (2): the page's version is in the cache (live.revisions), and
+    # so are the table with its seats (read by the visitor's view), his sheet, the form's
+    # fields and the page.
+    with django_assert_num_queries(2):
         mine = client.get(url).content.decode()
 
     for part in SCORERS_PARTS:
@@ -279,6 +281,24 @@ def test_a_scorer_gets_the_kept_table_page_with_his_own_parts(
     assert "<!--own:" not in mine and "<!--own:" not in kept
     # The page around his parts is the kept one: its history and its sharing.
     assert main(mine).split('id="sheet"')[0].split("<header")[1] in kept
+
+
+def test_a_scorer_is_told_by_the_table_kept_when_a_seat_changes(
+    client: Client, table: Any, anna: Any, club: Any
+) -> None:
+    # The table read for the page is kept under its revision: a write that changes who
+    # sits there moves the revision, so Anna's page no longer offers her the form.
+    url = reverse("scoring:table_detail", args=[table.pk])
+    assert 'id="deal-form"' in client.get(url).content.decode()
+    post_deal(client, table, PASSOUT)  # a substitute comes in after a deal
+
+    judging.table_seat_substitute(
+        table=table, position=0, newcomer=club["Gleb"], by=None, reason="ушла домой"
+    )
+
+    page = client.get(url).content.decode()
+    assert "Sign out" in page
+    assert 'id="deal-form"' not in page and 'class="deal-fix"' not in page
 
 
 def test_a_table_page_made_first_for_a_scorer_keeps_nothing_of_his(
