@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from scoring import services
 from scoring.models import Season, Table
@@ -33,9 +33,12 @@ def test_the_boards_and_the_profiles_are_made_in_both_languages(
 
     # This season's board, the all-time board and Anna's and Boris's profiles, in Russian
     # and English: 4 × 2.
-    made = services.standings_pages_made(
-        game=Table.PREFERANS, members=[club["Anna"].pk, club["Boris"].pk]
-    )
+    with translation.override("ru"):
+        made = services.standings_pages_made(
+            game=Table.PREFERANS, members=[club["Anna"].pk, club["Boris"].pk]
+        )
+        # The worker's language is left as it was (the English pages were made last).
+        assert translation.get_language() == "ru"
 
     assert made == 8
     for url in (
