@@ -53,3 +53,22 @@ def test_the_boards_and_the_profiles_are_made_in_both_languages(
     vera = reverse("members:detail", args=["vera"])
     with django_assert_num_queries(9):  # not made: her first visitor makes it
         assert visitor("en").get(vera).status_code == 200
+
+
+@pytest.mark.parametrize("scheme", ["http", "https"])
+def test_the_pages_are_made_at_the_sites_address(
+    club: Any, settings: Any, scheme: str, django_assert_num_queries: Any
+) -> None:
+    # A kept page's key names its address: made at SITE_URL, it is found by a visitor at
+    # that address (https in production) and not by one at another.
+    settings.SITE_URL = f"{scheme}://testserver"
+    finished_pulka([club["Anna"], club["Boris"], club["Vera"]], club["Anna"], "2026-03-02")
+    services.standings_pages_made(game=Table.PREFERANS)
+    url = reverse("scoring:standings", args=["preferans"])
+
+    with django_assert_num_queries(1):  # the page's version; the page kept
+        assert visitor("en").get(url, secure=scheme == "https").status_code == 200
+    # The other scheme: the page made again by this visitor (around the board, which the
+    # worker's page left in the standings cache): a query more.
+    with django_assert_num_queries(2):
+        assert visitor("ru").get(url, secure=scheme != "https").status_code == 200
