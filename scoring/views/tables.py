@@ -143,7 +143,7 @@ def table_open(request: SignedInRequest, game: str) -> HttpResponse:
 
 def _table_version(request: HtmxHttpRequest, pk: int) -> str | None:
     """The table's version (``selectors.table_version``), read once per request: the live
-    sheet's ETag and the page kept for visitors (``clubsite.pages``) both name it."""
+    sheet's ETag and the page kept for everyone (``clubsite.pages``) both name it."""
     if not hasattr(request, "_table_version"):
         request._table_version = selectors.table_version(pk)  # type: ignore[attr-defined]
     return request._table_version  # type: ignore[attr-defined,no-any-return]
