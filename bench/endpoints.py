@@ -14,7 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
-from django.test import Client
+from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -97,7 +97,8 @@ def run(
     table_url = reverse("scoring:table_detail", args=[live.pk])
     live_url = reverse("scoring:table_live", args=[live.pk])
     etag = anonymous.get(live_url)["ETag"]
-    leaderboard = reverse("scoring:season_standings", args=[season.pk, "preferans"])
+    season_game = "preferans"
+    leaderboard = reverse("scoring:season_standings", args=[season.pk, season_game])
     profile_url = reverse("members:detail", args=[profile.username])
 
     def live_after_a_deal() -> Any:
@@ -123,6 +124,14 @@ def run(
         # What a finish, a reopen or a rating does to the standings pages: a new stamp,
         # so the first view after it makes the page again (and keeps it).
         services.standings_changed()
+
+    def finished_and_made() -> None:
+        # A finish under the task worker: the new stamp, then the worker makes the boards
+        # and the rated members' profiles (services.standings_pages_made) at the site's
+        # address, here the test client's.
+        services.standings_changed()
+        with override_settings(SITE_URL="http://testserver"):
+            services.standings_pages_made(game=season_game, members=[profile.pk])
 
     measured: list[tuple[str, Callable[[], Any], Callable[[], Any]]] = [
         ("bare Django view", lambda: anonymous.get("/bench/bare/"), lambda: None),
@@ -150,7 +159,18 @@ def run(
             lambda: anonymous.get(profile_url),
             standings_changed,
         ),
+        (
+            "season leaderboard, first view after a finish, made by the worker",
+            lambda: anonymous.get(leaderboard),
+            finished_and_made,
+        ),
+        (
+            "member profile, first view after a finish, made by the worker",
+            lambda: anonymous.get(profile_url),
+            finished_and_made,
+        ),
         ("home page", lambda: anonymous.get("/"), lambda: None),
+        ("home page, as a member", lambda: scorer.get("/"), lambda: None),
     ]
     return [
         measure(name, request, repeats, before=before)

@@ -19,17 +19,23 @@ makes each of their requests, and a member's, cost about what an idle live poll 
 from __future__ import annotations
 
 import hashlib
+import io
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import wraps
 from typing import Any
+from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import get_messages
 from django.core.cache import cache
+from django.core.handlers.base import BaseHandler
+from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpRequest, HttpResponse
 from django.template import engines
 from django.template.context import make_context
+from django.utils import translation
 from django.utils.translation import get_language
 
 PAGE_SECONDS = 60
@@ -173,3 +179,48 @@ def _keepable(response: HttpResponse) -> bool:
         and not response.cookies
         and response.get("Content-Type", "").startswith("text/html")
     )
+
+
+def warm(paths: Iterable[str]) -> int:
+    """The pages at ``paths`` (``/standings/preferans/``) made and kept now, in each of the
+    site's languages, as a visitor who opens them at ``SITE_URL`` would have them made: so
+    that after a change the task worker, not the first reader, pays for making them. Goes
+    through the site's middleware as a request does (the key and the page name the
+    address); sends no request signal (the task's database connection is left as it is).
+    Returns how many answers were kept pages (200)."""
+    handler = BaseHandler()
+    handler.load_middleware()
+    made = 0
+    # Each request's LocaleMiddleware activates its language in this thread, and nothing
+    # puts it back: the worker's next task would speak the last page's.
+    with translation.override(translation.get_language()):
+        for path in paths:
+            for language, _name in settings.LANGUAGES:
+                response = handler.get_response(WSGIRequest(_environ(path, language)))
+                made += response.status_code == 200
+    return made
+
+
+def _environ(path: str, language: str) -> dict[str, Any]:
+    """A visitor's GET of ``path`` at ``SITE_URL`` in ``language``, as a WSGI server hands
+    it to the site."""
+    site = urlsplit(settings.SITE_URL)
+    secure = site.scheme == "https"
+    environ: dict[str, Any] = {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": path,
+        "QUERY_STRING": "",
+        "SCRIPT_NAME": "",
+        "SERVER_NAME": site.hostname or "localhost",
+        "SERVER_PORT": str(site.port or (443 if secure else 80)),
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "HTTP_HOST": site.netloc,
+        "HTTP_ACCEPT_LANGUAGE": language,
+        "REMOTE_ADDR": "127.0.0.1",
+        "wsgi.url_scheme": site.scheme or "http",
+        "wsgi.input": io.BytesIO(),
+        "wsgi.errors": io.StringIO(),
+    }
+    if secure:  # as the proxy in front of the site says it (SECURE_PROXY_SSL_HEADER)
+        environ["HTTP_X_FORWARDED_PROTO"] = "https"
+    return environ

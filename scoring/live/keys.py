@@ -177,6 +177,12 @@ def deal_fields_key(table: Table, language: str, shape: Iterable[object]) -> str
     return tariff_key(table, f"deal-fields:{language}:{','.join(map(str, shape))}")
 
 
+def page_table_key(pk: int, version: str) -> str:
+    """The key of table ``pk`` as its page reads it (its seats, its tariff) at ``version``
+    (``selectors.table_version``: the database's epoch and the table's revision)."""
+    return f"page-table:{pk}:{version}"
+
+
 def qr_key(url: str) -> str:
     """The key of the QR code of ``url`` (a table's address), whatever the table."""
     return f"qr-svg:{url}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Prefetch, QuerySet
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
@@ -20,7 +21,14 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from scoring import games, selectors
 from scoring.engine.errors import N_, RuleError
 from scoring.live.fragments import RevisionCache, cached
-from scoring.live.keys import deal_fields_key, history_key, qr_key, sheet_html_key, with_epoch
+from scoring.live.keys import (
+    deal_fields_key,
+    history_key,
+    page_table_key,
+    qr_key,
+    sheet_html_key,
+    with_epoch,
+)
 from scoring.live.snapshots import LATEST_ROWS
 from scoring.models import AuditEntry, DealRecord, Seat, Table
 from scoring.pages import games as game_pages
@@ -88,6 +96,25 @@ def table_for_page(pk: int, *, with_tariff: bool = True) -> Table:
     return get_object_or_404(tables, pk=pk)
 
 
+KEPT_TABLE_SECONDS = 60
+"""How long a table read for its page is kept at most. Its key names the table's revision,
+which every write to the table moves on; what no write moves (a member's new display
+name, a tariff renamed in the admin) shows within this time, as on the page kept whole."""
+
+
+def kept_table_for_page(pk: int, version: str) -> Table:
+    """``table_for_page``, kept in the cache under the table's ``version``
+    (``selectors.table_version``): a signed-in member's table page reads it from there,
+    and then asks the database for nothing but his session and himself (the page around
+    his parts is kept whole: ``clubsite.pages``)."""
+    key = page_table_key(pk, version)
+    table = cache.get(key)
+    if table is None:
+        table = table_for_page(pk)
+        cache.set(key, table, KEPT_TABLE_SECONDS)
+    return table  # type: ignore[no-any-return]
+
+
 def totals_context(table: Table) -> dict[str, Any]:
     """The page of a table of paper history (``Table.totals_only``): its seats' results,
     money and places as the file gave them, and who brought it in, when, from which file."""
@@ -113,26 +140,46 @@ def table_context(
 ) -> dict[str, Any]:
     """The table page: the sheet region and the history (from the cache when this revision
     was rendered already) and, for those who score, the deal form."""
+    context: dict[str, Any] = {
+        "table": table,
+        "game": game_pages.of_table(table),
+        "history": _history_html(request, table),
+        "new_key": uuid.uuid4,  # each write form drawn gets a key of its own
+    } | _share_context(request, table)
+    context |= own_table_context(request, table, state, form=extra.pop("form", None))
+    return context | extra
+
+
+def own_table_context(
+    request: HttpRequest,
+    table: Table,
+    state: selectors.TableState | None = None,
+    *,
+    form: Any = None,
+) -> dict[str, Any]:
+    """What of the table page is ``request``'s user's own (the page's ``{% own %}`` parts):
+    the sheet as he may edit it or not, the deal form and the table's buttons if he
+    scores, a finished table's decisions and confirmation as he may take them, the judge's
+    link and the reopening for an organiser."""
     writable = can_write(request.user, table)
     context: dict[str, Any] = {
         "table": table,
         "game": game_pages.of_table(table),
         "sheet": sheet_html(request, table, state, editable=writable),
-        "history": _history_html(request, table),
         "can_score": writable,
         "can_reopen": can_reopen(request.user, table),
         # The judge's page: an organiser's at any table (a tournament's judges are led
         # there from its page, which knows them without another query here).
         "can_judge": is_organiser(request.user) and not table.totals_only,
-        "new_key": uuid.uuid4,  # each write form drawn gets a key of its own
-    } | _share_context(request, table)
+        "new_key": uuid.uuid4,
+    }
     if writable:
-        context |= deal_form_context(request, table, state, form=extra.pop("form", None))
+        context |= deal_form_context(request, table, state, form=form)
     if not table.is_open and not table.counts:
         context |= standing_context(request, table)
     if not table.is_open:
         context |= confirmation_context(request, table)
-    return context | extra
+    return context
 
 
 def standing_context(request: HttpRequest, table: Table) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from scoring.services.standings import (
     standings_after_finish,
     standings_before_reopen,
     standings_changed,
+    standings_pages_made,
     standings_rebuild,
 )
 from scoring.services.tables import (
@@ -109,6 +110,7 @@ __all__ = [
     "standings_after_finish",
     "standings_before_reopen",
     "standings_changed",
+    "standings_pages_made",
     "standings_rebuild",
     "stats_as_stored_before_substitutes",
     "table_decide",

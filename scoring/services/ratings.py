@@ -31,7 +31,7 @@ from openskill.models import PlackettLuce
 from scoring.engine.standings import table_places
 from scoring.models import Rating, RatingHistory, Seat, Table
 from scoring.services import locking
-from scoring.services.standings import standings_changed
+from scoring.services.standings import standings_changed, standings_pages_made
 
 RATING_MODEL = PlackettLuce()
 
@@ -102,11 +102,13 @@ def ratings_update(game: str) -> None:
         _one_writer_at_a_time(game)
         rated = Exists(RatingHistory.objects.filter(table=OuterRef("pk")))
         unrated = _rateable(game).filter(~rated)
+        moved: list[int] = []
         if _out_of_step(game, unrated.first()):
             _rebuild(game)
         else:
-            _rate_in_order(game, unrated)
+            moved = _rate_in_order(game, unrated)
         _standings_changed_after_commit()
+        _pages_made_after_commit(game, moved)
 
 
 def ratings_rebuild(game: str) -> None:
@@ -124,6 +126,17 @@ def _standings_changed_after_commit() -> None:
     while it waits for this game's rating lock (held here), and the two would deadlock.
     Inside a finish (the immediate backend) the finish has written a new stamp already."""
     transaction.on_commit(standings_changed)
+
+
+def _pages_made_after_commit(game: str, members: list[int]) -> None:
+    """The pages a finish changes that readers open first (the game's boards, the
+    profiles of the members it rated) made and kept by the worker once the new stamp is
+    committed, so that the first reader finds them made (issue 33, item 4). Only where a
+    worker runs the update: under the immediate backend the update runs inside the finish's
+    request, which would wait for them. A page that fails to be made is logged and left
+    to its first reader (``robust``)."""
+    if ratings_update_task.get_backend().supports_defer:
+        transaction.on_commit(lambda: standings_pages_made(game=game, members=members), robust=True)
 
 
 def _one_writer_at_a_time(game: str) -> None:
@@ -178,9 +191,10 @@ def _rebuild(game: str) -> None:
     _rate_in_order(game, _rateable(game))
 
 
-def _rate_in_order(game: str, tables: QuerySet[Table]) -> None:
+def _rate_in_order(game: str, tables: QuerySet[Table]) -> list[int]:
     """Rate ``tables`` (in date order, all after every rated table) on top of the game's
-    ratings, and store the ratings and history rows that result."""
+    ratings, and store the ratings and history rows that result; returns the members
+    whose ratings moved."""
     ratings = {r.member_id: r for r in Rating.objects.filter(game=game)}
     history: list[RatingHistory] = []
     # The final result document is large, and not what rates.
@@ -192,6 +206,7 @@ def _rate_in_order(game: str, tables: QuerySet[Table]) -> None:
     Rating.objects.bulk_create(new)
     Rating.objects.bulk_update(changed, ["mu", "sigma", "ordinal", "tables"])
     RatingHistory.objects.bulk_create(history, batch_size=1000)
+    return [rating.member_id for rating in moved]
 
 
 def _rate(table: Table, ratings: dict[int, Rating]) -> list[RatingHistory]:

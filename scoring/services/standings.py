@@ -26,7 +26,11 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Max, Min, Q
+from django.urls import reverse
+from django.utils import timezone
 
+from clubsite.pages import warm
+from members.models import Member
 from scoring.models import (
     RivalTotal,
     Season,
@@ -256,6 +260,22 @@ def standings_changed() -> None:
     stamp = uuid.uuid4().hex
     if not StandingsStamp.objects.filter(pk=1).update(stamp=stamp):
         StandingsStamp.objects.update_or_create(pk=1, defaults={"stamp": stamp})
+
+
+def standings_pages_made(*, game: str, members: Iterable[int] = ()) -> int:
+    """The pages of ``game``'s standings a reader opens first (this season's board and
+    the all-time one) and the profiles of ``members``, made and kept as visitors and
+    members get them (``clubsite.pages.warm``), under the standings stamp now: the first
+    reader after a finish reads them rather than making them (a board took ×600 the bare
+    view to make, docs/performance.md). Returns how many pages were made (two languages
+    each)."""
+    paths = [reverse("scoring:standings", args=[game])]
+    season = Season.of_date(timezone.localdate())
+    if season is not None:
+        paths.insert(0, reverse("scoring:season_standings", args=[season.pk, game]))
+    usernames = Member.objects.filter(pk__in=list(members)).values_list("username", flat=True)
+    paths += [reverse("members:detail", args=[username]) for username in usernames]
+    return warm(paths)
 
 
 # -- from scratch -----------------------------------------------------------------------------

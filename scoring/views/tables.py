@@ -27,7 +27,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_http_methods, require_POST
 
 from clubsite.http import HtmxHttpRequest
-from clubsite.pages import kept_for_visitors
+from clubsite.pages import kept_for_visitors, kept_page
 from members.http import SignedInRequest
 from scoring import games, selectors, services
 from scoring.engine.errors import RuleError
@@ -47,7 +47,9 @@ from scoring.pages.forms import (
 from scoring.pages.labels import rule_error_text
 from scoring.pages.tables import (
     deal_form,
+    kept_table_for_page,
     listed_tables,
+    own_table_context,
     sheet_context,
     sheet_html,
     table_context,
@@ -141,22 +143,48 @@ def table_open(request: SignedInRequest, game: str) -> HttpResponse:
 
 def _table_version(request: HtmxHttpRequest, pk: int) -> str | None:
     """The table's version (``selectors.table_version``), read once per request: the live
-    sheet's ETag and the page kept for visitors (``clubsite.pages``) both name it."""
+    sheet's ETag and the page kept for everyone (``clubsite.pages``) both name it."""
     if not hasattr(request, "_table_version"):
         request._table_version = selectors.table_version(pk)  # type: ignore[attr-defined]
     return request._table_version  # type: ignore[attr-defined,no-any-return]
 
 
-@kept_for_visitors(_table_version)
+def _address_form(request: HtmxHttpRequest, table: Table) -> Any:
+    """A deal's values in the address (``?kind=game&declarer=…``: the way back after
+    signing in again, ``clubsite.writes``) drawn into the deal form of one who scores."""
+    if "kind" in request.GET and can_write(request.user, table):
+        return deal_form(selectors.current(table, latest=0), initial=request.GET.dict())
+    return None
+
+
+def _page_table(request: HtmxHttpRequest, pk: int) -> Table:
+    """The table the page shows, read once per request (and kept per revision: a member's
+    view of a kept page reads it from the cache): the page kept for everyone and the
+    viewer's own parts, made in one request after a change, both show it."""
+    if not hasattr(request, "_page_table"):
+        version = _table_version(request, pk)
+        request._page_table = (  # type: ignore[attr-defined]
+            table_for_page(pk) if version is None else kept_table_for_page(pk, version)
+        )
+    return request._page_table  # type: ignore[attr-defined,no-any-return]
+
+
+def _own_table_parts(request: HtmxHttpRequest, pk: int) -> dict[str, Any]:
+    """The table page's parts that are the viewer's own (``pages.own_table_context``)."""
+    table = _page_table(request, pk)
+    if table.totals_only:  # its page has no part of his but the header's
+        return {}
+    return own_table_context(request, table, form=_address_form(request, table))
+
+
+@kept_page(_table_version, _own_table_parts)
 def table_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """The table page. A deal's values in the address (``?kind=game&declarer=…``: the way
-    back after signing in again, ``clubsite.writes``) are drawn into the deal form."""
-    table = table_for_page(pk)
+    """The table page, kept per revision for everyone: a scorer's form and buttons, his
+    editable sheet, an organiser's reopening are filled in for each (``clubsite.pages``)."""
+    table = _page_table(request, pk)
     if table.totals_only:  # paper history: its totals, no sheet
         return render(request, "scoring/table_totals.html", totals_context(table))
-    form = None
-    if "kind" in request.GET and can_write(request.user, table):
-        form = deal_form(selectors.current(table, latest=0), initial=request.GET.dict())
+    form = _address_form(request, table)
     return render(request, "scoring/table_detail.html", table_context(request, table, form=form))
 
 

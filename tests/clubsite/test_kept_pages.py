@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import Season
+from scoring.services import judging
 from tests import factories
 from tests.factories import FIRST_GAME, PASSOUT, post_deal
 
@@ -85,7 +86,7 @@ def test_a_leaderboard_is_kept_until_the_standings_change(
     assert "Лето" in guest.get(url).content.decode()
 
 
-def test_a_member_gets_his_own_page_not_the_kept_one(client: Client, table: Any, anna: Any):
+def test_a_scorers_page_has_his_form_and_the_kept_one_not(client: Client, table: Any, anna: Any):
     url = reverse("scoring:table_detail", args=[table.pk])
     kept = visitor().get(url).content.decode()
     assert "Sign in" in kept
@@ -247,3 +248,97 @@ def test_a_profile_is_kept_and_his_own_parts_are_his_and_the_organisers(
     for page in (kept, boriss):
         assert "Your settings" not in page and "Account with the club" not in page
     assert all("<h1>Anna</h1>" in page for page in (kept, annas, boriss, olgas))
+
+
+# -- the table page: one kept page, the scorer's form and sheet his own ------------------------
+
+SCORERS_PARTS = (
+    'id="deal-form"',  # his deal form
+    'id="table-actions"',  # undo, finish
+    'class="deal-fix"',  # his sheet: each deal's "Correct"
+    'href="#deal-form"',  # the skip link to his form
+    'name="csrfmiddlewaretoken"',  # his form's token
+    "Sign out",
+)
+
+
+def test_a_scorer_gets_the_kept_table_page_with_his_own_parts(
+    client: Client, table: Any, anna: Any, django_assert_num_queries: Any
+) -> None:
+    post_deal(client, table, FIRST_GAME)
+    url = reverse("scoring:table_detail", args=[table.pk])
+    kept = visitor().get(url).content.decode()
+
+    # The session and himself (2): the page's version is in the cache (live.revisions), and
+    # so are the table with its seats (read by the visitor's view), his sheet, the form's
+    # fields and the page.
+    with django_assert_num_queries(2):
+        mine = client.get(url).content.decode()
+
+    for part in SCORERS_PARTS:
+        assert part in mine, part
+        assert part not in kept, part
+    assert "<!--own:" not in mine and "<!--own:" not in kept
+    # The page around his parts is the kept one: its history and its sharing.
+    assert main(mine).split('id="sheet"')[0].split("<header")[1] in kept
+
+
+def test_a_scorer_is_told_by_the_table_kept_when_a_seat_changes(
+    client: Client, table: Any, anna: Any, club: Any
+) -> None:
+    # The table read for the page is kept under its revision: a write that changes who
+    # sits there moves the revision, so Anna's page no longer offers her the form.
+    url = reverse("scoring:table_detail", args=[table.pk])
+    assert 'id="deal-form"' in client.get(url).content.decode()
+    post_deal(client, table, PASSOUT)  # a substitute comes in after a deal
+
+    judging.table_seat_substitute(
+        table=table, position=0, newcomer=club["Gleb"], by=None, reason="ушла домой"
+    )
+
+    page = client.get(url).content.decode()
+    assert "Sign out" in page
+    assert 'id="deal-form"' not in page and 'class="deal-fix"' not in page
+
+
+def test_a_table_page_made_first_for_a_scorer_keeps_nothing_of_his(
+    client: Client, table: Any, anna: Any
+) -> None:
+    post_deal(client, table, FIRST_GAME)
+    url = reverse("scoring:table_detail", args=[table.pk])
+    assert 'id="deal-form"' in client.get(url).content.decode()  # the page kept, made here
+
+    after = visitor().get(url).content.decode()
+
+    for part in SCORERS_PARTS:
+        assert part not in after, part
+    cache.clear()
+    assert visitor().get(url).content.decode() == after  # as a visitor's own first view
+
+
+def test_a_member_who_does_not_score_gets_the_visitors_sheet(table: Any, club: Any) -> None:
+    url = reverse("scoring:table_detail", args=[table.pk])
+    kept = visitor().get(url).content.decode()
+    gleb = visitor()
+    gleb.force_login(club["Gleb"])
+
+    page = gleb.get(url).content.decode()
+
+    assert "Sign out" in page and ">Gleb</a>" in page
+    assert 'id="deal-form"' not in page and 'href="#deal-form"' not in page
+    assert main(page) == main(kept)
+
+
+def test_an_organiser_gets_the_reopening_of_a_kept_finished_table(
+    organiser: Any, client: Client, club: Any
+) -> None:
+    members = [club["Anna"], club["Boris"], club["Vera"]]
+    table = factories.finished_pulka(members, club["Anna"], "2026-03-02")
+    url = reverse("scoring:table_detail", args=[table.pk])
+    kept = visitor().get(url).content.decode()
+
+    page = client.get(url).content.decode()
+
+    assert 'class="reopen cluster"' in page and "Judge's decisions" in page
+    assert 'class="reopen cluster"' not in kept and "Judge" not in kept
+    assert 'class="reopen cluster"' not in visitor().get(url).content.decode()

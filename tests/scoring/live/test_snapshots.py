@@ -150,9 +150,10 @@ def test_a_page_of_an_unchanged_table_reads_only_the_table_seats_and_club_name_o
     play(client, table, 5)
     url = reverse("scoring:table_detail", args=[table.pk])
     client.get(url)  # rendered once for this revision
-    # The table, its seats, the session, the member with whether she is an organiser (who
-    # is offered closing the table early); the club's name is cached.
-    with django_assert_num_queries(4):
+    # The session, the member with whether she is an organiser (who is offered closing the
+    # table early); the table with its seats is kept under its revision, as is the page
+    # around her parts (clubsite.pages), and the club's name is cached.
+    with django_assert_num_queries(2):
         client.get(url)
     client.logout()
     client.get(url)

@@ -443,3 +443,40 @@ def test_the_worker_command_rates_a_finish_in_its_own_process(members):
     assert f"path={TASK_PATH} state=SUCCESSFUL" in worker.stderr + worker.stdout
     assert set(RatingHistory.objects.values_list("table_id", flat=True)) == {table.pk}
     assert Rating.objects.count() == 3
+
+
+def test_the_worker_makes_the_pages_a_finish_changed_before_anyone_asks(
+    members, run_worker, settings, django_assert_num_queries
+):
+    """Issue 33, item 4: after the worker's update, the game's boards and the players'
+    profiles are kept under the new stamp: the first visitor reads the stamp (one query)
+    and the page, as every later one does."""
+    from django.core.cache import cache
+    from django.test import Client
+
+    from scoring.models import Season
+
+    settings.SITE_URL = "http://testserver"  # the address the test client asks at
+    today = timezone.localdate()
+    Season.objects.create(name="Now", starts_on=today, ends_on=today)
+    boris = members[1]
+    finished_pulka(members, boris, today)
+    run_worker()
+
+    season = Season.objects.get()
+    boards = [
+        reverse("scoring:season_standings", args=[season.pk, "preferans"]),
+        reverse("scoring:standings", args=["preferans"]),
+    ]
+    profiles = [reverse("members:detail", args=[m.username]) for m in members]
+    made = {}
+    for url in boards + profiles:
+        for language in ("ru", "en"):
+            with django_assert_num_queries(1):  # the page's version
+                page = Client(headers={"accept-language": language}).get(url)
+            assert page.status_code == 200
+            made[url, language] = page.content
+    assert "Boris" in made[boards[0], "en"].decode()
+    cache.clear()  # the same pages as the first visitor would have made them
+    for (url, language), content in made.items():
+        assert Client(headers={"accept-language": language}).get(url).content == content
