@@ -22,6 +22,7 @@ from datetime import timedelta
 from decimal import Decimal
 from html.parser import HTMLParser
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from django.apps import apps
@@ -45,6 +46,7 @@ from scoring.models import (
 )
 from scoring.services import evenings, tournaments
 from tests import factories
+from tests.built_once import built_once
 from tests.clubsite.test_url_fuzz import PATTERNS, Param, Piece
 
 pytestmark = pytest.mark.django_db
@@ -237,6 +239,18 @@ def test_a_figure_with_the_other_languages_mark_is_found() -> None:
 def demo_club() -> SimpleNamespace:
     """The demo club, with a season and an evening whose tables are drawn and opened, so that every
     page has something on it."""
+    return build_demo_club()
+
+
+@pytest.fixture(scope="module")
+def demo_club_once(django_db_setup: None, django_db_blocker: Any) -> Iterator[SimpleNamespace]:
+    """``demo_club`` built once for the module's crawls in both languages (tests/built_once.py),
+    not once for each: the crawls only read it (10 s of CPU a build)."""
+    with built_once(django_db_blocker):
+        yield build_demo_club()
+
+
+def build_demo_club() -> SimpleNamespace:
     load_demo(stdout=io.StringIO())
     olga = Member.objects.get(username="olga")
     today = timezone.localdate()
@@ -447,8 +461,8 @@ def report(pages: list[Page]) -> str:
 
 @pytest.mark.slow  # a crawl of the whole site
 @pytest.mark.parametrize("language", ["ru", "en"])
-def test_every_page_speaks_one_language(language: str, demo_club: SimpleNamespace) -> None:
-    pages = crawl(language, demo_club)
+def test_every_page_speaks_one_language(language: str, demo_club_once: SimpleNamespace) -> None:
+    pages = crawl(language, demo_club_once)
 
     print(report(pages))
     assert len(pages) > 60
