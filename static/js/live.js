@@ -12,7 +12,16 @@
 // told it, or one past the shown one when it is fetched because something changed. An app
 // server answers a plain poll from what it read up to a second ago, and never answers a
 // fetch that names a later revision so (scoring/selectors/tables.py, polled_table_version).
-(() => {
+// Every page names live.js in its head, before htmx (base.html), and deferred scripts run in
+// the document's order: htmx is there once the document is parsed, when every deferred
+// script has run.
+((run) => {
+  if (window.htmx) {
+    run();
+  } else {
+    document.addEventListener("DOMContentLoaded", run, { once: true });
+  }
+})(() => {
   "use strict";
 
   if (!window.htmx) {
@@ -119,5 +128,5 @@
     }
   }
 
-  start(); // a deferred script runs once the page is parsed
-})();
+  start(); // the page is parsed
+});

@@ -1,0 +1,56 @@
+"""The live sheet's fetches name the least revision they may be answered at
+(``X-Live-Revision``, static/js/live.js): an app server answers a plain poll from what it
+read up to a second ago unless the page names a later revision than that
+(``selectors.polled_table_version``). Without Pushpin the page's stream fails at once
+(``/events/`` answers 204) and the page polls, as here."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import factories
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+]
+
+PASSOUT = {"kind": "passout", "tricks": {"Anna": 4, "Boris": 3, "Vera": 3}}
+
+
+def is_live_fetch(request) -> bool:
+    return request.method == "GET" and "/live/" in request.url
+
+
+def test_the_sheet_names_the_revision_it_shows_and_one_past_it_when_told(
+    new_page, browser_problems
+):
+    players = [factories.member(name, username=name.lower()) for name in ("Anna", "Boris", "Vera")]
+    table = factories.pulka(players, pool_target=20, deals=[PASSOUT, PASSOUT])
+    page = new_page()
+    page.goto(f"/tables/{table.pk}/")
+    page.wait_for_function("() => typeof window.htmx === 'object'")
+    table.refresh_from_db()
+    assert page.locator("#sheet").get_attribute("data-revision") == str(table.revision)
+    # The plain poll (every two seconds): the revision the sheet shows.
+    with page.expect_request(is_live_fetch, timeout=10_000) as polled:
+        pass
+    assert polled.value.headers.get("x-live-revision") == str(table.revision)
+    # A fetch because something changed (the stream opened again, or events held back
+    # for the pause): one past the shown revision, so no server answers it from memory.
+    # Asked between two polls, and read as htmx is told it (at once, in the trigger).
+    with page.expect_response(lambda answer: is_live_fetch(answer.request), timeout=10_000):
+        pass
+    named = page.evaluate(
+        """() => {
+            const named = [];
+            document.addEventListener("htmx:configRequest", (event) => {
+                named.push(event.detail.headers["X-Live-Revision"]);
+            });
+            window.htmx.trigger(document.getElementById("sheet"), "live-changed");
+            return named;
+        }"""
+    )
+    assert named == [str(table.revision + 1)]
+    assert browser_problems.seen == []
