@@ -341,6 +341,7 @@ def main(argv: list[str]) -> int:
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
     from bench import data
+    from scoring.live.revisions import POLL_MEMO_SECONDS
 
     built = data.build(members=20, tables=200, live_deals=100, log=lambda m: None)
     live = built["live"]
@@ -357,8 +358,10 @@ def main(argv: list[str]) -> int:
             base = servers.enter_context(nginx(nginx_port, server_ports))
             host, port = "127.0.0.1", nginx_port
             stop = time.monotonic() + args.seconds
-            # The last deal lands a poll and a second before the viewers stop.
-            scoring_stops = stop - POLL_SECONDS - 1
+            # The last deal lands a poll, the second an app server may answer a plain poll
+            # from what it read before the deal (revisions.POLL_MEMO_SECONDS) and a second
+            # before the viewers stop.
+            scoring_stops = stop - POLL_SECONDS - POLL_MEMO_SECONDS - 1
             scorer = Scorer(host, port, live.pk, seats[0].member.username, names, tally)
             threads = [threading.Thread(target=scorer.enter_deals, args=(scoring_stops, tally))]
             pause = 0.0 if args.stress else POLL_SECONDS

@@ -3,10 +3,12 @@ streams of ``--tables`` tables in play (100) through nginx and Pushpin, in front
 gunicorn instances sharing PostgreSQL and Redis (docs/deploy.md's layout), while scorers
 save a deal at each table every ``--deal-seconds``. Then nothing changes for
 ``--idle-seconds`` with every stream held; then wrk drives one app server's bare view and
-its idle poll (the fallback: a 304 read from the cache) in turns.
+its idle poll (the fallback: a 304 from the version the process read less than a
+second ago) in turns.
 
 Each viewer behaves as static/js/live.js does: on each event of its table's stream (and
-when the stream opens) it fetches the live sheet with the ETag of the last one it saw.
+when the stream opens) it fetches the live sheet with the ETag of the last one it saw and
+the least revision it may be answered at (``X-Live-Revision``).
 What is measured, each figure printed beside its target:
 
 - from a save's answer (the scorer's POST answered) to the changed sheet in a viewer's
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import re
 import statistics
@@ -166,9 +169,15 @@ async def viewer(
     tally.seen.setdefault(table, []).append(seen)
     live = f"{base}/tables/{table}/live/"
 
-    async def fetch() -> None:
+    async def fetch(told: int | None) -> None:
         nonlocal etag
+        # As live.js does: the least revision the answer may be at, the one an event told
+        # or one past the one shown (the stream opened: something may have changed).
         headers = {"If-None-Match": etag} if etag else {}
+        shown = shown_revision(etag)
+        if shown is not None:
+            least = told if told is not None and told > shown else shown + 1
+            headers["X-Live-Revision"] = str(least)
         asked = time.monotonic()
         tally.in_flight += 1
         try:
@@ -223,26 +232,44 @@ async def hold(
         ) as stream:
             if stream.status != 200:
                 return f"HTTP {stream.status}"
-            kind = ""
+            kind, data = "", ""
             async for raw in stream.content:
                 line = raw.decode().rstrip("\r\n")
                 if line.startswith("event:"):
                     kind = line.removeprefix("event:").strip()
+                elif line.startswith("data:"):
+                    data = line.removeprefix("data:").strip()
                 elif not line:
                     if kind == "stream-open":
                         tally.connected += 1
                         opened.set()
-                        await fetch()
+                        await fetch(None)
                     elif kind == "revision":
                         tally.heard.append((table, time.monotonic()))
-                        await fetch()
-                    kind = ""
+                        await fetch(told_revision(data))
+                    kind, data = "", ""
             tally.error("viewer stream: ended")
     except asyncio.CancelledError:
         raise
     except (aiohttp.ClientError, TimeoutError, OSError) as error:
         tally.error(f"viewer stream: {error!r}")
     return None
+
+
+def shown_revision(etag: str | None) -> int | None:
+    """The revision of the sheet whose ETag is ``etag``
+    (``"<table>-<epoch>.<revision>-<language>"``)."""
+    match = re.search(r"\.(\d+)-[^-]*\"$", etag or "")
+    return int(match.group(1)) if match else None
+
+
+def told_revision(data: str) -> int | None:
+    """The revision a ``revision`` event carries (``{"revision": 7}``), as live.js reads it."""
+    try:
+        revision = json.loads(data).get("revision")
+    except (ValueError, AttributeError):
+        return None
+    return revision if isinstance(revision, int) else None
 
 
 async def watch_lag(tally: Tally) -> None:
@@ -595,7 +622,7 @@ def report(
     share = poll / bare if bare else 0.0
     mark = "" if share >= POLL_SHARE_TARGET else "  (below its target)"
     print(
-        f"  the fallback poll (304, the revision from Redis) under gunicorn, wrk 16 "
+        f"  the fallback poll (304, the version from the process's memory) under gunicorn, wrk 16 "
         f"connections, in turns with the bare view: {poll / len(polls):.0f} against "
         f"{bare / len(polls):.0f} requests/s, {share:.0%} of it (target ≥ "
         f"{POLL_SHARE_TARGET:.0%}){mark}; errors "

@@ -23,6 +23,9 @@ app_name = "scoring"
 register_converter(standings.GameConverter, "game")
 
 urlpatterns = [
+    # First: every idle viewer's poll resolves it, every two seconds (each pattern tried
+    # before it is a regular expression run for nothing: docs/performance.md, issue 33).
+    path("tables/<int:pk>/live/", tables.table_live, name="table_live"),
     path("", views.home, name="home"),
     path("rules/", rules.rules, name="rules"),
     # The installable app (scoring/views/app.py): the worker controls what is under its URL.
@@ -42,7 +45,6 @@ urlpatterns = [
     path("tables/new/<str:game>/", tables.table_open, name="table_open"),
     path("tables/import/", tables.table_import, name="table_import"),
     path("tables/<int:pk>/", tables.table_detail, name="table_detail"),
-    path("tables/<int:pk>/live/", tables.table_live, name="table_live"),
     path("tables/<int:pk>/print/", tables.table_print, name="table_print"),
     path("tables/<int:pk>/sheet.png", tables.table_sheet_png, name="table_sheet_png"),
     path("tables/<int:pk>/export/", tables.table_export, name="table_export"),

@@ -102,13 +102,16 @@ def english_outside_requests():
 @pytest.fixture(autouse=True)
 def empty_cache():
     """Each test starts with empty caches: sheets and replay snapshots are kept per table
-    revision, and a rolled-back test's table numbers come round again."""
+    revision, and a rolled-back test's table numbers come round again (the versions the
+    idle poll remembers too)."""
     from django.core.cache import cache
 
+    from scoring.live import revisions
     from scoring.live.snapshots import SNAPSHOTS
 
     cache.clear()
     SNAPSHOTS.clear()
+    revisions.forget()
 
 
 # -- people and tables ------------------------------------------------------------------------

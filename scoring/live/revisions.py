@@ -18,6 +18,13 @@ Three rules keep it from ever standing for long at a revision the table has left
 
 The key carries the database's epoch (``keys.table_revision_key``), itself kept in the
 cache (``keys.epoch_key``) and dropped when a restore, ``migrate`` or ``flush`` renews it.
+
+The idle poll itself reads the cache at most once a second per table and process
+(``remembered``, ``POLL_MEMO_SECONDS``): on two busy cores a Redis round trip cost as much
+as the bare view's whole request. A plain poll may so be answered a second late; a fetch
+that names a revision past the remembered one (the page shows it, or a pushed event told
+it: ``selectors.polled_table_version``) reads the cache, and a write in this process
+forgets the table's version as it is made and again when it commits.
 """
 
 from __future__ import annotations
@@ -62,10 +69,13 @@ database's epoch (``keys.epoch``), never this one."""
 
 _epoch_memo: tuple[str, float] | None = None
 
+_clock = time.monotonic
+"""The memos' clock (the tests move it)."""
+
 
 def _cached_epoch() -> str | None:
     global _epoch_memo
-    memo, now = _epoch_memo, time.monotonic()
+    memo, now = _epoch_memo, _clock()
     if memo is not None and now < memo[1]:
         return memo[0]
     token: str | None = cache.get(keys.epoch_key())
@@ -74,9 +84,59 @@ def _cached_epoch() -> str | None:
 
 
 def forget_epoch() -> None:
-    """This process renewed the epoch: read it again at once (``keys.renew_epoch``)."""
+    """This process renewed the epoch: read it again at once (``keys.renew_epoch``), and
+    every table's version this process remembers with it (``remembered``)."""
     global _epoch_memo
     _epoch_memo = None
+    _versions.clear()
+
+
+POLL_MEMO_SECONDS = 1.0
+"""How long a process trusts a table's version it read for the idle poll (``remembered``):
+under a crowd of viewers most polls then make no round trip to Redis, which cost as much as
+the bare view's whole request. A write in another process is seen by a plain poll that
+much later; never by a fetch that names a later revision (``remembered``'s ``at_least``)."""
+
+POLL_MEMO_TABLES = 10_000
+"""How many tables' versions a process remembers before it starts again (the tables in
+play of a federation's evening; a finished table's poll stops)."""
+
+_versions: dict[int, tuple[str, int, float]] = {}
+"""Table → (its version, its revision, until when it is trusted): shared by the process's
+threads (one dictionary read or write at a time under the GIL; a lost race is a miss)."""
+
+
+def remembered(pk: int, *, at_least: int | None = None) -> str | None:
+    """Table ``pk``'s version as this process read it less than ``POLL_MEMO_SECONDS``
+    ago, unless its revision is below ``at_least`` (what the page asking shows, or was told
+    by a pushed event: a version older than that is stale by the page's own word)."""
+    memo = _versions.get(pk)
+    if memo is None or _clock() >= memo[2]:
+        return None
+    version, revision, _ = memo
+    if at_least is not None and revision < at_least:
+        return None
+    return version
+
+
+def remember(pk: int, version: str) -> None:
+    """Trust ``version`` (``epoch.revision``, just read) for table ``pk``'s polls for
+    ``POLL_MEMO_SECONDS`` in this process."""
+    if len(_versions) >= POLL_MEMO_TABLES:
+        _versions.clear()
+    revision = int(version.rpartition(".")[2])
+    _versions[pk] = (version, revision, _clock() + POLL_MEMO_SECONDS)
+
+
+def forget(pk: int | None = None) -> None:
+    """Drop what this process remembers of table ``pk``'s version (every table's, and the
+    epoch, when None)."""
+    global _epoch_memo
+    if pk is None:
+        _epoch_memo = None
+        _versions.clear()
+    else:
+        _versions.pop(pk, None)
 
 
 def cached_version(pk: int) -> str | None:
@@ -134,6 +194,7 @@ def read(pk: int) -> tuple[int, str] | None:
 def table_moved(pk: int) -> None:
     """Table ``pk``'s revision moves in the caller's transaction: drop the kept revision
     now, and keep the new one and announce it (``live.push``) once the transaction commits."""
+    forget(pk)
     token = cache.get(keys.epoch_key())
     if token is not None:
         cache.delete(keys.table_revision_key(token, pk))
@@ -141,6 +202,7 @@ def table_moved(pk: int) -> None:
 
 
 def _committed(pk: int) -> None:
+    forget(pk)  # a poll between the drop and the commit may have remembered the one before
     found = read(pk)
     if found is None:  # deleted meanwhile
         return

@@ -100,6 +100,20 @@ def table_version(pk: int) -> str | None:
     return f"{keys.epoch()}.{revision}"
 
 
+def polled_table_version(pk: int, *, at_least: int | None = None) -> str | None:
+    """The table's version as the idle poll compares it with a viewer's ETag: the one this
+    process read less than a second ago (``revisions.remembered``) unless the page asking
+    shows or was told a revision past it (``at_least``), else ``table_version``'s, kept
+    for the next polls. A plain poll may so be a second late; a page that names a later
+    revision (a pushed event's, a scorer's own save) never gets the sheet before it."""
+    version = revisions.remembered(pk, at_least=at_least)
+    if version is None:
+        version = table_version(pk)
+        if version is not None:
+            revisions.remember(pk, version)
+    return version
+
+
 def decisions(table: Table) -> list[AuditEntry]:
     """Every acceptance and rejection of ``table`` for the standings, oldest first, with
     who made it (its page lists them)."""

@@ -188,9 +188,32 @@ def table_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, "scoring/table_detail.html", table_context(request, table, form=form))
 
 
+LIVE_REVISION_HEADER = "X-Live-Revision"
+"""The least revision the live sheet's fetch may be answered at (static/js/live.js): the
+one its page shows, the one a pushed event told it, or one past the shown one for a fetch
+made because something changed."""
+
+
+def _at_least(request: HtmxHttpRequest) -> int | None:
+    # From META: ``request.headers`` copies every header first, for one.
+    named = request.META.get("HTTP_X_LIVE_REVISION", "")
+    return int(named) if named.isdigit() and len(named) < 19 else None
+
+
+def _live_version(request: HtmxHttpRequest, pk: int) -> str | None:
+    """The live sheet's version, read once per request: the one this process read for a
+    poll less than a second ago, unless the page names a later revision
+    (``selectors.polled_table_version``)."""
+    if not hasattr(request, "_table_version"):
+        version = selectors.polled_table_version(pk, at_least=_at_least(request))
+        request._table_version = version  # type: ignore[attr-defined]
+    return request._table_version  # type: ignore[attr-defined,no-any-return]
+
+
 def _etag(request: HtmxHttpRequest, pk: int) -> str | None:
-    """The live sheet's version: one indexed lookup, so an idle viewer costs a 304."""
-    version = _table_version(request, pk)
+    """The live sheet's version, mostly from the process's memory: an idle viewer costs a
+    304 and no round trip."""
+    version = _live_version(request, pk)
     if version is None:
         return None
     language = getattr(request, "LANGUAGE_CODE", "")
@@ -199,7 +222,7 @@ def _etag(request: HtmxHttpRequest, pk: int) -> str | None:
 
 @condition(etag_func=_etag)
 @cache_control(no_cache=True)
-@kept_for_visitors(_table_version)
+@kept_for_visitors(_live_version)
 def table_live(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The sheet region, polled by viewers: 304 while nothing changed, and after a change
     the same answer for every viewer who is not signed in (kept whole)."""

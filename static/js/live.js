@@ -7,10 +7,36 @@
 // the stream opens again the region is fetched once, for what it missed meanwhile.
 // data-live-pause: the least seconds between two fetches of a region (a busy home page
 // hears of every table), the events between them fetched together.
+// A region that shows a revision (data-revision: the live sheet) names the least one its
+// fetch may be answered at (the header X-Live-Revision): the one it shows, the one an event
+// told it, or one past the shown one when it is fetched because something changed. An app
+// server answers a plain poll from what it read up to a second ago, and never answers a
+// fetch that names a later revision so (scoring/selectors/tables.py, polled_table_version).
+// A page names live.js in its own head block, after htmx (base.html): deferred scripts run
+// in the document's order.
 (() => {
   "use strict";
 
-  if (!window.EventSource || !window.htmx) {
+  if (!window.htmx) {
+    return;
+  }
+
+  document.addEventListener("htmx:configRequest", (event) => {
+    const region = event.detail.elt;
+    const shown = Number.parseInt(region?.dataset?.revision || "", 10);
+    if (!region?.dataset?.liveEvents || !Number.isInteger(shown)) {
+      return;
+    }
+    let least = shown;
+    if (event.detail.triggeringEvent?.type === "live-changed") {
+      const told = Number.parseInt(region.dataset.liveTold || "", 10);
+      least = Number.isInteger(told) && told > shown ? told : shown + 1;
+      delete region.dataset.liveTold;
+    }
+    event.detail.headers["X-Live-Revision"] = String(least);
+  });
+
+  if (!window.EventSource) {
     return; // the poll alone
   }
 
@@ -30,6 +56,9 @@
   function fetchRegions(url, revision) {
     for (const region of regions(url)) {
       if (!shows(region, revision)) {
+        if (Number.isInteger(revision)) {
+          region.dataset.liveTold = String(revision);
+        }
         window.htmx.trigger(region, "live-changed");
       }
     }

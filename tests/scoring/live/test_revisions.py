@@ -11,6 +11,7 @@ from django.db import transaction
 from scoring import selectors
 from scoring.live import keys, revisions
 from scoring.models import Epoch, Table
+from scoring.selectors import polled_table_version
 from tests.factories import FIRST_GAME, post_deal
 
 pytestmark = [pytest.mark.django_db]
@@ -75,3 +76,18 @@ def test_a_renewed_epoch_is_read_again(shared_cache, table, django_capture_on_co
 def test_no_such_table_has_no_version(shared_cache, db):
     assert selectors.table_version(10**9) is None
     assert revisions.cached_version(10**9) is None
+
+
+def test_a_write_in_another_process_is_seen_within_the_second(shared_cache, table, monkeypatch):
+    # The other process's commit as it reaches this one: the database and the shared cache
+    # (``revisions.keep``, what its ``_committed`` does); this process's memory untouched.
+    now = [1000.0]
+    monkeypatch.setattr(revisions, "_clock", lambda: now[0])
+    token = Epoch.current()
+    assert polled_table_version(table.pk) == f"{token}.{table.revision}"
+    now[0] += 0.5
+    Table.objects.filter(pk=table.pk).update(revision=table.revision + 1)
+    revisions.keep(table.pk, token, table.revision + 1)
+    assert polled_table_version(table.pk) == f"{token}.{table.revision}"  # 0.5 s: memory
+    now[0] += 0.5  # the second over: read again
+    assert polled_table_version(table.pk) == f"{token}.{table.revision + 1}"
