@@ -115,6 +115,7 @@ def pushpin(port: int, publish: int, upstreams: list[int], *, other: int) -> Ite
         )
     try:
         _wait_for_publish(publish, process, log)
+        _wait_for_proxy(port, process, log)
         yield Pushpin(
             base=f"http://127.0.0.1:{port}",
             grip_url=f"http://127.0.0.1:{publish}?key={key}&verify-iss=pushpin",
@@ -142,3 +143,21 @@ def _wait_for_publish(publish: int, process: subprocess.Popen[bytes], log: Path)
                 raise RuntimeError(f"pushpin did not start: {log.read_text()}") from None
             time.sleep(0.2)
     raise RuntimeError(f"pushpin did not answer: {log.read_text()}")
+
+
+def _wait_for_proxy(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    """Back when a request to Pushpin's client port gets an answer, whatever it is (the
+    app server's, or 502 while none is up): the publish port answering does not mean the
+    proxy behind the client port has its routes yet, and a stream asked for before then
+    once waited 30 s for nothing (a push test in CI, at load). 20 s at most."""
+    for _ in range(20):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).read()
+            return
+        except urllib.error.HTTPError:
+            return
+        except OSError:
+            if process.poll() is not None:
+                raise RuntimeError(f"pushpin did not start: {log.read_text()}") from None
+            time.sleep(0.2)
+    raise RuntimeError(f"pushpin's proxy did not answer: {log.read_text()}")
