@@ -66,7 +66,7 @@ def test_a_phone_has_a_one_line_header_and_a_tab_bar(new_page):
     page.wait_for_load_state("networkidle")
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     page.wait_for_function(
-        "window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1"
+        "() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1"
     )
     last = page.locator("main > :last-child").bounding_box()
     bar = page.locator("nav.tab-bar").bounding_box()

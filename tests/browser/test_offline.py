@@ -45,7 +45,7 @@ def controlled(page: Page) -> None:
     """Wait until the service worker is active and controls ``page``, then load the page
     again through it: the first visit's own answer did not pass the worker."""
     page.evaluate("navigator.serviceWorker.ready")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     page.reload()
 
 
@@ -195,7 +195,9 @@ def test_deals_entered_offline_are_sent_in_order_when_the_connection_returns(
     # Signing out forgets the kept table pages (a phone the club shares).
     page.get_by_role("button", name="Sign out").click()
     expect(page.get_by_role("link", name="Sign in")).to_be_visible()
-    page.wait_for_function("caches.keys().then(names => !names.some(n => n.startsWith('tables-')))")
+    page.wait_for_function(
+        "() => caches.keys().then(names => !names.some(n => n.startsWith('tables-')))"
+    )
     assert only_script_problems(browser_problems) == []
 
 

@@ -87,7 +87,7 @@ def test_where_there_is_a_share_sheet_the_button_hands_it_the_link(
 ):
     page, table = open_table(new_page, live_server, SHARE_SHEET)
     page.get_by_role("button", name="Share").click()
-    page.wait_for_function("window.sharedWith !== undefined")
+    page.wait_for_function("() => window.sharedWith !== undefined")
     assert page.evaluate("window.sharedWith") == {
         "title": f"Preferans #{table.pk}",
         "url": f"{live_server.url}/tables/{table.pk}/",
