@@ -22,7 +22,7 @@ from scoring import games
 from scoring.engine.boston import BostonRules
 from scoring.engine.preferans import PreferansRules
 from scoring.engine.preferans.pulka import Pulka
-from scoring.engine.tournament.substitute import Departure, substitute_seat
+from scoring.engine.tournament.substitute import Departure, seat_holders, substitute_seat
 from scoring.live import keys, revisions, snapshots
 from scoring.live.snapshots import Game
 from scoring.models import AuditEntry, DealRecord, SeatChange, Table
@@ -185,12 +185,7 @@ def handovers(table: Table) -> list[tuple[str, str, int]]:
 def holders(players: Sequence[str], changes: Sequence[SeatChange]) -> list[tuple[str, ...]]:
     """Who held the seats before each change and after the last one (``players``: the
     seats now): ``holders(...)[k]`` names the seats before change ``k``."""
-    names = list(players)
-    seatings = [tuple(names)]
-    for change in reversed(changes):
-        names[change.position] = change.name
-        seatings.append(tuple(names))
-    return list(reversed(seatings))
+    return seat_holders(players, [(change.position, change.name) for change in changes])
 
 
 def _replay_with_changes(

@@ -150,10 +150,18 @@ def seatings(
     """Who held the seats before each substitution, then after the last (``players``: the
     seats' holders at the end): the names deal ``n`` is written with are
     ``seatings(...)[k]``, ``k`` the substitutions made before it (``after_deal < n``)."""
+    return seat_holders(players, [(s.seat, s.left) for s in substitutions])
+
+
+def seat_holders(
+    players: Sequence[str], leavers: Sequence[tuple[int, str]]
+) -> list[tuple[str, ...]]:
+    """``seatings`` from each change's (seat, who left it), in the order they came: the
+    site's stored seat changes are read through it too."""
     names = list(players)
     found = [tuple(names)]
-    for substitution in reversed(substitutions):
-        names[substitution.seat] = substitution.left
+    for seat, left in reversed(leavers):
+        names[seat] = left
         found.append(tuple(names))
     return list(reversed(found))
 
