@@ -41,11 +41,23 @@ def shared_cache(request: pytest.FixtureRequest, settings: Any) -> Iterator[str]
             "KEY_PREFIX": prefix,
         }
     }
-    from django.core.cache import cache
-
     yield request.param
-    client = cache._cache.get_client()  # type: ignore[attr-defined]
-    for key in client.scan_iter(match=f"{prefix}:*"):
+    clear_cache()
+
+
+def clear_cache() -> None:
+    """Empty the test's cache: under ``shared_cache``'s Redis only the keys of the test's
+    own prefix. Django's ``cache.clear()`` empties the whole Redis database, the keys of
+    the tests other workers run at the same time included."""
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
+
+    backend = caches["default"]
+    if not isinstance(backend, RedisCache):
+        backend.clear()
+        return
+    client = backend._cache.get_client()
+    for key in client.scan_iter(match=backend.make_key("*")):
         client.delete(key)
 
 

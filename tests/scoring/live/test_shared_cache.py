@@ -24,7 +24,7 @@ from scoring.models import Epoch, Table
 from tests import factories
 from tests.factories import FIRST_GAME, HTMX, MISERE, PASSOUT, post_deal
 from tests.scoring.club.test_backup import empty_the_club
-from tests.scoring.live.conftest import redis_keys
+from tests.scoring.live.conftest import clear_cache, redis_keys
 
 pytestmark = [pytest.mark.django_db, pytest.mark.pool_target(50)]
 
@@ -125,7 +125,7 @@ def test_a_restore_leaves_no_stale_sheet_in_any_cache(shared_cache, client, tabl
     page = without_tokens(client.get(url).content.decode())
     viewers = Client().get(live).content.decode()
 
-    cache.clear()
+    clear_cache()
     snapshots.SNAPSHOTS.clear()
     assert (
         without_tokens(client.get(url).content.decode()) == page
