@@ -246,7 +246,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 #
 # Without it each process keeps its own (local memory), and a process that misses simply
 # works the revision out again. Old revisions fall out first (least recently used); 500
-# entries of at most ~40 kB bound the memory per process.
+# entries of at most ~40 kB bound the memory per process. A table's revision itself is
+# then never kept (scoring.live.revisions): another process's write would not move it, so
+# each poll reads it from the database (one query, at most once a second per process).
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 
 # Pushed updates (docs/deploy.md, "Pushed updates: Pushpin"): a viewer's page holds a

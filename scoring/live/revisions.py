@@ -14,7 +14,10 @@ Three rules keep it from ever standing for long at a revision the table has left
   database just before a commit, may reach Redis in either order: the higher stays;
 - it expires after ``REVISION_SECONDS``: a server killed between a commit and its
   callback leaves a poll at most that far behind (and costs one query per table then,
-  not one per viewer).
+  not one per viewer);
+- it is kept only in a cache every process shares (Redis): in one process's own memory
+  (no ``REDIS_URL``) a write in another process would leave it behind for up to
+  ``REVISION_SECONDS``, so each poll then reads the database (``shared``).
 
 The key carries the database's epoch (``keys.table_revision_key``), itself kept in the
 cache (``keys.epoch_key``) and dropped when a restore, ``migrate`` or ``flush`` renews it.
@@ -30,7 +33,6 @@ forgets the table's version as it is made and again when it commits.
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from functools import partial
 
@@ -57,9 +59,6 @@ return 0
 """
 """Store ARGV[1] under KEYS[1] unless a higher revision is there (Django's Redis backend
 stores an int as its digits, so ``cache.get`` reads it back as an int)."""
-
-_LOCAL = threading.Lock()
-
 
 EPOCH_MEMO_SECONDS = 1.0
 """How long a process trusts the epoch it read from the cache: an idle poll is then one
@@ -139,9 +138,17 @@ def forget(pk: int | None = None) -> None:
         _versions.pop(pk, None)
 
 
+def shared() -> bool:
+    """Whether Django's cache is one every process shares (Redis), where a write in one
+    process is seen by all; in a process's own memory a revision is never kept."""
+    return isinstance(caches[DEFAULT_CACHE_ALIAS], RedisCache)
+
+
 def cached_version(pk: int) -> str | None:
     """The table's version as ``selectors.table_version`` gives it (``epoch.revision``),
-    from the cache alone; None when either part is not kept."""
+    from the shared cache alone; None when either part is not kept."""
+    if not shared():
+        return None
     token = _cached_epoch()
     if token is None:
         return None
@@ -153,26 +160,17 @@ def cached_version(pk: int) -> str | None:
 
 def keep(pk: int, token: str, revision: int) -> None:
     """Remember that table ``pk`` is at ``revision`` at least, in the epoch ``token`` (read
-    together from the database)."""
-    cache.add(keys.epoch_key(), token, REVISION_SECONDS)
-    _keep(keys.table_revision_key(token, pk), revision)
-
-
-def _keep(key: str, revision: int) -> None:
-    backend = caches[DEFAULT_CACHE_ALIAS]
-    if isinstance(backend, RedisCache):
-        try:
-            client = backend._cache.get_client(key, write=True)
-            client.eval(
-                _RAISE_TO, 1, backend.make_and_validate_key(key), revision, REVISION_SECONDS
-            )
-        except RedisError as error:  # a dead Redis is a miss, as everywhere (clubsite.cache)
-            logger.warning("The table's revision was not kept: %s", error)
+    together from the database), in the shared cache (nothing without one)."""
+    if not shared():
         return
-    with _LOCAL:  # one process's memory: a lock makes the maximum atomic
-        kept = cache.get(key)
-        if kept is None or kept < revision:
-            cache.set(key, revision, REVISION_SECONDS)
+    cache.add(keys.epoch_key(), token, REVISION_SECONDS)
+    backend = caches[DEFAULT_CACHE_ALIAS]
+    key = backend.make_and_validate_key(keys.table_revision_key(token, pk))
+    try:
+        client = backend._cache.get_client(key, write=True)  # type: ignore[attr-defined]
+        client.eval(_RAISE_TO, 1, key, revision, REVISION_SECONDS)
+    except RedisError as error:  # a dead Redis is a miss, as everywhere (clubsite.cache)
+        logger.warning("The table's revision was not kept: %s", error)
 
 
 def read(pk: int) -> tuple[int, str] | None:
