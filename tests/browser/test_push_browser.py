@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import django_grip
 import pytest
-from playwright.sync_api import Page, Request, Response, expect
+from playwright.sync_api import APIResponse, Page, Request, Response, Route, expect
 
 from bench.load import free_port
 from bench.pushpin import Pushpin, free_run, pushpin
@@ -127,6 +128,15 @@ def save_passout(scorer: Page) -> None:
     save_deal(scorer)
 
 
+def wait_until(page: Page, condition: Callable[[], bool], what: str) -> None:
+    """Back once ``condition()`` holds, Playwright's events (a route's handler, DevTools'
+    messages) handled meanwhile; 30 s at most."""
+    deadline = time.monotonic() + WAIT / 1000
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {WAIT // 1000} s for {what}"
+        page.wait_for_timeout(100)
+
+
 def new_table() -> Table:
     players = [factories.member(name, username=name.lower()) for name in ("Anna", "Boris", "Vera")]
     return factories.pulka(players, pool_target=20)
@@ -150,4 +160,45 @@ def test_a_viewer_s_sheet_changes_by_the_push_when_the_scorer_saves(
     assert viewer.revisions_heard() == [shown + 1]
     assert viewer.told[before_save:]
     assert set(viewer.told[before_save:]) == {str(shown + 1)}
+    assert browser_problems.seen == []
+
+
+def test_a_change_told_while_the_sheet_is_fetched_is_fetched_after(
+    push_server, new_page, browser_problems
+):
+    # Two deals saved one after the other: the first one's fetch is still on its way to the
+    # viewer when the stream tells of the second. htmx queues the second fetch on the old
+    # sheet, which the first answer swaps out, and used to drop it: the sheet stayed a deal
+    # behind, its poll skipped while the stream was open.
+    table = new_table()
+    shown = table.revision
+    viewer = open_viewer(push_server, new_page, table)
+    held: list[tuple[Route, APIResponse]] = []
+    holding = True
+
+    def hold_answer(route: Route) -> None:
+        # Asked of the server now, given to the page when the test says.
+        if holding:
+            held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    viewer.page.route(f"**/tables/{table.pk}/live/", hold_answer)
+    scorer = scorer_at(new_page, table)
+    save_passout(scorer)
+    wait_until(viewer.page, lambda: bool(held), "the sheet's fetch for the first deal")
+    save_passout(scorer)
+    wait_until(
+        viewer.page,
+        lambda: shown + 2 in viewer.revisions_heard(),
+        "the stream to tell of the second deal",
+    )
+    holding = False
+    for route, answer in held:
+        route.fulfill(response=answer)  # the sheet after the first deal
+
+    sheet = viewer.page.locator("#sheet")
+    expect(sheet).to_have_attribute("data-revision", str(shown + 2), timeout=WAIT)
+    expect(sheet.locator(".deal-log > li")).to_have_count(2)
+    assert viewer.revisions_heard() == [shown + 1, shown + 2]
     assert browser_problems.seen == []
