@@ -105,12 +105,15 @@
     }
   });
 
+  // htmx:load is told of the top of what a swap drew: the region itself, or a part of the
+  // page around it (#table-body redrawn by an undo, say).
   document.addEventListener("htmx:load", (event) => {
-    const url = event.detail.elt?.dataset?.liveEvents;
-    if (url && pending.has(url)) {
-      const told = pending.get(url);
-      pending.delete(url);
-      fetchRegions(url, told === null ? undefined : told);
+    const drawn = event.detail.elt;
+    for (const [url, told] of pending) {
+      if (Array.from(regions(url)).some((region) => drawn?.contains(region))) {
+        pending.delete(url);
+        fetchRegions(url, told === null ? undefined : told);
+      }
     }
   });
 
