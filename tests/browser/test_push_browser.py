@@ -104,7 +104,8 @@ def open_viewer(push_server: Pushpin, new_page: Callable[..., Page], table: Tabl
     assert stream.value.status == 200
     assert stream.value.headers["content-type"].startswith("text/event-stream")
     opened.value.finished()
-    assert viewer.heard[0][0] == "stream-open"
+    wait_until(viewer.page, lambda: bool(viewer.heard), "DevTools to tell of the stream")
+    assert viewer.heard[0] == ("stream-open", "")
     expect(viewer.page.locator("#sheet")).to_have_attribute("data-revision", str(table.revision))
     return viewer
 
