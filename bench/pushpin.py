@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -20,6 +21,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from bench.load import free_port
 
 PUSHPIN_CONF = """\
 # Pushpin for one run, every socket on the loopback or in this folder (docs/deploy.md has
@@ -73,6 +76,23 @@ class Pushpin:
     """Where clients (or nginx) connect."""
     grip_url: str
     """What the app servers publish to and verify Pushpin's signature with (GRIP_URL)."""
+
+
+def free_run(avoid: set[int]) -> int:
+    """A free port whose two next ports are free too and not in ``avoid`` (ports already
+    chosen): Pushpin's internal ones are three in a row (``pushpin``'s ``other``), and a
+    busy one of them stops it from starting."""
+    while True:
+        base = free_port()
+        if avoid & {base, base + 1, base + 2}:
+            continue
+        try:
+            for port in (base + 1, base + 2):
+                with socket.socket() as probe:
+                    probe.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        return base
 
 
 def routes(upstreams: list[int]) -> str:

@@ -53,16 +53,69 @@
     return Number.isInteger(revision) && Number.isInteger(shown) && shown >= revision;
   }
 
+  // A fetch asked while the region's previous one is in flight is queued by htmx on the
+  // element, and dropped when its turn comes if that element is gone: the answer in flight
+  // swapped it for a new one (hx-swap="outerHTML"). With the stream open the poll is
+  // skipped, so the change told meanwhile would stay unseen until the next one. So a
+  // change told to a busy region is noted, and asked again of the region drawn in its
+  // place (htmx:load, after the swap's settle) unless that one shows it already.
+  const busy = new WeakSet(); // regions with a fetch in flight
+  const missed = new WeakMap(); // busy region → the revision told (null: unknown)
+  const pending = new Map(); // url → the revision told to a region swapped out meanwhile
+
+  function later(a, b) {
+    return a === null || b === null ? null : Math.max(a, b);
+  }
+
   function fetchRegions(url, revision) {
     for (const region of regions(url)) {
       if (!shows(region, revision)) {
         if (Number.isInteger(revision)) {
           region.dataset.liveTold = String(revision);
         }
+        if (busy.has(region)) {
+          const told = Number.isInteger(revision) ? revision : null;
+          missed.set(region, missed.has(region) ? later(missed.get(region), told) : told);
+        }
         window.htmx.trigger(region, "live-changed");
       }
     }
   }
+
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (event.detail.elt?.dataset?.liveEvents) {
+      busy.add(event.detail.elt);
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", (event) => {
+    // The region that asked: a region swapped out hears nothing, and htmx tells its
+    // parent instead (event.detail.elt is then the parent).
+    const region = event.detail.requestConfig?.elt ?? event.detail.elt;
+    busy.delete(region);
+    if (!missed.has(region)) {
+      return;
+    }
+    const told = missed.get(region);
+    missed.delete(region);
+    if (!region.isConnected) {
+      // Swapped out: what htmx queued on it is dropped (still there, htmx sends it).
+      const url = region.dataset.liveEvents;
+      pending.set(url, pending.has(url) ? later(pending.get(url), told) : told);
+    }
+  });
+
+  // htmx:load is told of the top of what a swap drew: the region itself, or a part of the
+  // page around it (#table-body redrawn by an undo, say).
+  document.addEventListener("htmx:load", (event) => {
+    const drawn = event.detail.elt;
+    for (const [url, told] of pending) {
+      if (Array.from(regions(url)).some((region) => drawn?.contains(region))) {
+        pending.delete(url);
+        fetchRegions(url, told === null ? undefined : told);
+      }
+    }
+  });
 
   function changed(url, stream, revision) {
     const first = regions(url)[0];

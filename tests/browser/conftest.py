@@ -2,7 +2,8 @@
 
 Playwright cannot download a browser of its own here, so it launches the system one
 (``apt-get install chromium``; ``.ci/run`` installs it). Without it the browser tests skip,
-except when ``REQUIRE_BROWSER=1`` (set by ``.ci/run``): then a missing browser fails them.
+except when ``REQUIRE_BROWSER=1`` (set by ``.ci/run``): then a missing browser (or
+Pushpin, for the tests through it) fails them.
 """
 
 from __future__ import annotations
@@ -55,11 +56,15 @@ PHONE: dict[str, Any] = {
 
 
 def _require_chromium() -> None:
-    if CHROMIUM.exists():
-        return
-    message = f"needs Debian's chromium at {CHROMIUM} (apt-get install chromium)"
+    if not CHROMIUM.exists():
+        missing(f"needs Debian's chromium at {CHROMIUM} (apt-get install chromium)")
+
+
+def missing(message: str) -> None:
+    """Skip the test for what ``message`` names, or fail it when ``REQUIRE_BROWSER`` is set:
+    CI installs everything the browser tests need (``.ci/run``)."""
     if os.environ.get("REQUIRE_BROWSER", "").strip().lower() in {"1", "true", "yes", "on"}:
-        pytest.fail(f"REQUIRE_BROWSER is set but the browser is missing: {message}")
+        pytest.fail(f"REQUIRE_BROWSER is set but something is missing: {message}")
     pytest.skip(message)
 
 

@@ -19,7 +19,7 @@ from django.test import Client
 from django.urls import reverse
 
 from bench.load import free_port
-from bench.pushpin import Pushpin, pushpin
+from bench.pushpin import Pushpin, free_run, pushpin
 from members.models import Member
 from scoring.engine.errors import RuleError
 from scoring.live import push
@@ -31,23 +31,6 @@ from tests.factories import FIRST_GAME, PASSOUT, post_deal
 needs_pushpin = pytest.mark.skipif(
     shutil.which("pushpin") is None, reason="Debian's pushpin is not installed"
 )
-
-
-def free_run(avoid: set[int]) -> int:
-    """A free port whose two next ports are free too and not in ``avoid`` (ports already
-    chosen): Pushpin's internal ones are three in a row (bench/pushpin.py), and a busy one
-    of them stops it from starting."""
-    while True:
-        base = free_port()
-        if avoid & {base, base + 1, base + 2}:
-            continue
-        try:
-            for port in (base + 1, base + 2):
-                with socket.socket() as probe:
-                    probe.bind(("127.0.0.1", port))
-        except OSError:
-            continue
-        return base
 
 
 @pytest.fixture
