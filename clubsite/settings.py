@@ -277,6 +277,10 @@ if REDIS_URL:
             },
         }
     }
+    # A signed-in member's session read from Redis, not the database: each of his requests
+    # is one query fewer (his session is still written to the database, which keeps it
+    # when Redis is flushed or does not answer).
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {
         "default": {

@@ -137,6 +137,17 @@ def test_production_settings_are_secure() -> None:
 
 
 @pytest.mark.slow  # the site in processes of its own
+def test_with_redis_a_session_is_read_from_it_and_kept_in_the_database() -> None:
+    env = environment(**PRODUCTION, REDIS_URL="redis://127.0.0.1:6379/9")
+    result = run(["-c", SHOW_SETTINGS], env)
+    assert result.returncode == 0, result.stderr
+    values = json.loads(result.stdout.strip().splitlines()[-1])
+    # Written to the database as well: every app server sees it, and a Redis emptied or
+    # down loses no one's sign-in (tests/scoring/live/test_shared_cache.py).
+    assert values["SESSION_ENGINE"] == "django.contrib.sessions.backends.cached_db"
+
+
+@pytest.mark.slow  # the site in processes of its own
 def test_insecure_cookies_are_for_local_http_only() -> None:
     env = environment(**PRODUCTION, DJANGO_SECURE_COOKIES="0", DJANGO_SECURE_SSL_REDIRECT="0")
 

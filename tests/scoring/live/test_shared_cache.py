@@ -187,3 +187,21 @@ def test_drawing_a_revisions_sheet_keeps_its_rung_for_the_next(shared_cache, cli
     live = reverse("scoring:table_live", args=[table.pk])
     Client().get(live)  # drawn in Russian
     assert cache.get(keys.table_key(fresh(table), "sheet-rung:ru")) == 0
+
+
+@pytest.mark.parametrize("shared_cache", ["redis"], indirect=True)
+def test_a_session_read_from_redis_outlives_redis_emptied(shared_cache, settings, anna):
+    # With REDIS_URL a member's session is read from Redis (clubsite/settings.py): one query
+    # fewer on each of his requests, and still written to the database, which keeps him
+    # signed in when Redis is emptied (restarted: it keeps nothing on disk).
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    client = Client(headers={"accept-language": "en"})
+    client.force_login(anna)
+    me = reverse("members:settings")
+    assert client.get(me).status_code == 200
+    assert redis_keys("django.contrib.sessions.cached_db*")
+    clear_cache()
+    assert client.get(me).status_code == 200  # read from the database, and kept again
+    assert redis_keys("django.contrib.sessions.cached_db*")
+    client.logout()
+    assert client.get(me).status_code == 302  # signed out: gone from both
