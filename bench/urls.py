@@ -1,6 +1,7 @@
-"""The site's URLs plus two floors to measure against (benchmarks only): ``/bench/bare/``,
-Django's floor for a request on this machine, and ``/bench/write/<table>/``, its floor
-for a write at a table."""
+"""The site's URLs plus three floors to measure against (benchmarks only): ``/bench/bare/``,
+Django's floor for a request on this machine, ``/bench/bare/member/``, its floor for a
+signed-in member's request, and ``/bench/write/<table>/``, its floor for a write at a
+table."""
 
 import uuid
 
@@ -17,6 +18,12 @@ from scoring.models import Table, WriteKey
 def bare(request: HttpRequest) -> HttpResponse:
     """A fixed short response through the same middleware as every page."""
     return HttpResponse(b"ok", content_type="text/plain")
+
+
+def bare_member(request: HttpRequest) -> HttpResponse:
+    """The bare view for a signed-in member: his session and his member read, which every
+    page he opens pays before it shows anything (the bare view reads neither)."""
+    return HttpResponse(request.user.get_username().encode(), content_type="text/plain")
 
 
 _WRITTEN = engines["django"].from_string(
@@ -45,6 +52,7 @@ def bare_write(request: HttpRequest, table: int) -> HttpResponse:
 
 urlpatterns = [
     path("bench/bare/", bare, name="bench_bare"),
+    path("bench/bare/member/", bare_member, name="bench_bare_member"),
     path("bench/write/<int:table>/", bare_write, name="bench_write"),
     *site,
 ]
