@@ -5,6 +5,7 @@ The people and tables most tests start from are defined here once: ``club`` (fiv
 by name), ``table`` (an open pulka) with ``anna`` signed in at it, and ``organiser``.
 """
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -185,3 +186,25 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     clock = Clock(timezone.now)
     monkeypatch.setattr(timezone, "now", clock)
     return clock
+
+
+# -- a real Pushpin -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def push_server(live_server: Any, settings: Any) -> Iterator[Any]:
+    """Pushpin (``bench/pushpin.py``) in front of the live server, for every path (a page
+    and its stream share an origin, as behind nginx), and the site publishing to it. Its
+    users say what a test does without Debian's pushpin."""
+    import django_grip
+
+    from bench.load import free_port
+    from bench.pushpin import free_run, pushpin
+
+    port, publish = free_port(), free_port()
+    other = free_run(avoid={port, publish})
+    with pushpin(port, publish, [live_server.thread.port], other=other) as server:
+        settings.GRIP_URL = server.grip_url
+        django_grip._pubcontrol = None  # made again from GRIP_URL by the next publish
+        yield server
+    django_grip._pubcontrol = None

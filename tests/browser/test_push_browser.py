@@ -11,16 +11,13 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
-import django_grip
 import pytest
 from playwright.sync_api import APIResponse, Page, Request, Response, Route, expect
 
-from bench.load import free_port
-from bench.pushpin import Pushpin, free_run, pushpin
+from bench.pushpin import Pushpin
 from scoring.models import Table
 from tests import factories
 from tests.browser.conftest import missing
@@ -36,19 +33,11 @@ WAIT = 30_000
 """Milliseconds to wait for what a page should do: generous, on a loaded machine."""
 
 
-@pytest.fixture
-def push_server(live_server: Any, settings: Any) -> Iterator[Pushpin]:
-    """Pushpin in front of the live server (every path: the page and its stream share an
-    origin, as behind nginx), and the site publishing to it."""
+@pytest.fixture(autouse=True)
+def pushpin_installed() -> None:
+    """Before ``push_server`` (tests/conftest.py) starts one: autouse fixtures come first."""
     if shutil.which("pushpin") is None:
         missing("needs Debian's pushpin on the PATH (apt-get install pushpin)")
-    port, publish = free_port(), free_port()
-    other = free_run(avoid={port, publish})
-    with pushpin(port, publish, [live_server.thread.port], other=other) as server:
-        settings.GRIP_URL = server.grip_url
-        django_grip._pubcontrol = None  # made again from GRIP_URL by the next publish
-        yield server
-    django_grip._pubcontrol = None
 
 
 def is_sheet_fetch(request: Request) -> bool:

@@ -10,16 +10,12 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
-import django_grip
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from bench.load import free_port
-from bench.pushpin import Pushpin, free_run, pushpin
 from members.models import Member
 from scoring.engine.errors import RuleError
 from scoring.live import push
@@ -31,18 +27,6 @@ from tests.factories import FIRST_GAME, PASSOUT, post_deal
 needs_pushpin = pytest.mark.skipif(
     shutil.which("pushpin") is None, reason="Debian's pushpin is not installed"
 )
-
-
-@pytest.fixture
-def push_server(live_server: Any, settings: Any) -> Iterator[Pushpin]:
-    """Pushpin in front of the live server, and the site publishing to it."""
-    port, publish = free_port(), free_port()
-    other = free_run(avoid={port, publish})
-    with pushpin(port, publish, [live_server.thread.port], other=other) as server:
-        settings.GRIP_URL = server.grip_url
-        django_grip._pubcontrol = None  # made again from GRIP_URL by the next publish
-        yield server
-    django_grip._pubcontrol = None
 
 
 class Stream:
