@@ -26,7 +26,7 @@ from django.utils.translation import get_language
 
 from scoring import selectors
 from scoring.live.fragments import cached
-from scoring.live.keys import mini_sheet_key, with_epoch
+from scoring.live.keys import home_key, mini_sheet_key, with_epoch
 from scoring.models import Attendance, Evening, EveningTable, Season, Seat, Table
 from scoring.pages import games as game_pages
 from scoring.pages import standings
@@ -34,6 +34,7 @@ from scoring.pages.tables import TABLE_FIELDS, VERSION_FIELDS, VERSIONS, listed_
 from scoring.permissions import can_check_in, can_run_evening, standings_are_public
 from scoring.selectors import evenings as evening_reads
 from scoring.selectors import profiles as profile_reads
+from scoring.selectors.home import HomeVersion
 
 LEADERS = 5
 """How many of each game's board the home page shows."""
@@ -169,27 +170,56 @@ def home_context(request: HttpRequest) -> dict[str, Any]:
     return context
 
 
-def home_own(request: HttpRequest) -> dict[str, Any]:
+def _own_results(member: Any) -> str:
+    games = dict(Table.GAMES)
+    results = [
+        OwnResult(seat, f"{games[seat.game]} #{seat.table_id}")
+        for seat in profile_reads.last_results(member, latest=OWN_RESULTS)
+    ]
+    context = {"own_results": results, "username": member.get_username()}
+    return render_to_string("scoring/home.html#own-results-section", context)
+
+
+def _here(evening: int) -> str:
+    """The members checked in at ``evening``, their ids separated by commas: one query."""
+    return ",".join(map(str, evening_reads.members_here(evening)))
+
+
+def home_own(request: HttpRequest, version: HomeVersion | None) -> dict[str, Any]:
     """What of the home page is ``request``'s user's own: whether he is checked in tonight
     and may check himself in, an organiser's "Run the evening" and "Announce an evening",
-    his last results, and the leaders where only members see the standings. Tonight's
-    evening and his check-in are one query, his results another; nothing (no query) for a
-    visitor who is not signed in."""
+    his last results, and the leaders where only members see the standings. Nothing for a
+    visitor who is not signed in.
+
+    Under the page's ``version`` (``selectors.home``: read anyway), who is here tonight
+    and his last results are kept in the cache under its stamps, which every check-in and
+    every table finished or reopened moves: no query once they are kept. Without one (a
+    database without the home stamp), two queries."""
     user = request.user
     if not user.is_authenticated:
         return {}
-    tonight = evening_reads.tonight_for(user, timezone.localdate())
-    me_here = tonight is not None and tonight[1]
-    games = dict(Table.GAMES)
+    language = get_language() or ""
+    if version is None:
+        found = evening_reads.tonight_for(user, timezone.localdate())
+        tonight, me_here = found if found is not None else (None, False)
+        results = _own_results(user)
+    else:
+        tonight = version.tonight
+        here = (
+            cached(home_key(version.stamps, "here", tonight), lambda: _here(tonight))
+            if tonight is not None
+            else ""
+        )
+        me_here = str(user.pk) in here.split(",")
+        results = cached(
+            home_key(version.stamps, "results", user.pk, language), lambda: _own_results(user)
+        )
     context: dict[str, Any] = {
-        "tonight_pk": tonight[0] if tonight is not None else None,
+        "tonight_pk": tonight,
         "me_here": me_here,
         "can_check_in_self": tonight is not None and not me_here and can_check_in(user, user),
         "runs_evenings": can_run_evening(user),
-        "own_results": [
-            OwnResult(seat, f"{games[seat.game]} #{seat.table_id}")
-            for seat in profile_reads.last_results(user, latest=OWN_RESULTS)
-        ],
+        "own_results_section": results,
     }
     if not standings_are_public():
         context["leaders_section"] = _leaders_section()

@@ -182,6 +182,15 @@ def tonight_for(member: Any, day: datetime.date) -> tuple[int, bool] | None:
     return found
 
 
+def members_here(evening: int) -> list[int]:
+    """The ids of the members checked in at ``evening`` (guests not): one query."""
+    return list(
+        Attendance.objects.filter(evening_id=evening, member__isnull=False)
+        .order_by("member_id")
+        .values_list("member_id", flat=True)
+    )
+
+
 def next_evening(after: datetime.date) -> Evening | None:
     """The first evening announced after ``after`` (an organiser creates one for any date):
     one query."""

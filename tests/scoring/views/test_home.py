@@ -14,7 +14,16 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring import services
-from scoring.models import Attendance, Evening, EveningTable, Guest, Season, Seat, Table
+from scoring.models import (
+    Attendance,
+    Evening,
+    EveningTable,
+    Guest,
+    HomeStamp,
+    Season,
+    Seat,
+    Table,
+)
 from scoring.services import calendar, evenings
 from tests import factories
 from tests.factories import finished_pulka
@@ -313,11 +322,47 @@ def test_a_signed_in_dashboard_costs_a_constant_number_of_queries(
     client.force_login(user)
     client.get(HOME)
 
-    # The session (1) and its member (1); the page's version (1), and the page kept for
-    # everyone; his own parts: tonight's evening with whether he is here (1) and his last
-    # results (1).
-    with django_assert_num_queries(5):
+    # The session (1) and its member (1); the page's version with tonight's evening (1),
+    # and the page kept for everyone; his own parts, who is here and his last results,
+    # kept under the page's stamps.
+    with django_assert_num_queries(3):
         client.get(HOME)
+
+
+def test_without_a_home_stamp_the_page_is_made_for_each_request(
+    client: Client, club, tonight, django_assert_num_queries: Any
+):
+    """A database just flushed has no stamp: nothing is kept, and each part is right."""
+    HomeStamp.objects.all().delete()
+    anna = signed_in(club["Anna"])
+    anna.get(HOME)
+
+    # The session, the member and the version (3); the page made: the tables in play, the
+    # latest finished, their seats, tonight's evening and who is here, the next evening,
+    # the season and the standings stamp (8; the mini sheets and the leaders kept); hers:
+    # tonight's evening with her check-in, and her last results (2).
+    with django_assert_num_queries(13):
+        html = anna.get(HOME).content.decode()
+
+    assert "You are checked in" in section(html, "tonight")
+    assert 'id="own-results"' in html
+    assert "I am here" not in client.get(HOME).content.decode()
+
+
+def test_his_last_results_follow_his_tables(club, tonight, django_capture_on_commit_callbacks: Any):
+    """Kept under the page's stamps: a finish or a reopen of his table shows at once."""
+    gleb = signed_in(club["Gleb"])
+    table = factories.pulka([club["Gleb"], club["Vera"], club["Dina"]])
+    played = f'href="/tables/{table.pk}/">Preferans #{table.pk}</a>'
+    assert played not in section(gleb.get(HOME).content.decode(), "own-results")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.table_finish(table, by=tonight["organiser"])
+    assert played in section(gleb.get(HOME).content.decode(), "own-results")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.table_reopen(table, by=tonight["organiser"], reason="a typo")
+    assert played not in section(gleb.get(HOME).content.decode(), "own-results")
 
 
 def test_the_tables_in_play_redraw_themselves(
