@@ -51,7 +51,7 @@ SHARE_TARGETS = {
 }
 """Under gunicorn: the least share of the bare view's requests per second. A visitor's page
 and a member's are the same page kept per version (``clubsite.pages``), each one's own
-parts filled in; a scorer's table page and the home page are still made for each request."""
+parts filled in: the table pages, the standings, the profiles and the home page."""
 
 BARE_TARGETS = {
     "season leaderboard, first view after a finish": 20,

@@ -76,13 +76,17 @@ def kept_page(
 
     The kept page is the view's answer to a visitor who is not signed in, with every
     ``{% own %}`` part a mark; only a complete HTML page (200) that sets no cookie and used
-    no CSRF token is kept, else the view answers this request itself."""
+    no CSRF token is kept, else the view answers this request itself. An htmx request asks
+    for a region of the page (``clubsite.http.page_or_partial``), under the same address:
+    the view answers it itself, and its answer is never kept as the page."""
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if request.method not in ("GET", "HEAD") or (
-                not members and request.user.is_authenticated
+            if (
+                request.method not in ("GET", "HEAD")
+                or getattr(request, "htmx", False)
+                or (not members and request.user.is_authenticated)
             ):
                 return view(request, *args, **kwargs)
             made_from = version(request, *args, **kwargs)

@@ -83,9 +83,14 @@ def can_reject(user: Any, table: Table) -> bool:
     return is_organiser(user) or (is_seated(user, table) and players_may_accept(table))
 
 
+def standings_are_public() -> bool:
+    """Whether visitors who are not signed in see the standings (STANDINGS_PUBLIC)."""
+    return bool(getattr(settings, "STANDINGS_PUBLIC", True))
+
+
 def can_see_standings(request: HttpRequest) -> bool:
     """Standings are public unless the club turns STANDINGS_PUBLIC off."""
-    return bool(getattr(settings, "STANDINGS_PUBLIC", True) or request.user.is_authenticated)
+    return standings_are_public() or bool(request.user.is_authenticated)
 
 
 def can_use_admin(request: HttpRequest) -> bool:

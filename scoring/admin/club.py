@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from clubsite.admin_lookups import SafeLookups
 from scoring.admin.tariffs import OrganisersOnly
 from scoring.models import Club
+from scoring.services import home_changed
 
 
 class ClubAdmin(OrganisersOnly, SafeLookups, admin.ModelAdmin):  # type: ignore[type-arg]
@@ -48,6 +49,10 @@ class ClubAdmin(OrganisersOnly, SafeLookups, admin.ModelAdmin):  # type: ignore[
         if Club.objects.filter(pk=Club.ONLY_PK).exists():
             return HttpResponseRedirect(reverse("admin:scoring_club_change", args=[Club.ONLY_PK]))
         return HttpResponseRedirect(reverse("admin:scoring_club_add"))
+
+    def save_model(self, request: HttpRequest, obj: Club, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        home_changed()  # its name and introduction head the home page, kept under the stamp
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         if Club.objects.filter(pk=Club.ONLY_PK).exists():

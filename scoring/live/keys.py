@@ -195,6 +195,14 @@ def standings_key(stamp: str, page: str, *made_from: object) -> str:
     return ":".join(("standings", stamp, page, *map(str, made_from)))
 
 
+def home_key(stamps: str, part: str, *made_from: object) -> str:
+    """The key of a home page ``part`` (who is here tonight, a member's last results) under
+    the home page's ``stamps`` (``selectors.home.HomeVersion.stamps``: the home stamp, the
+    standings stamp and the epoch), made from ``made_from`` (the evening, the member, the
+    language)."""
+    return ":".join(("home", stamps, part, *map(str, made_from)))
+
+
 def claim_key(key: str) -> str:
     """The key of the claim to make what is kept under ``key`` (``fragments.cached``)."""
     return f"making:{key}"

@@ -17,6 +17,7 @@ from scoring.models.evenings import (
 )
 from scoring.models.guests import Guest
 from scoring.models.history import HistoryImport
+from scoring.models.home import HomeStamp
 from scoring.models.notices import Notice
 from scoring.models.seasons import Rating, RatingHistory, Season
 from scoring.models.standings import RivalTotal, StandingsStamp, StandingsTotal
@@ -50,6 +51,7 @@ __all__ = [
     "EveningTable",
     "Guest",
     "HistoryImport",
+    "HomeStamp",
     "Notice",
     "Penalty",
     "PreferansTariff",

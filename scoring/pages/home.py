@@ -2,7 +2,13 @@
 play each with a mini sheet, the leaders of the season, the next evening announced, the
 latest finished tables and, for a signed-in member, his own last results. Writes nothing.
 
-Its cost is a constant number of queries whatever the club holds: each list is one query
+The page is kept for everyone under its version (``selectors.home.home_version``, with
+``clubsite.pages``): ``home_context`` is what every viewer sees, made once per version;
+``home_own`` the parts that are the viewer's own (``{% own %}`` in the template: his
+check-in and the organiser's buttons, his last results, the leaders where only members see
+the standings), filled in for each request.
+
+Making it costs a constant number of queries whatever the club holds: each list is one query
 (its seats one more), and each table's mini sheet is rendered once per revision and
 language and kept (``scoring.live``), so a table in play costs its replay only when a deal
 changed it (``tests/scoring/views/test_home.py`` pins the counts)."""
@@ -20,14 +26,15 @@ from django.utils.translation import get_language
 
 from scoring import selectors
 from scoring.live.fragments import cached
-from scoring.live.keys import mini_sheet_key, with_epoch
+from scoring.live.keys import home_key, mini_sheet_key, with_epoch
 from scoring.models import Attendance, Evening, EveningTable, Season, Seat, Table
 from scoring.pages import games as game_pages
 from scoring.pages import standings
 from scoring.pages.tables import TABLE_FIELDS, VERSION_FIELDS, VERSIONS, listed_tables
-from scoring.permissions import can_check_in, can_run_evening, can_see_standings
+from scoring.permissions import can_check_in, can_run_evening, standings_are_public
 from scoring.selectors import evenings as evening_reads
 from scoring.selectors import profiles as profile_reads
+from scoring.selectors.home import HomeVersion
 
 LEADERS = 5
 """How many of each game's board the home page shows."""
@@ -63,7 +70,6 @@ class Tonight:
     evening: Evening
     here: list[Attendance]
     tables: int
-    me_here: bool
 
 
 def tables_in_play() -> QuerySet[Table]:
@@ -112,18 +118,15 @@ def _link(table: Table) -> EveningTable | None:
         return None
 
 
-def _tonight(request: HttpRequest, cards: list[TableCard]) -> Tonight | None:
+def _tonight(cards: list[TableCard]) -> Tonight | None:
     evening = evening_reads.evening_on(timezone.localdate())
     if evening is None:
         return None
-    here = evening_reads.attendances(evening)
-    user = request.user
     links = [_link(card.table) for card in cards]
     return Tonight(
         evening=evening,
-        here=here,
+        here=evening_reads.attendances(evening),
         tables=sum(1 for link in links if link is not None and link.evening_id == evening.pk),
-        me_here=user.is_authenticated and any(a.member_id == user.pk for a in here),
     )
 
 
@@ -142,33 +145,82 @@ def in_play_context(request: HttpRequest) -> dict[str, Any]:
     return {"cards": _cards(request, in_play), "in_play": in_play}
 
 
+def _leaders_section() -> str:
+    return standings.leaders_section(Season.of_date(timezone.localdate()), top=LEADERS)
+
+
 def home_context(request: HttpRequest) -> dict[str, Any]:
-    """Everything the home page shows ``request``'s user: the club's parts for everyone,
-    the standings if he may see them, his own results and the actions his role has."""
-    user = request.user
+    """What the home page shows everyone: the club's parts, and the leaders where the
+    standings are public (the viewer's own parts: ``home_own``)."""
     in_play = list(tables_in_play())
     latest = list(listed_tables().filter(status=Table.FINISHED)[:LATEST_FINISHED])
     _with_seats(*in_play, *latest)
     cards = _cards(request, in_play)
-    tonight = _tonight(request, cards)
+    public = standings_are_public()
     context: dict[str, Any] = {
         "cards": cards,
         "in_play": [card.table for card in cards],
         "latest": latest,
-        "tonight": tonight,
+        "tonight": _tonight(cards),
         "next_evening": evening_reads.next_evening(timezone.localdate()),
-        "runs_evenings": can_run_evening(user),
-        "can_check_in_self": tonight is not None
-        and not tonight.me_here
-        and can_check_in(user, user),
+        "standings_public": public,
     }
-    if can_see_standings(request):
-        season = Season.of_date(timezone.localdate())
-        context["leaders_section"] = standings.leaders_section(season, top=LEADERS)
-    if user.is_authenticated:
-        games = dict(Table.GAMES)
-        context["own_results"] = [
-            OwnResult(seat, f"{games[seat.game]} #{seat.table_id}")
-            for seat in profile_reads.last_results(user, latest=OWN_RESULTS)
-        ]
+    if public:
+        context["leaders_section"] = _leaders_section()
+    return context
+
+
+def _own_results(member: Any) -> str:
+    games = dict(Table.GAMES)
+    results = [
+        OwnResult(seat, f"{games[seat.game]} #{seat.table_id}")
+        for seat in profile_reads.last_results(member, latest=OWN_RESULTS)
+    ]
+    context = {"own_results": results, "username": member.get_username()}
+    return render_to_string("scoring/home.html#own-results-section", context)
+
+
+def _here(evening: int) -> str:
+    """The members checked in at ``evening``, their ids separated by commas: one query."""
+    return ",".join(map(str, evening_reads.members_here(evening)))
+
+
+def home_own(request: HttpRequest, version: HomeVersion | None) -> dict[str, Any]:
+    """What of the home page is ``request``'s user's own: whether he is checked in tonight
+    and may check himself in, an organiser's "Run the evening" and "Announce an evening",
+    his last results, and the leaders where only members see the standings. Nothing for a
+    visitor who is not signed in.
+
+    Under the page's ``version`` (``selectors.home``: read anyway), who is here tonight
+    and his last results are kept in the cache under its stamps, which every check-in and
+    every table finished or reopened moves: no query once they are kept. Without one (a
+    database without the home stamp), two queries."""
+    user = request.user
+    if not user.is_authenticated:
+        return {}
+    language = get_language() or ""
+    if version is None:
+        found = evening_reads.tonight_for(user, timezone.localdate())
+        tonight, me_here = found if found is not None else (None, False)
+        results = _own_results(user)
+    else:
+        tonight = version.tonight
+        here = (
+            cached(home_key(version.stamps, "here", tonight), lambda: _here(tonight))
+            if tonight is not None
+            else ""
+        )
+        me_here = str(user.pk) in here.split(",")
+        results = cached(
+            home_key(version.stamps, "results", user.pk, language), lambda: _own_results(user)
+        )
+    context: dict[str, Any] = {
+        "tonight_pk": tonight,
+        "me_here": me_here,
+        "can_check_in_self": tonight is not None and not me_here and can_check_in(user, user),
+        "runs_evenings": can_run_evening(user),
+        "own_results_section": results,
+    }
+    if not standings_are_public():
+        context["leaders_section"] = _leaders_section()
     return context

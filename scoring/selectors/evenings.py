@@ -13,6 +13,7 @@ from decimal import Decimal
 from itertools import combinations
 from typing import Any
 
+from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 
 from scoring.engine.draw import Pair
@@ -164,6 +165,29 @@ def evening_on(day: datetime.date) -> Evening | None:
         .select_related("organiser")
         .order_by("-created_at", "-pk")
         .first()
+    )
+
+
+def tonight_for(member: Any, day: datetime.date) -> tuple[int, bool] | None:
+    """The evening held on ``day`` as ``evening_on`` finds it, and whether ``member`` is
+    checked in at it: one query (None: no evening that day)."""
+    here = Attendance.objects.filter(evening=OuterRef("pk"), member=member)
+    found: tuple[int, bool] | None = (
+        Evening.objects.filter(played_on=day)
+        .order_by("-created_at", "-pk")
+        .annotate(here=Exists(here))
+        .values_list("pk", "here")
+        .first()
+    )
+    return found
+
+
+def members_here(evening: int) -> list[int]:
+    """The ids of the members checked in at ``evening`` (guests not): one query."""
+    return list(
+        Attendance.objects.filter(evening_id=evening, member__isnull=False)
+        .order_by("member_id")
+        .values_list("member_id", flat=True)
     )
 
 

@@ -9,6 +9,7 @@ from scoring.services.history import (
     history_plan,
     history_table_digest,
 )
+from scoring.services.home import home_changed
 from scoring.services.imports import record_import
 from scoring.services.limits import imports_per_hour_check, tables_per_hour_check
 from scoring.services.members import member_save
@@ -93,6 +94,7 @@ __all__ = [
     "history_import",
     "history_plan",
     "history_table_digest",
+    "home_changed",
     "imports_per_hour_check",
     "member_save",
     "ratings_after_finish",

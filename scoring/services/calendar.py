@@ -20,6 +20,7 @@ from scoring.models import Attendance, Evening, EveningAnswer, EveningSeries
 from scoring.selectors import calendar as selectors
 from scoring.services import locking, notifications
 from scoring.services.evenings import evening_create
+from scoring.services.home import home_changed
 
 SERIES_WEEKS = 53
 """The most evenings one weekly series schedules: a year of one weekday."""
@@ -108,6 +109,8 @@ def evening_check_in_answered(*, evening: Evening, by: Member) -> int:
         Attendance.objects.bulk_create(
             Attendance(evening=locked, member=m, checked_in_by=by) for m in new
         )
+        if new:
+            home_changed()  # who is here tonight
         return len(new)
 
 
@@ -131,3 +134,4 @@ def evening_cancel(*, evening: Evening) -> None:
                 field="evening",
             )
         locked.delete()
+        home_changed()  # no longer tonight's, nor the next, on the home page

@@ -34,6 +34,7 @@ from scoring.selectors import evenings as selectors
 from scoring.selectors.tariffs import opening_tariff
 from scoring.services import locking
 from scoring.services.guest_names import guest_name_check
+from scoring.services.home import home_changed
 from scoring.services.tables import Player, table_open
 
 MAX_SEED = 999_999
@@ -47,9 +48,11 @@ def evening_create(
         raise RuleError(_("no such game"), field="game")
     if table_size not in (3, 4):
         raise RuleError(_("a table has 3 or 4 players"), field="table_size")
-    return Evening.objects.create(
-        organiser=organiser, played_on=played_on, place=place, game=game, table_size=table_size
-    )
+    with transaction.atomic():
+        home_changed()  # tonight's evening, or the next one, on the home page
+        return Evening.objects.create(
+            organiser=organiser, played_on=played_on, place=place, game=game, table_size=table_size
+        )
 
 
 def _locked(evening: Evening) -> Evening:
@@ -62,7 +65,9 @@ def evening_check_in(*, evening: Evening, member: Member, by: Member) -> Attenda
         raise RuleError(_("this member is not active"), field="member")
     try:
         with transaction.atomic():
-            return Attendance.objects.create(evening=evening, member=member, checked_in_by=by)
+            attendance = Attendance.objects.create(evening=evening, member=member, checked_in_by=by)
+            home_changed()  # who is here tonight
+            return attendance
     except IntegrityError:
         raise RuleError(_("this member is checked in already"), field="member") from None
 
@@ -97,6 +102,7 @@ def evening_check_in_guest(
             )
         if guest is None:
             guest = Guest.objects.create(name=name, evening=locked)
+        home_changed()  # who is here tonight
         return Attendance.objects.create(evening=locked, guest=guest, checked_in_by=by)
 
 
@@ -119,13 +125,16 @@ def evening_check_out(*, evening: Evening, member: Player) -> None:
             raise RuleError(_("this member has a seat tonight already"), field="member")
         if not Attendance.objects.filter(evening=locked, **_whose(member)).delete()[0]:
             raise RuleError(_("this member is not checked in"), field="member")
+        home_changed()  # who is here tonight
 
 
 def evening_sits_out(*, evening: Evening, member: Player, sits_out: bool) -> None:
     """Mark a checked-in member or guest as sitting out the next draw (or back in)."""
     here = Attendance.objects.filter(evening=evening, **_whose(member))
-    if not here.update(sits_out=sits_out):
-        raise RuleError(_("this member is not checked in"), field="member")
+    with transaction.atomic():
+        if not here.update(sits_out=sits_out):
+            raise RuleError(_("this member is not checked in"), field="member")
+        home_changed()  # who sits out tonight
 
 
 def evening_apart(*, evening: Evening, first: Member, second: Member) -> ApartRequest:

@@ -28,6 +28,7 @@ from scoring.models import (
 from scoring.models.evenings import party_key
 from scoring.services import locking
 from scoring.services.history import history_table_digest
+from scoring.services.home import home_changed
 from scoring.services.ratings import ratings_update_task
 from scoring.services.standings import standings_after_finish, standings_before_reopen
 from scoring.services.tables import table_digest
@@ -71,6 +72,7 @@ def guest_merge(*, guest: Guest, member: Member, by: Member) -> list[Table]:
         for table in finished:  # the standings totals count the member's seats only:
             standings_before_reopen(table)  # taken off as they were, added back with his
         _move(guest, member, evenings)
+        home_changed()  # his name in who is here tonight, and at the latest tables
         for table in finished:
             standings_after_finish(table)
         for table in tables:

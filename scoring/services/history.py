@@ -34,6 +34,7 @@ from scoring.models.guests import guest_name_cleaned, name_key
 from scoring.models.tables import validate_played_on
 from scoring.selectors.tariffs import house_tariffs
 from scoring.services import locking
+from scoring.services.home import home_changed
 from scoring.services.ratings import ratings_update_task
 from scoring.services.standings import standings_after_finish
 from scoring.services.tables import seat_names_for
@@ -406,6 +407,7 @@ def history_import(*, content: bytes, file_name: str, by: Member | None) -> Hist
         )
         for planned in plan.tables:
             _create_table(planned, record=record)
+        home_changed()  # among the home page's latest finished tables, maybe
         for game in sorted({t.source.game for t in plan.tables}):
             ratings_update_task.enqueue(game)
         return record

@@ -38,6 +38,7 @@ from scoring.permissions import can_accept, can_reject, is_organiser
 from scoring.selectors.deal_caps import deals_played
 from scoring.services import locking
 from scoring.services.guest_names import guest_name_check
+from scoring.services.home import home_changed
 from scoring.services.notifications import after_table_finish
 from scoring.services.ratings import ratings_after_finish, ratings_after_reopen
 from scoring.services.standings import (
@@ -104,7 +105,8 @@ def table_open(
             table.played_on = played_on
         kind.setup(table, names)  # the engine checks the player count, dealer, target, suit
         table.save()
-        revisions.table_moved(table.pk)  # the home page's tables in play change
+        revisions.table_moved(table.pk)
+        home_changed()  # the home page's tables in play change
         Seat.objects.bulk_create(
             Seat(table=table, position=i, name=name, **_seated(player))
             for i, (player, name) in enumerate(zip(members, names, strict=True))
@@ -615,6 +617,7 @@ def table_finish(
             ]
         )
         revisions.table_moved(table.pk)
+        home_changed()  # out of the home page's tables in play, into its latest finished
         _store_seat_results(table, state)
         AuditEntry.objects.create(
             table=table,
@@ -650,6 +653,7 @@ def table_reopen(table: Table, *, by: Member | None, reason: str, drawn: Drawn =
         table.revision += 1
         table.save(update_fields=["status", "result", "finished_at", "revision"])
         revisions.table_moved(table.pk)
+        home_changed()  # in play again on the home page
         table.seats.update(result=None, money=None, place=None, won=False, stats={})
         if table.has_seat_changes:  # a leaver's statistics are counted again at the finish
             table.seat_changes.update(stats={})

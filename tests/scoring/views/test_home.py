@@ -13,9 +13,21 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.models import Attendance, Evening, EveningTable, Guest, Season, Seat, Table
+from scoring import services
+from scoring.models import (
+    Attendance,
+    Evening,
+    EveningTable,
+    Guest,
+    HomeStamp,
+    Season,
+    Seat,
+    Table,
+)
+from scoring.services import calendar, evenings
 from tests import factories
 from tests.factories import finished_pulka
+from tests.html_forms import form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -284,16 +296,19 @@ def test_the_home_page_costs_the_same_queries_whatever_the_tables(
         finished_pulka(seated, seated[0], days_ago(i % 20))
         factories.pulka(seated)  # in play
 
-    # Tables in play (1), the latest finished (1), the seats of both (1), each new
-    # revision's mini sheet (its deals, 1 a table), tonight's evening (1), the next (1),
-    # the season (1), the standings stamp (1), two boards of two queries each (4), the
-    # leaders' usernames (1), the club's name (1).
-    with django_assert_num_queries(13 + tables):
+    # The page's version (1: selectors.home); making the page: tables in play (1), the
+    # latest finished (1), the seats of both (1), each new revision's mini sheet (its
+    # deals, 1 a table), tonight's evening (1), the next (1), the season (1), the standings
+    # stamp (1), two boards of two queries each (4), the leaders' usernames (1), the
+    # club's name (1).
+    with django_assert_num_queries(14 + tables):
         response = client.get(HOME)
-    # Again, nothing changed: the mini sheets, the leaders and the club's name come from
-    # the cache.
-    with django_assert_num_queries(7):
-        client.get(HOME)
+    # Again, nothing changed: the version, and the page kept for everyone, filled in as a
+    # visitor's (clubsite.pages).
+    with django_assert_num_queries(1):
+        again = client.get(HOME)
+
+    assert again.content == response.content
 
     assert len(response.context["in_play"]) == tables
     assert len(response.context["latest"]) == min(tables, 5)
@@ -307,11 +322,47 @@ def test_a_signed_in_dashboard_costs_a_constant_number_of_queries(
     client.force_login(user)
     client.get(HOME)
 
-    # The session (1) and its member (1); tables in play, the latest finished and their
-    # seats (3); tonight's evening (1) and who is here (1); the next evening (1); the
-    # season (1) and the standings stamp (1); his own last results (1).
-    with django_assert_num_queries(11):
+    # The session (1) and its member (1); the page's version with tonight's evening (1),
+    # and the page kept for everyone; his own parts, who is here and his last results,
+    # kept under the page's stamps.
+    with django_assert_num_queries(3):
         client.get(HOME)
+
+
+def test_without_a_home_stamp_the_page_is_made_for_each_request(
+    client: Client, club, tonight, django_assert_num_queries: Any
+):
+    """A database just flushed has no stamp: nothing is kept, and each part is right."""
+    HomeStamp.objects.all().delete()
+    anna = signed_in(club["Anna"])
+    anna.get(HOME)
+
+    # The session, the member and the version (3); the page made: the tables in play, the
+    # latest finished, their seats, tonight's evening and who is here, the next evening,
+    # the season and the standings stamp (8; the mini sheets and the leaders kept); hers:
+    # tonight's evening with her check-in, and her last results (2).
+    with django_assert_num_queries(13):
+        html = anna.get(HOME).content.decode()
+
+    assert "You are checked in" in section(html, "tonight")
+    assert 'id="own-results"' in html
+    assert "I am here" not in client.get(HOME).content.decode()
+
+
+def test_his_last_results_follow_his_tables(club, tonight, django_capture_on_commit_callbacks: Any):
+    """Kept under the page's stamps: a finish or a reopen of his table shows at once."""
+    gleb = signed_in(club["Gleb"])
+    table = factories.pulka([club["Gleb"], club["Vera"], club["Dina"]])
+    played = f'href="/tables/{table.pk}/">Preferans #{table.pk}</a>'
+    assert played not in section(gleb.get(HOME).content.decode(), "own-results")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.table_finish(table, by=tonight["organiser"])
+    assert played in section(gleb.get(HOME).content.decode(), "own-results")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.table_reopen(table, by=tonight["organiser"], reason="a typo")
+    assert played not in section(gleb.get(HOME).content.decode(), "own-results")
 
 
 def test_the_tables_in_play_redraw_themselves(
@@ -337,3 +388,220 @@ def test_the_tables_in_play_redraw_themselves(
     assert 'id="tonight"' not in html
     assert "<html" not in html
     assert "2 deals" in html
+
+
+# -- kept for everyone, each viewer's own parts filled in (clubsite.pages) -------------------
+
+
+def signed_in(member: Any) -> Client:
+    client = Client(headers={"accept-language": "en"})
+    client.force_login(member)
+    return client
+
+
+@pytest.mark.parametrize("first", ["member", "organiser"])
+def test_a_visitor_never_sees_the_parts_of_whoever_made_the_page(
+    client: Client, club, tonight, first: str
+):
+    """The page is made once, whoever asks first; a member's own parts are never in it."""
+    maker = tonight["organiser"] if first == "organiser" else club["Gleb"]
+    made = signed_in(maker).get(HOME).content.decode()
+    assert "I am here" in made  # neither is checked in
+
+    html = client.get(HOME).content.decode()
+
+    assert "I am here" not in html
+    assert "Run the evening" not in html
+    assert 'id="own-results"' not in html
+    assert "csrfmiddlewaretoken" not in html
+    assert "Sign out" not in html
+    assert "Deal by deal." in html  # what the site does: for visitors
+    assert "<!--own:" not in html
+    assert "<!--own:" not in made
+
+
+def test_a_member_sees_his_own_parts_in_the_page_a_visitor_made(client: Client, club, tonight):
+    client.get(HOME)
+    gleb, anna = club["Gleb"], club["Anna"]
+
+    his = signed_in(gleb).get(HOME).content.decode()
+    hers = signed_in(anna).get(HOME).content.decode()
+    organisers = signed_in(tonight["organiser"]).get(HOME).content.decode()
+
+    check_in = reverse("scoring:evening_check_in", args=[tonight["evening"].pk])
+    assert f'action="{check_in}"' in section(his, "tonight")
+    assert f'name="member" value="{gleb.pk}"' in section(his, "tonight")
+    assert "csrfmiddlewaretoken" in section(his, "tonight")
+    assert 'id="own-results"' in his
+    assert "Deal by deal." not in his
+    assert "You are checked in" in section(hers, "tonight")
+    assert "I am here" not in hers
+    assert f'name="member" value="{gleb.pk}"' not in hers
+    url = reverse("scoring:evening_detail", args=[tonight["evening"].pk])
+    assert f'<a class="button" href="{url}">Run the evening</a>' in organisers
+    assert "Run the evening" not in his + hers
+    # The kept parts are everyone's: who is here, the cards, the next evening.
+    for html in (his, hers, organisers):
+        assert 'Boris <span class="badge badge--muted">sits out</span>' in html
+        assert "The river house" in section(html, "next-evening")
+
+
+def test_private_leaders_are_a_members_own_part(client: Client, club, settings):
+    settings.STANDINGS_PUBLIC = False
+    anna, boris, vera = club["Anna"], club["Boris"], club["Vera"]
+    finished_pulka([anna, boris, vera], anna, days_ago(1))
+
+    first = signed_in(anna).get(HOME).content.decode()
+    visitor = client.get(HOME).content.decode()
+    member = signed_in(boris).get(HOME).content.decode()
+
+    assert 'id="leaders"' in first
+    assert 'id="leaders"' not in visitor
+    assert 'id="leaders"' in member
+
+
+def test_the_announcement_button_is_an_organisers_own(client: Client, club):
+    organiser = factories.member("Olga", username="olga", organiser=True)
+    client.get(HOME)
+
+    html = signed_in(organiser).get(HOME).content.decode()
+
+    link = f'<a class="button" href="{reverse("scoring:evening_list")}">Announce an evening</a>'
+    assert link in section(html, "tonight")
+    assert "Announce an evening" not in signed_in(club["Gleb"]).get(HOME).content.decode()
+
+
+def _deal(tonight: dict[str, Any]) -> None:
+    table = tonight["at_evening"]
+    factories.played(table, [VERA_MADE_SIX], by=table.seats.get(position=0).member)
+
+
+def _opened(tonight: dict[str, Any]) -> None:
+    club = tonight["club"]
+    tonight["new"] = factories.pulka([club["Gleb"], club["Vera"], club["Boris"]])
+
+
+def _checked_in(tonight: dict[str, Any]) -> None:
+    gleb = tonight["club"]["Gleb"]
+    url = reverse("scoring:evening_check_in", args=[tonight["evening"].pk])
+    assert signed_in(gleb).post(url, {"member": gleb.pk}).status_code == 302
+
+
+def _club_edited(tonight: dict[str, Any]) -> None:
+    organiser = tonight["organiser"]
+    organiser.is_staff = True
+    organiser.save(update_fields=["is_staff"])
+    admin = signed_in(organiser)
+    change = reverse("admin:scoring_club_change", args=[1])
+    data = form_data(admin.get(change).content.decode(), "club_form")
+    data |= {"intro_en": "We play on Fridays now.", "_save": "Save"}
+    assert admin.post(change, data).status_code == 302
+
+
+def _renamed(tonight: dict[str, Any]) -> None:
+    organiser = tonight["organiser"]
+    organiser.display_name = "Olga Petrova"
+    services.member_save(member=organiser)
+
+
+def _season(tonight: dict[str, Any]) -> None:
+    services.season_save(
+        season=Season(name="Winter", starts_on=days_ago(30), ends_on=days_ago(-30))
+    )
+
+
+def _tonight_section(html: str) -> str:
+    return section(html, "tonight")
+
+
+# Each change to what the home page shows, made by the site's own write (a service, a view,
+# the admin), and what the next request shows: never the page kept before it.
+CHANGES: dict[str, tuple[Any, Any]] = {
+    "a deal saved": (_deal, lambda t, html: "2 deals" in section(html, "in-play")),
+    "a table opened": (
+        _opened,
+        lambda t, html: "new" in t and f'href="/tables/{t["new"].pk}/"' in section(html, "in-play"),
+    ),
+    "a table finished": (
+        lambda t: services.table_finish(t["at_evening"], by=t["organiser"]),
+        lambda t, html: f'href="/tables/{t["at_evening"].pk}/"' in section(html, "latest"),
+    ),
+    "a table reopened": (
+        lambda t: services.table_reopen(t["finished"], by=t["organiser"], reason="a typo"),
+        lambda t, html: f'href="/tables/{t["finished"].pk}/"' in section(html, "in-play"),
+    ),
+    "a member checked in": (
+        _checked_in,
+        lambda t, html: re.search(r'stat__value">4<.*?checked in', _tonight_section(html)),
+    ),
+    "a guest checked in": (
+        lambda t: evenings.evening_check_in_guest(
+            evening=t["evening"], name="Ivan", by=t["organiser"]
+        ),
+        lambda t, html: "Ivan" in _tonight_section(html),
+    ),
+    "a member checked out": (
+        lambda t: evenings.evening_check_out(evening=t["evening"], member=t["club"]["Boris"]),
+        lambda t, html: "Boris" not in _tonight_section(html),
+    ),
+    "a member sits out": (
+        lambda t: evenings.evening_sits_out(
+            evening=t["evening"], member=t["club"]["Anna"], sits_out=True
+        ),
+        lambda t, html: 'Anna <span class="badge badge--muted">' in _tonight_section(html),
+    ),
+    "an evening announced": (
+        lambda t: evenings.evening_create(
+            organiser=t["organiser"],
+            played_on=days_ago(-3),
+            place="The boathouse",
+            game=Table.PREFERANS,
+            table_size=3,
+        ),
+        lambda t, html: "The boathouse" in section(html, "next-evening"),
+    ),
+    "an evening called off": (
+        lambda t: calendar.evening_cancel(evening=t["announced"]),
+        lambda t, html: "Later" in section(html, "next-evening"),
+    ),
+    "the club's introduction edited in the admin": (
+        _club_edited,
+        lambda t, html: "We play on Fridays now." in html,
+    ),
+    "a member renamed (the standings stamp)": (
+        _renamed,
+        lambda t, html: "organiser Olga Petrova" in _tonight_section(html),
+    ),
+    "a season begun (the standings stamp)": (
+        _season,
+        lambda t, html: "Season Winter: the leaders" in html,
+    ),
+}
+
+
+@pytest.mark.parametrize("change", list(CHANGES))
+def test_every_change_shows_on_the_next_request(
+    client: Client, club, tonight, change: str, django_capture_on_commit_callbacks: Any
+):
+    """A visitor's and a member's page, kept before the change, are made afresh after it."""
+    tonight["club"] = club
+    tonight["finished"] = Table.objects.get(status=Table.FINISHED)
+    make, shows = CHANGES[change]
+    member = signed_in(club["Dina"])
+    before = [client.get(HOME).content.decode(), member.get(HOME).content.decode()]
+    assert not any(shows(tonight, html) for html in before)
+
+    with django_capture_on_commit_callbacks(execute=True):  # as when the change commits
+        make(tonight)
+
+    after = [client.get(HOME).content.decode(), member.get(HOME).content.decode()]
+    assert all(shows(tonight, html) for html in after)
+
+
+def test_the_region_asked_by_htmx_is_never_kept_as_the_page(client: Client, tonight):
+    region = client.get(HOME, headers={"HX-Request": "true"}).content.decode()
+    page = client.get(HOME).content.decode()
+
+    assert region.lstrip().startswith('<section id="in-play"')
+    assert "<html" in page
+    assert 'id="tonight"' in page

@@ -380,10 +380,11 @@ def test_the_home_page_shows_a_league_seasons_leaders_by_points(
 ):
     league(best_of=2, ends_on=timezone.localdate() + datetime.timedelta(days=10))
 
-    # Tables in play (1), the latest finished (1), their seats (1), tonight's evening (1),
-    # the next (1), the season (1), the standings stamp (1), each game's league seats (2),
-    # the leaders' usernames (1), the club's name (1).
-    with django_assert_num_queries(11):
+    # The page's version (1, selectors.home); tables in play (1), the latest finished (1),
+    # their seats (1), tonight's evening (1), the next (1), the season (1), the standings
+    # stamp (1), each game's league seats (2), the leaders' usernames (1), the club's
+    # name (1).
+    with django_assert_num_queries(12):
         response = client.get(reverse("scoring:home"))
 
     boards = {board.game: board for board in response.context["leaders"]}
