@@ -58,10 +58,11 @@ def test_the_table_page_says_provisional_and_offers_the_player_his_tap(
     client.force_login(_players(table)[0])
     url = reverse("scoring:table_detail", args=[table.pk])
     client.get(url, **RU)  # the sheet and the history are drawn once per revision
-    # The session, the member, the tour link with its tournament and the table's
-    # confirmations (the table with its seats, the sheet, the history and the page around
-    # his parts come from the cache, kept under the table's revision).
-    with django_assert_num_queries(4):
+    # The session, the member, the table's version (from Redis where one is shared:
+    # live.revisions), the tour link with its tournament and the table's confirmations (the
+    # table with its seats, the sheet, the history and the page around his parts come from
+    # the cache, kept under the table's revision).
+    with django_assert_num_queries(5):
         page = client.get(url, **RU).content.decode()
     assert "предварительно: подтвердили 0 из 3" in page
     assert "станет окончательным, когда подтвердят все игроки" in page
