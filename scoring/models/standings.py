@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models.seasons import Season
+from scoring.models.stamps import Stamp
 from scoring.models.tables import Table
 
 
@@ -94,13 +95,8 @@ class RivalTotal(models.Model):
         }
 
 
-class StandingsStamp(models.Model):
+class StandingsStamp(Stamp):
     """One row: a fresh random ``stamp`` written by every change to what the standings
     pages show (totals, ratings, members' names), in the change's transaction. Cached
     pages are kept under it, so they never outlive a change, and a restored or new
     database (a new stamp) never meets another database's pages in a shared cache."""
-
-    stamp = models.CharField(max_length=32)
-
-    def __str__(self) -> str:
-        return self.stamp

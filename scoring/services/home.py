@@ -11,8 +11,6 @@ of who is here call ``home_changed`` in their own transaction. docs/performance.
 
 from __future__ import annotations
 
-import uuid
-
 from scoring.models import HomeStamp
 
 
@@ -20,6 +18,4 @@ def home_changed() -> None:
     """Something the home page shows has changed that no table's revision nor the standings
     stamp says: a new stamp, so that no page kept under the old one is served again (call it
     inside the change's transaction)."""
-    stamp = uuid.uuid4().hex
-    if not HomeStamp.objects.filter(pk=1).update(stamp=stamp):
-        HomeStamp.objects.update_or_create(pk=1, defaults={"stamp": stamp})
+    HomeStamp.renew()

@@ -17,7 +17,6 @@ Every change to what the standings pages show also writes a fresh ``StandingsSta
 from __future__ import annotations
 
 import datetime
-import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -257,9 +256,7 @@ def _one_writer_at_a_time() -> None:
 def standings_changed() -> None:
     """Something the standings pages show has changed: a new stamp, so that no page
     cached under the old one is served again (call it inside the change's transaction)."""
-    stamp = uuid.uuid4().hex
-    if not StandingsStamp.objects.filter(pk=1).update(stamp=stamp):
-        StandingsStamp.objects.update_or_create(pk=1, defaults={"stamp": stamp})
+    StandingsStamp.renew()
 
 
 def standings_pages_made(*, game: str, members: Iterable[int] = ()) -> int:
