@@ -31,6 +31,16 @@ class HtmxHttpRequest(HttpRequest):
 Context = Mapping[str, Any]
 
 
+def once_per_request[T](request: HttpRequest, name: str, make: Callable[[], T]) -> T:
+    """``make()``, worked out once for ``request`` and kept on it under ``name``: what a
+    page kept for everyone and the viewer's own parts both go by, or what the admin asks
+    many times per page."""
+    kept: dict[str, Any] = request.__dict__.setdefault("_once_per_request", {})
+    if name not in kept:
+        kept[name] = make()
+    return kept[name]  # type: ignore[no-any-return]
+
+
 def page_or_partial(
     request: HtmxHttpRequest,
     template: str,

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils import timezone
 
+from clubsite.http import once_per_request
 from scoring.models import Attendance, Club, Evening, Guest, Seat, Table, Tournament, TourTable
 from scoring.models.evenings import party_key
 
@@ -96,12 +97,12 @@ def can_see_standings(request: HttpRequest) -> bool:
 def can_use_admin(request: HttpRequest) -> bool:
     """Whether the signed-in member may use the organisers' admin: an active staff
     organiser (kept on the request: the admin asks many times per page)."""
-    if not hasattr(request, "_can_use_admin"):
-        user = request.user
-        request._can_use_admin = bool(  # type: ignore[attr-defined]
-            user.is_active and user.is_staff and getattr(user, "is_organiser", False)
-        )
-    return request._can_use_admin  # type: ignore[attr-defined,no-any-return]
+    user = request.user
+    return once_per_request(
+        request,
+        "can_use_admin",
+        lambda: bool(user.is_active and user.is_staff and getattr(user, "is_organiser", False)),
+    )
 
 
 def can_manage_members(user: Any) -> bool:

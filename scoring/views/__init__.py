@@ -5,7 +5,7 @@ from typing import Any
 from django.http import HttpResponse
 from django.utils import timezone
 
-from clubsite.http import HtmxHttpRequest, page_or_partial
+from clubsite.http import HtmxHttpRequest, once_per_request, page_or_partial
 from clubsite.pages import kept_page
 from scoring.pages.home import home_context, home_own, in_play_context
 from scoring.selectors.home import HomeVersion, home_version
@@ -14,9 +14,7 @@ from scoring.selectors.home import HomeVersion, home_version
 def _version(request: HtmxHttpRequest) -> HomeVersion | None:
     """The home page's version today, read once per request: the page kept for everyone and
     the viewer's own parts both go by it."""
-    if not hasattr(request, "_home_version"):
-        request._home_version = home_version(timezone.localdate())  # type: ignore[attr-defined]
-    return request._home_version  # type: ignore[attr-defined,no-any-return]
+    return once_per_request(request, "home_version", lambda: home_version(timezone.localdate()))
 
 
 def _home_version(request: HtmxHttpRequest) -> str | None:

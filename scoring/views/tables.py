@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_http_methods, require_POST
 
-from clubsite.http import HtmxHttpRequest
+from clubsite.http import HtmxHttpRequest, once_per_request
 from clubsite.pages import kept_for_visitors, kept_page
 from members.http import SignedInRequest
 from scoring import games, selectors, services
@@ -144,9 +144,7 @@ def table_open(request: SignedInRequest, game: str) -> HttpResponse:
 def _table_version(request: HtmxHttpRequest, pk: int) -> str | None:
     """The table's version (``selectors.table_version``), read once per request: the live
     sheet's ETag and the page kept for everyone (``clubsite.pages``) both name it."""
-    if not hasattr(request, "_table_version"):
-        request._table_version = selectors.table_version(pk)  # type: ignore[attr-defined]
-    return request._table_version  # type: ignore[attr-defined,no-any-return]
+    return once_per_request(request, "table_version", lambda: selectors.table_version(pk))
 
 
 def _address_form(request: HtmxHttpRequest, table: Table) -> Any:
@@ -161,12 +159,12 @@ def _page_table(request: HtmxHttpRequest, pk: int) -> Table:
     """The table the page shows, read once per request (and kept per revision: a member's
     view of a kept page reads it from the cache): the page kept for everyone and the
     viewer's own parts, made in one request after a change, both show it."""
-    if not hasattr(request, "_page_table"):
+
+    def read() -> Table:
         version = _table_version(request, pk)
-        request._page_table = (  # type: ignore[attr-defined]
-            table_for_page(pk) if version is None else kept_table_for_page(pk, version)
-        )
-    return request._page_table  # type: ignore[attr-defined,no-any-return]
+        return table_for_page(pk) if version is None else kept_table_for_page(pk, version)
+
+    return once_per_request(request, "page_table", read)
 
 
 def _own_table_parts(request: HtmxHttpRequest, pk: int) -> dict[str, Any]:
@@ -188,13 +186,10 @@ def table_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, "scoring/table_detail.html", table_context(request, table, form=form))
 
 
-LIVE_REVISION_HEADER = "X-Live-Revision"
-"""The least revision the live sheet's fetch may be answered at (static/js/live.js): the
-one its page shows, the one a pushed event told it, or one past the shown one for a fetch
-made because something changed."""
-
-
 def _at_least(request: HtmxHttpRequest) -> int | None:
+    """The least revision the live sheet's fetch may be answered at, as ``X-Live-Revision``
+    names it (static/js/live.js): the one its page shows, the one a pushed event told it,
+    or one past the shown one for a fetch made because something changed."""
     # From META: ``request.headers`` copies every header first, for one.
     named = request.META.get("HTTP_X_LIVE_REVISION", "")
     return int(named) if named.isdigit() and len(named) < 19 else None
@@ -204,10 +199,11 @@ def _live_version(request: HtmxHttpRequest, pk: int) -> str | None:
     """The live sheet's version, read once per request: the one this process read for a
     poll less than a second ago, unless the page names a later revision
     (``selectors.polled_table_version``)."""
-    if not hasattr(request, "_table_version"):
-        version = selectors.polled_table_version(pk, at_least=_at_least(request))
-        request._table_version = version  # type: ignore[attr-defined]
-    return request._table_version  # type: ignore[attr-defined,no-any-return]
+    return once_per_request(
+        request,
+        "live_version",
+        lambda: selectors.polled_table_version(pk, at_least=_at_least(request)),
+    )
 
 
 def _etag(request: HtmxHttpRequest, pk: int) -> str | None:
