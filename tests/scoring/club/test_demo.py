@@ -11,7 +11,6 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 from django.http import HttpRequest
 from django.test import Client
 from django.urls import reverse
@@ -33,7 +32,6 @@ from scoring.models import (
     AccountEntry,
     AuditEntry,
     BostonTariff,
-    Club,
     DealRecord,
     Evening,
     HistoryImport,
@@ -73,7 +71,9 @@ def demo(django_db_setup: None, django_db_blocker: Any) -> Iterator[tuple[dict[s
     """The demo club, loaded once for the tests below that read it (loading it takes more
     than a second): each test runs in a savepoint on top of it and is rolled back to it,
     and the load itself is rolled back after the module. The tests that load the demo
-    themselves come before the first that asks for this one."""
+    into an empty database are in test_demo_load.py: a worker stealing work (xdist's
+    ``worksteal``) may run this module's tests out of order, so none here may need the
+    club empty."""
     with built_once(django_db_blocker):
         out = io.StringIO()
         passwords = load_demo(stdout=out)
@@ -88,33 +88,6 @@ def snapshot() -> dict[str, Any]:
         "deals": DealRecord.objects.count(),
         "audit": AuditEntry.objects.count(),
     }
-
-
-# The demo loaded into an empty database, before the module's shared ``demo`` is loaded.
-
-
-def test_the_command_loads_once() -> None:
-    first, second = io.StringIO(), io.StringIO()
-
-    call_command("load_demo", stdout=first)
-    tables = Table.objects.filter(tour_link__isnull=True).count()
-    call_command("load_demo", stdout=second)
-
-    assert "Demo club loaded" in first.getvalue()
-    assert "demo club already loaded" in second.getvalue()
-    # 9 opened by hand, 1 by tonight's draw, 66 from the notebook (besides the tournaments')
-    assert Table.objects.filter(tour_link__isnull=True).count() == tables == 10 + 66
-
-
-def test_nothing_is_loaded_into_a_club_with_members() -> None:
-    Member.objects.create(username="real")
-    out = io.StringIO()
-
-    assert load_demo(stdout=out) == {}
-
-    assert Member.objects.count() == 1
-    assert not Table.objects.exists()
-    assert Club.objects.get().name == "Клуб преферанса и бостона"  # a real club keeps its name
 
 
 def test_demo_creates_the_members(demo: tuple[dict[str, str], str]) -> None:
