@@ -124,13 +124,16 @@ deploy-check: venv
 # both). `make test-fast` leaves out the tests marked slow (whole-site crawls and fuzzers,
 # the browser, servers in subprocesses: pyproject.toml's markers): the edit loop. ARGS go
 # to pytest: make test-fast ARGS="tests/scoring -x".
+# xdist's worksteal, not its default load: load hands out tests in batches by count, and
+# the last batch, the transactional and browser tests, went to one worker, which ran them
+# alone for 6 to 11 minutes while the other waited (tests/conftest.py).
 # Bytecode is kept under .pytest_cache/ (never beside the sources or in .venv), even where
 # PYTHONDONTWRITEBYTECODE is set: each xdist worker and each manage.py, gunicorn or worker
 # process a test starts would otherwise compile the site and its tests again, and pytest
 # rewrite every test module's asserts again (about 7 s of CPU per worker).
 DB ?=
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/clubsite
-PYTEST := $(BIN)/pytest -n auto
+PYTEST := $(BIN)/pytest -n auto --dist worksteal
 
 define run_tests
 	@set -e; why="DB=$(DB)"; \

@@ -23,17 +23,16 @@ hypothesis_settings.load_profile(chosen_profile())
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests marked ``slow`` (the longest: servers, crawls, browsers) first, the rest in
-    their usual order after them: the xdist workers share out the short ones at the end
-    instead of one worker finishing a long one alone while the other waits. (xdist's
-    default ``load`` scheduling, not ``worksteal``: a worker runs its tests in this order,
-    which a module's shared data relies on, tests/scoring/club/test_demo.py.)
+    their usual order after them, so that no long one is left for the end.
 
     Before pytest-django's own sort (``tryfirst``: a conftest's hook is called before the
     plugin's), which is stable and puts every test in a transaction before the transactional
     ones, as Django does: a transactional test empties the tables when it ends, the preset
-    tariffs the migrations made included, so slow-first across that line left the tests
-    after it without them (41 failed and 31 errors on PostgreSQL). The slow tests go first
-    within each of Django's groups."""
+    tariffs the migrations made included. The slow tests go first within each of Django's
+    groups. ``make test`` shares the tests out with xdist's ``worksteal``: a worker that has
+    run out takes half of what the other has left, from its end, and so may run a test in a
+    transaction after a transactional one: ``pytest_runtest_setup`` below puts the presets
+    back first."""
     for item in items:  # a browser test is slow whether its module says so or not
         if (
             item.get_closest_marker("browser") is not None
@@ -41,6 +40,58 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         ):
             item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+# -- the database as the migrations left it, after a transactional test ------------------------
+
+
+def _transactional(item: pytest.Item) -> bool | None:
+    """Whether ``item`` commits (a transactional test, which empties the tables when it
+    ends), runs in a transaction rolled back (False), or has no database (None): pytest-
+    django's own reading of the ``django_db`` marker and the fixtures."""
+    from pytest_django.fixtures import validate_django_db
+
+    fixtures = getattr(item, "fixturenames", ())
+    if "transactional_db" in fixtures or "live_server" in fixtures:
+        return True
+    if (marker := item.get_closest_marker("django_db")) is not None:
+        transaction, reset_sequences, *_ = validate_django_db(marker)
+        return bool(transaction or reset_sequences)
+    return False if "db" in fixtures else None
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
+    """pytest-django's, and the test database as the migrations left it kept in memory (as
+    Django keeps it for ``serialized_rollback``, when some test asks for that), for
+    ``pytest_runtest_setup``."""
+    from django.db import connection
+
+    if not hasattr(connection, "_test_serialized_contents"):
+        with django_db_blocker.unblock():
+            connection._test_serialized_contents = connection.creation.serialize_db_to_string()
+
+
+_emptied = False  # a transactional test of this process has emptied the tables since
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Any:
+    """A test in a transaction that comes after a transactional one finds the tables as the
+    migrations left them (the preset tariffs, the club, the groups), put back from the copy
+    ``django_db_setup`` keeps. Under ``make test`` that happens only where a worker stole
+    work (``pytest_collection_modifyitems``)."""
+    global _emptied
+    if _emptied and _transactional(item) is False:
+        from django.db import connection
+        from pytest_django.plugin import blocking_manager_key
+
+        with item.config.stash[blocking_manager_key].unblock():
+            connection.creation.deserialize_db_from_string(connection._test_serialized_contents)
+        _emptied = False
+    if _transactional(item):
+        _emptied = True
+    return (yield)
 
 
 # -- the fuzz's tally (tests/fuzz_harness.py), printed once at the end of the run ---------------
