@@ -155,13 +155,16 @@ def english_outside_requests():
 def empty_cache():
     """Each test starts with empty caches: sheets and replay snapshots are kept per table
     revision, and a rolled-back test's table numbers come round again (the versions the
-    idle poll remembers too)."""
+    idle poll remembers too), and the content types a process keeps once read (a query pin
+    counts the read; which test read one before depends on how the workers share them out)."""
+    from django.contrib.contenttypes.models import ContentType
     from django.core.cache import cache
 
     from scoring.live import revisions
     from scoring.live.snapshots import SNAPSHOTS
 
     cache.clear()
+    ContentType.objects.clear_cache()
     SNAPSHOTS.clear()
     revisions.forget()
 
