@@ -126,7 +126,7 @@ deploy-check: venv
 # to pytest: make test-fast ARGS="tests/scoring -x".
 # xdist's worksteal, not its default load: load hands out tests in batches by count, and
 # the last batch, the transactional and browser tests, went to one worker, which ran them
-# alone for 6 to 11 minutes while the other waited (tests/conftest.py).
+# alone for 4 to 8 minutes and more while the other waited (tests/conftest.py).
 # Bytecode is kept under .pytest_cache/ (never beside the sources or in .venv), even where
 # PYTHONDONTWRITEBYTECODE is set: each xdist worker and each manage.py, gunicorn or worker
 # process a test starts would otherwise compile the site and its tests again, and pytest
