@@ -82,15 +82,15 @@ def pytest_runtest_setup(item: pytest.Item) -> Any:
     ``django_db_setup`` keeps. Under ``make test`` that happens only where a worker stole
     work (``pytest_collection_modifyitems``)."""
     global _emptied
-    if _emptied and _transactional(item) is False:
+    transactional = _transactional(item)
+    if _emptied and transactional is False:
         from django.db import connection
         from pytest_django.plugin import blocking_manager_key
 
         with item.config.stash[blocking_manager_key].unblock():
             connection.creation.deserialize_db_from_string(connection._test_serialized_contents)
-        _emptied = False
-    if _transactional(item):
-        _emptied = True
+    if transactional is not None:
+        _emptied = transactional
     return (yield)
 
 
