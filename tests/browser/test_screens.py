@@ -448,7 +448,8 @@ def test_axe_finds_nothing_serious_on_any_page_the_crawl_visits(
     a page's markup and styles, which its templates make: each kind of page (its URL
     pattern and the set of templates it is drawn from) is checked once, on the first
     address of that kind the crawl visits, for each role; the other addresses of a kind
-    are the same markup over other rows (issue 28: 446 pages, 133 kinds)."""
+    are the same markup over other rows (issue 28: 264 pages, 133 kinds; the same 133 kinds
+    when the admin's table pages were crawled for all 98 tables, 446 pages)."""
     pages = crawled_pages(demo_club)
     cookies = {
         role: session_cookie(live_server, getattr(demo_club, role).username) for role in pages
@@ -475,7 +476,7 @@ def test_axe_finds_nothing_serious_on_any_page_the_crawl_visits(
             for role in pages
         )
     )
-    assert sum(len(crawled) for crawled in pages.values()) > 400
+    assert sum(len(crawled) for crawled in pages.values()) > 250
     assert sum(len(urls) for urls in checked.values()) > 100
     assert found == {}
 
