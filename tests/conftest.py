@@ -61,6 +61,23 @@ def _transactional(item: pytest.Item) -> bool | None:
 
 
 @pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix: None, django_db_blocker: Any
+) -> None:
+    """pytest-django's (a test database for each xdist worker), each made on PostgreSQL as a
+    copy of one database migrated once (tests/migrated_template.py)."""
+    from django.conf import settings
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        from tests.migrated_template import migrated_template
+
+        with django_db_blocker.unblock():
+            template = migrated_template(connection)
+        settings.DATABASES["default"]["TEST"]["TEMPLATE"] = template
+
+
+@pytest.fixture(scope="session")
 def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
     """pytest-django's, and the test database as the migrations left it kept in memory (as
     Django keeps it for ``serialized_rollback``, when some test asks for that), for
