@@ -69,7 +69,7 @@ def migrated_template(connection: Any) -> str:
                     [prefix, name],
                 )
                 for (older,) in cursor.fetchall():
-                    # One another run is copying from now stays, until a later build.
+                    # One that another run is copying from right now stays for a later build.
                     with contextlib.suppress(DatabaseError):
                         cursor.execute(f"DROP DATABASE IF EXISTS {quote(older)}")
         finally:
