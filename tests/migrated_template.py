@@ -58,23 +58,30 @@ def migrated_template(connection: Any) -> str:
         try:
             cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
             if cursor.fetchone() is None:
-                building = name + "_building"
-                cursor.execute(f"DROP DATABASE IF EXISTS {quote(building)}")
-                cursor.execute(f"CREATE DATABASE {quote(building)}")
-                _migrate(building)
-                cursor.execute(f"ALTER DATABASE {quote(building)} RENAME TO {quote(name)}")
-                cursor.execute(
-                    "SELECT datname FROM pg_database WHERE starts_with(datname, %s)"
-                    " AND datname <> %s",
-                    [prefix, name],
-                )
-                for (older,) in cursor.fetchall():
-                    # One that another run is copying from right now stays for a later build.
-                    with contextlib.suppress(DatabaseError):
-                        cursor.execute(f"DROP DATABASE IF EXISTS {quote(older)}")
+                _build(cursor, name, quote)
+                _drop_older(cursor, prefix, name, quote)
         finally:
             cursor.execute("SELECT pg_advisory_unlock(%s)", [LOCK])
     return name
+
+
+def _build(cursor: Any, name: str, quote: Any) -> None:
+    building = name + "_building"
+    cursor.execute(f"DROP DATABASE IF EXISTS {quote(building)}")
+    cursor.execute(f"CREATE DATABASE {quote(building)}")
+    _migrate(building)
+    cursor.execute(f"ALTER DATABASE {quote(building)} RENAME TO {quote(name)}")
+
+
+def _drop_older(cursor: Any, prefix: str, name: str, quote: Any) -> None:
+    cursor.execute(
+        "SELECT datname FROM pg_database WHERE starts_with(datname, %s) AND datname <> %s",
+        [prefix, name],
+    )
+    for (older,) in cursor.fetchall():
+        # One that another run is copying from right now stays for a later build.
+        with contextlib.suppress(DatabaseError):
+            cursor.execute(f"DROP DATABASE IF EXISTS {quote(older)}")
 
 
 def _migrate(database: str) -> None:
