@@ -106,6 +106,14 @@ def test_a_stopped_redis_is_a_miss_at_no_cost_and_in_use_again_once_back(redis):
     assert "The cache (Redis) answers again" in log.getvalue()
 
 
+def test_one_redis_client_serves_every_operation(redis):
+    client = cache._cache.get_client()  # type: ignore[attr-defined]
+    cache.set("kept", "value")
+    assert cache.get("kept") == "value"
+    assert cache._cache.get_client(write=True) is client  # type: ignore[attr-defined]
+    assert cache._cache.get_client("kept") is client  # type: ignore[attr-defined]
+
+
 @pytest.mark.slow  # a redis-server of its own, stopped and started
 def test_a_dead_redis_is_left_alone_between_tries(redis, monkeypatch):
     """Within ``RETRY_AFTER_SECONDS`` of a failure no operation touches the network."""
