@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import RedisError
@@ -35,6 +36,12 @@ from redis.exceptions import RedisError
 logger = logging.getLogger(__name__)
 
 RETRY_AFTER_SECONDS = 2.0
+
+
+def shared() -> bool:
+    """Whether Django's cache is one every process shares (Redis), where a write in one
+    process is seen by all; what must never be stale is kept only in such a cache."""
+    return isinstance(caches[DEFAULT_CACHE_ALIAS], RedisCache)
 
 
 class OneClientPerPool(RedisCacheClient):

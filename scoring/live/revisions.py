@@ -37,10 +37,10 @@ import time
 from functools import partial
 
 from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
-from django.core.cache.backends.redis import RedisCache
 from django.db import connection, transaction
 from redis.exceptions import RedisError
 
+from clubsite.cache import shared
 from scoring.live import keys, push
 from scoring.models.epoch import MISSING
 
@@ -136,12 +136,6 @@ def forget(pk: int | None = None) -> None:
         _versions.clear()
     else:
         _versions.pop(pk, None)
-
-
-def shared() -> bool:
-    """Whether Django's cache is one every process shares (Redis), where a write in one
-    process is seen by all; in a process's own memory a revision is never kept."""
-    return isinstance(caches[DEFAULT_CACHE_ALIAS], RedisCache)
 
 
 def cached_version(pk: int) -> str | None:

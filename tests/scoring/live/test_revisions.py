@@ -1,7 +1,7 @@
 """Each table's revision kept in the cache (``scoring.live.revisions``): written when the
 write commits, never lowered, rebuilt from the database when missing. Each test runs with
 local memory and with a real Redis (``shared_cache``), but those of what the cache keeps:
-a revision is kept only in Redis, which every process shares (``revisions.shared``)."""
+a revision is kept only in Redis, which every process shares (``clubsite.cache.shared``)."""
 
 from __future__ import annotations
 
