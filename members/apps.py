@@ -7,4 +7,7 @@ class MembersConfig(AppConfig):
     verbose_name = _("Members")
 
     def ready(self) -> None:
-        from members import checks  # noqa: F401  (registers the system checks)
+        from members import (
+            checks,  # noqa: F401  (registers the system checks)
+            rows,  # noqa: F401  (drops a kept member's row as it changes)
+        )

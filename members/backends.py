@@ -16,6 +16,7 @@ from django.db.models.expressions import RawSQL
 from django.http import HttpRequest
 from django.views.decorators.debug import sensitive_variables
 
+from members import rows
 from members.models import ORGANISERS, Member
 
 _MEMBERSHIP = Member.groups.through._meta.db_table
@@ -44,7 +45,8 @@ class MemberBackend(ModelBackend):
     """Django's model backend (username and password, permissions), with the member of a
     session loaded together with whether he is an organiser: the pages a member sees
     ask it (``Member.is_organiser``) for the buttons they offer, and it was a query of
-    its own on every one of his requests.
+    its own on every one of his requests. With a shared cache the row is read from it
+    (``members.rows``), not from the database.
 
     And a limit per address that django-axes leaves out: axes counts failures per username
     and address, so guesses at usernames that do not exist were never limited, and each
@@ -85,11 +87,15 @@ class MemberBackend(ModelBackend):
         return None
 
     def get_user(self, user_id: Any) -> Member | None:
-        try:
-            member = Member.objects.annotate(in_organisers=IN_ORGANISERS).get(pk=user_id)
-        except Member.DoesNotExist:
-            return None
-        return member if self.user_can_authenticate(member) else None
+        member = rows.recall(user_id, lambda: _signed_in(user_id))
+        return member if member is not None and self.user_can_authenticate(member) else None
+
+
+def _signed_in(pk: Any) -> Member | None:
+    try:
+        return Member.objects.annotate(in_organisers=IN_ORGANISERS).get(pk=pk)
+    except Member.DoesNotExist:
+        return None
 
 
 def _address(request: HttpRequest | None) -> str | None:

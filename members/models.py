@@ -142,6 +142,15 @@ class Member(AbstractUser):
             return self.telegram_chat_id is not None
         return True
 
+    def get_session_auth_hash(self) -> str:
+        """Django's check of the session against the password, or the one kept with the
+        row in the shared cache (``members.rows``), which keeps no password: while the
+        password is not loaded (a new one set is, and is checked)."""
+        kept: str | None = getattr(self, "kept_session_hash", None)
+        if kept is not None and "password" not in self.__dict__:
+            return kept
+        return super().get_session_auth_hash()
+
     @property
     def is_organiser(self) -> bool:
         """Organisers edit tariffs and seasons; superusers count as organisers. The member

@@ -8,13 +8,15 @@ deals the restore took away; a deploy may change how a sheet is rendered. Restor
 flushes and migrations renew the epoch, so each starts a key space of its own.
 
 Every key of Django's cache that scoring and members use is composed here; callers name
-what a fragment is made from, never how its key is spelt. Three keys are composed where
+what a fragment is made from, never how its key is spelt. Four keys are composed where
 they are used, each in a namespace of its own that nothing here starts with: the pages
 kept for visitors (``page:``, ``clubsite/pages.py``) and the health probe's (``healthz:``,
 ``clubsite/health.py``), because clubsite imports nothing of scoring (a contract: the
-health check and the error pages must work whatever the apps do); and the club's name
+health check and the error pages must work whatever the apps do); the club's name
 and welcome (``club-identity:``, ``scoring/models/club.py``), which the model drops from
-the cache as its row is saved, and the models are a layer below this module.
+the cache as its row is saved, and the models are a layer below this module; and the
+signed-in member's row (``member-row:``, ``members/rows.py``), which the members app
+keeps and drops without knowing of scoring.
 """
 
 from __future__ import annotations

@@ -471,9 +471,11 @@ def telegram_update(update: object) -> str:
             )
             outcome = "refused: no such token"
         else:
-            Member.objects.filter(telegram_chat_id=chat_id).exclude(pk=member.pk).update(
-                telegram_chat_id=None
-            )
+            # Saved one by one, not updated in bulk: a save drops the member's row kept in
+            # the shared cache (members.rows). A chat is linked to one member at most.
+            for unlinked in Member.objects.filter(telegram_chat_id=chat_id).exclude(pk=member.pk):
+                unlinked.telegram_chat_id = None
+                unlinked.save(update_fields=["telegram_chat_id"])
             member.telegram_chat_id = chat_id
             member.telegram_token = None
             member.save(update_fields=["telegram_chat_id", "telegram_token"])
