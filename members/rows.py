@@ -21,12 +21,13 @@ reads none of the rows kept before it, and a new ``SECRET_KEY`` (which signs eve
 out) none of the checks made with the old one.
 
 A kept row is dropped whenever what it holds changes: the member saved or deleted, his
-groups changed, a group he is in renamed or deleted, or ``forget`` called by code that
-updates members without saving them. Dropped means replaced by a marker for
-``MARKER_SECONDS``, now and again when the transaction commits: a request that read the
-row just before the change cannot keep it again meanwhile (it only ``add``s); his requests
-read the database until the marker goes. What no signal tells (``flush``, a dump restored
-beneath a running Redis) lasts ``KEEP_SECONDS`` at most.
+groups changed, a group he is in renamed or deleted (the signals below; code that changes
+members in bulk saves them one by one instead, as ``services.notices`` does). Dropped
+means replaced by a marker for ``MARKER_SECONDS``, now and again when the transaction
+commits: a request that read the row just before the change cannot keep it again
+meanwhile (it only ``add``s); his requests read the database until the marker goes. What
+no signal tells (``flush``, a dump restored beneath a running Redis) lasts
+``KEEP_SECONDS`` at most.
 """
 
 from __future__ import annotations
