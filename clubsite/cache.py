@@ -56,10 +56,12 @@ class OneClientPerPool(RedisCacheClient):
         self._clients: dict[int, Any] = {}
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        pool = self._get_connection_pool(write)
+        # Django's own two private names (django-stubs leaves them out), as its get_client.
+        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
         client = self._clients.get(id(pool))
         if client is None:
-            client = self._clients.setdefault(id(pool), self._client(connection_pool=pool))
+            made = self._client(connection_pool=pool)  # type: ignore[attr-defined]
+            client = self._clients.setdefault(id(pool), made)
         return client
 
 

@@ -106,6 +106,10 @@ class Member(AbstractUser):
         max_length=43, null=True, blank=True, unique=True, editable=False
     )
 
+    # Not a column: the member of a session kept in the shared cache comes with the
+    # session's check of his password, not the password (members.rows).
+    kept_session_hash: str | None = None
+
     # Not ``Meta(AbstractUser.Meta)``: that Meta holds only ``abstract`` (which Django resets
     # for subclasses) and the two names replaced here, and its stub types them as plain str.
     class Meta:
@@ -146,9 +150,8 @@ class Member(AbstractUser):
         """Django's check of the session against the password, or the one kept with the
         row in the shared cache (``members.rows``), which keeps no password: while the
         password is not loaded (a new one set is, and is checked)."""
-        kept: str | None = getattr(self, "kept_session_hash", None)
-        if kept is not None and "password" not in self.__dict__:
-            return kept
+        if self.kept_session_hash is not None and "password" not in self.__dict__:
+            return self.kept_session_hash
         return super().get_session_auth_hash()
 
     @property

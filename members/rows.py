@@ -104,7 +104,7 @@ def _row(member: Member) -> tuple[Any, ...]:
 def _member(row: tuple[Any, ...]) -> Member:
     values, organiser, session_hash = row
     member = Member.from_db(DEFAULT_DB_ALIAS, _FIELDS, values)  # the password deferred
-    member.in_organisers = organiser
+    member.in_organisers = organiser  # type: ignore[attr-defined]  # the backend's annotation
     member.kept_session_hash = session_hash
     return member
 
