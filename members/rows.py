@@ -27,7 +27,9 @@ means replaced by a marker for ``MARKER_SECONDS``, now and again when the transa
 commits: a request that read the row just before the change cannot keep it again
 meanwhile (it only ``add``s); his requests read the database until the marker goes. What
 no signal tells (``flush``, a dump restored beneath a running Redis) lasts
-``KEEP_SECONDS`` at most.
+``KEEP_SECONDS`` at most. Apart from that, a kept row is the database's row: a view that
+saves the member of the request (his settings, his new password) writes back the columns
+it read, as it did when they came from the database.
 """
 
 from __future__ import annotations
