@@ -4,7 +4,6 @@ hash, and dropped by every change that could sign him out or change what he may 
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,7 +17,7 @@ from members import rows, services
 from members.backends import MemberBackend
 from members.models import ORGANISERS, Member
 from tests import factories
-from tests.scoring.live.conftest import REDIS_URL, clear_cache, redis_or_skip
+from tests.scoring.live.conftest import clear_cache, use_redis
 
 pytestmark = pytest.mark.django_db
 
@@ -29,14 +28,7 @@ SIGN_IN = reverse("members:login")
 @pytest.fixture
 def shared(settings: Any) -> Iterator[None]:
     """The site's own Redis cache, under a key prefix of the test's own."""
-    redis_or_skip()
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "clubsite.cache.FailSoftRedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
-        }
-    }
+    use_redis(settings, "clubsite.cache.FailSoftRedisCache")
     yield
     clear_cache()
 

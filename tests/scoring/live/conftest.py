@@ -32,17 +32,22 @@ def shared_cache(request: pytest.FixtureRequest, settings: Any) -> Iterator[str]
     if request.param == "local-memory":
         yield request.param
         return
-    redis_or_skip()
-    prefix = f"test-{uuid.uuid4().hex}"
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": prefix,
-        }
-    }
+    use_redis(settings)
     yield request.param
     clear_cache()
+
+
+def use_redis(settings: Any, backend: str = "django.core.cache.backends.redis.RedisCache") -> None:
+    """Django's cache for the test: ``backend`` on the Redis at REDIS_URL, under a key prefix
+    of the test's own (empty it with ``clear_cache``)."""
+    redis_or_skip()
+    settings.CACHES = {
+        "default": {
+            "BACKEND": backend,
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
+        }
+    }
 
 
 def clear_cache() -> None:
