@@ -242,12 +242,13 @@ class Probe:
             self.answers.append((sent, status, body))
             time.sleep(0.2)
 
-    def recovered(self, since: float, part: str) -> float | None:
+    def recovered(self, since: float, part: str, until: float = float("inf")) -> float | None:
         """Seconds from ``since`` to the first answer sent after it with ``part`` ok,
-        after which it stayed ok; None if it did not."""
+        after which it stayed ok until ``until`` (the next fault, whose own failures are
+        its own to count); None if it did not."""
         first = None
         for sent, _status, body in self.answers:
-            if sent < since:
+            if not since <= sent < until:
                 continue
             ok = body.get(part) == "ok"
             first = (first or sent) if ok else None
@@ -553,7 +554,7 @@ def report(
         shown = ", ".join(f"{what}: {n}" for what, n in sorted(counted.items()))
         print(f"  {phase:<20} {shown}")
     for probe in probes:
-        database = probe.recovered(database_back, "database")
+        database = probe.recovered(database_back, "database", until=cut_at)
         cache = probe.recovered(cache_back, "cache")
         during = [
             (status, body.get("status"))
@@ -566,7 +567,7 @@ def report(
             f"came back; cache in use again {_seconds(cache)} after Redis came back; "
             f"/healthz while Redis was down: {shown_during}"
         )
-        after_cut = probe.recovered(cut_at, "database")
+        after_cut = probe.recovered(cut_at, "database", until=cache_down)
         print(f"    /healthz ok {_seconds(after_cut)} after the {cut} connections were cut")
         if after_cut is None or after_cut > RECOVERY_SECONDS:
             failed = True
