@@ -33,6 +33,7 @@ from django.core.cache import cache
 from django.core.handlers.base import BaseHandler
 from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpRequest, HttpResponse
+from django.tasks import task
 from django.template import engines
 from django.template.context import make_context
 from django.utils import translation
@@ -62,6 +63,9 @@ mark's part name, the text after it, and so on. Split once when it is made, the 
 filled by joining (no search through a 100 KB page per request), and kept as bytes, which
 the cache reads and the response sends without decoding and encoding it again."""
 
+WARMING = "clubsite.warming"
+"""In the environ of the requests ``warm`` makes pages with: they make them."""
+
 FORMAT = "b"
 """In every key: a deploy that changes what is kept under a key changes it too."""
 
@@ -77,11 +81,18 @@ def is_shared(request: HttpRequest | None) -> bool:
 
 
 def kept_page(
-    version: Version, own: Own | None = None, *, members: bool = True
+    version: Version,
+    own: Own | None = None,
+    *,
+    members: bool = True,
+    last_while_made: bool = False,
 ) -> Callable[[Callable[..., HttpResponse]], Any]:
     """The view's page kept under ``version`` of what it shows, filled in for each request
     with his own parts (``own`` gives what they need). ``members=False``: a signed-in
     member's page is made for him whole (the table pages: a scorer's form, his buttons).
+    ``last_while_made``: a page that takes long to make (a board, a profile) is made by the
+    task worker, where one runs, and until it is, each reader gets the last page made at
+    the address (``_last_made``).
 
     The kept page is the view's answer to a visitor who is not signed in, with every
     ``{% own %}`` part a mark; only a complete HTML page (200) that sets no cookie and used
@@ -108,20 +119,45 @@ def kept_page(
             if visitor and (filled := cache.get(visitor_key(key))) is not None:
                 return HttpResponse(filled)
             kept: Kept | None = cache.get(key)
+            last = False  # the page is this version's
+            if kept is None and last_while_made and WARMING not in request.META:
+                kept = _last_made(request, key)
+                last = kept is not None
             if kept is None:
                 kept = _made_for_everyone(view, request, *args, **kwargs)
                 if kept is None:
                     return view(request, *args, **kwargs)
                 cache.set(key, kept, PAGE_SECONDS)
+                if last_while_made:
+                    cache.set(last_made_key(request.build_absolute_uri()), key, PAGE_SECONDS)
             parts = own(request, *args, **kwargs) if own is not None else {}
             filled = fill(kept, request, parts)
-            if visitor:
+            if visitor and not last:  # the last page is not this version's
                 cache.set(visitor_key(key), filled, PAGE_SECONDS)
             return HttpResponse(filled)
 
         return wrapped
 
     return decorator
+
+
+def _last_made(request: HttpRequest, key: str) -> Kept | None:
+    """The last page made at this request's address, when the page of the version now
+    (``key``) is not made yet and the task worker is asked to make it (the first reader
+    to come asks): a board took ×100 the bare view to make, and after a finish every
+    reader came for it at once (docs/performance.md). None where no worker runs (each
+    request would wait for the task), or when no page made in the last ``PAGE_SECONDS``
+    is kept: the reader makes it. So a reader is shown what the page showed a moment
+    ago, for as long as the worker takes (seconds), and never a page older than
+    ``PAGE_SECONDS``."""
+    if not pages_made_task.get_backend().supports_defer:
+        return None
+    address = request.build_absolute_uri()
+    last = cache.get(last_made_key(address))
+    kept: Kept | None = cache.get(last) if last is not None and last != key else None
+    if kept is not None and cache.add(making_key(key), True, PAGE_SECONDS):
+        pages_made_task.enqueue([request.get_full_path()])
+    return kept
 
 
 def _plain_visitor(request: HttpRequest) -> bool:
@@ -188,6 +224,17 @@ def visitor_key(key: str) -> str:
     return f"{key}:visitor"
 
 
+def last_made_key(address: str) -> str:
+    """The key of the key of the last page made at ``address`` in the active language."""
+    digest = hashlib.sha256(address.encode()).hexdigest()
+    return f"page-last:{FORMAT}:{get_language()}:{digest}"
+
+
+def making_key(key: str) -> str:
+    """The key saying the task worker has been asked to make the page kept under ``key``."""
+    return f"{key}:making"
+
+
 def _keepable(response: HttpResponse) -> bool:
     return (
         response.status_code == 200
@@ -197,13 +244,19 @@ def _keepable(response: HttpResponse) -> bool:
     )
 
 
+@task
+def pages_made_task(paths: list[str]) -> int:
+    """``warm``, by the task worker."""
+    return warm(paths)
+
+
 def warm(paths: Iterable[str]) -> int:
-    """The pages at ``paths`` (``/standings/preferans/``) made and kept now, in each of the
-    site's languages, as a visitor who opens them at ``SITE_URL`` would have them made: so
-    that after a change the task worker, not the first reader, pays for making them. Goes
-    through the site's middleware as a request does (the key and the page name the
-    address); sends no request signal (the task's database connection is left as it is).
-    Returns how many answers were kept pages (200)."""
+    """The pages at ``paths`` (``/standings/preferans/?sort=games``) made and kept now, in
+    each of the site's languages, as a visitor who opens them at ``SITE_URL`` would have
+    them made: so that after a change the task worker, not the first reader, pays for
+    making them. Goes through the site's middleware as a request does (the key and the page
+    name the address); sends no request signal (the task's database connection is left as
+    it is). Returns how many answers were kept pages (200)."""
     handler = BaseHandler()
     handler.load_middleware()
     made = 0
@@ -222,10 +275,11 @@ def _environ(path: str, language: str) -> dict[str, Any]:
     it to the site."""
     site = urlsplit(settings.SITE_URL)
     secure = site.scheme == "https"
+    path, _, query = path.partition("?")
     environ: dict[str, Any] = {
         "REQUEST_METHOD": "GET",
         "PATH_INFO": path,
-        "QUERY_STRING": "",
+        "QUERY_STRING": query,
         "SCRIPT_NAME": "",
         "SERVER_NAME": site.hostname or "localhost",
         "SERVER_PORT": str(site.port or (443 if secure else 80)),
@@ -236,6 +290,7 @@ def _environ(path: str, language: str) -> dict[str, Any]:
         "wsgi.url_scheme": site.scheme or "http",
         "wsgi.input": io.BytesIO(),
         "wsgi.errors": io.StringIO(),
+        WARMING: True,
     }
     if secure:  # as the proxy in front of the site says it (SECURE_PROXY_SSL_HEADER)
         environ["HTTP_X_FORWARDED_PROTO"] = "https"

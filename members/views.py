@@ -116,7 +116,7 @@ def _own_parts(
 
 
 @require_http_methods(["GET", "HEAD"])
-@kept_page(_profile_version, _own_parts)
+@kept_page(_profile_version, _own_parts, last_while_made=True)
 def member_detail(request: HtmxHttpRequest, username: str) -> HttpResponse:
     """A member's page: their tables, statistics, head-to-head and charts (all from the
     results stored when each table finished: a constant number of queries), and for the

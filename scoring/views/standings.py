@@ -164,7 +164,7 @@ def _standings_version(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> s
 
 @require_safe
 @standings_public
-@kept_page(_standings_version)
+@kept_page(_standings_version, last_while_made=True)
 def season_standings(request: HtmxHttpRequest, pk: int, game: str) -> HttpResponse:
     return _page(request, game, _season(pk))
 
@@ -177,7 +177,7 @@ def season_standings_csv(request: HtmxHttpRequest, pk: int, game: str) -> HttpRe
 
 @require_safe
 @standings_public
-@kept_page(_standings_version)
+@kept_page(_standings_version, last_while_made=True)
 def standings(request: HtmxHttpRequest, game: str) -> HttpResponse:
     return _page(request, game, None)
 

@@ -4,6 +4,8 @@ visitor's own."""
 
 from __future__ import annotations
 
+import io
+import signal
 from typing import Any
 
 import pytest
@@ -11,11 +13,16 @@ from django.contrib.messages import constants
 from django.contrib.messages.storage.base import Message
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
+from django.core.management import call_command
 from django.db import connection
 from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
+from django_tasks_db.models import DBTaskResult
 
+from clubsite.pages import last_made_key
+from members.models import Member
 from scoring import services
 from scoring.models import Season
 from scoring.services import judging
@@ -344,3 +351,133 @@ def test_an_organiser_gets_the_reopening_of_a_kept_finished_table(
     assert 'class="reopen cluster"' in page and "Judge's decisions" in page
     assert 'class="reopen cluster"' not in kept and "Judge" not in kept
     assert 'class="reopen cluster"' not in visitor().get(url).content.decode()
+
+
+# -- a board or a profile made by the task worker, the last one shown meanwhile -----------------
+
+PAGES_MADE_TASK = "clubsite.pages.pages_made_task"
+
+
+@pytest.fixture
+def worker(settings: Any) -> Any:
+    """Tasks go to the database, as in production; ``worker()`` runs those due, as
+    ``manage.py db_worker --batch`` does. The worker makes pages at ``SITE_URL``: here the
+    test client's address."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    settings.SITE_URL = "http://testserver"
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGQUIT)}
+
+    def run() -> None:
+        options = {"batch": True, "reload": False, "interval": 0, "startup_delay": False}
+        try:
+            call_command("db_worker", stdout=io.StringIO(), **options)
+        finally:
+            for number, handler in handlers.items():
+                signal.signal(number, handler)
+
+    return run
+
+
+def queued_pages() -> list[tuple[str, list[Any]]]:
+    return list(
+        DBTaskResult.objects.filter(task_path=PAGES_MADE_TASK, status="READY").values_list(
+            "task_path", "args_kwargs__args"
+        )
+    )
+
+
+@pytest.mark.django_db(transaction=True)  # the worker closes its connections
+def test_after_a_change_readers_get_the_last_board_until_the_worker_has_made_the_new_one(
+    worker: Any, django_assert_num_queries: Any
+) -> None:
+    season = Season.objects.create(name="Весна", starts_on="2026-03-01", ends_on="2026-05-31")
+    services.standings_changed()
+    url = reverse("scoring:season_standings", args=[season.pk, "preferans"])
+    assert "Весна" in visitor().get(url).content.decode()  # made by its first reader
+    assert queued_pages() == []
+    Season.objects.filter(pk=season.pk).update(name="Лето")
+    services.standings_changed()
+
+    first = visitor().get(url).content.decode()  # asks the worker for the new one
+    with django_assert_num_queries(1):  # the stamp; nothing made, nothing asked again
+        second = visitor().get(url).content.decode()
+
+    assert "Весна" in first and "Лето" not in first
+    assert second == first
+    assert queued_pages() == [(PAGES_MADE_TASK, [[url]])]
+    worker()
+    assert queued_pages() == []
+    with django_assert_num_queries(1):  # made by the worker: the stamp only
+        made = visitor().get(url).content.decode()
+    assert "Лето" in made and "Весна" not in made
+
+
+def test_a_member_gets_the_last_board_with_his_own_parts(worker: Any, club: Any) -> None:
+    season = Season.objects.create(name="Весна", starts_on="2026-03-01", ends_on="2026-05-31")
+    services.standings_changed()
+    url = reverse("scoring:season_standings", args=[season.pk, "preferans"])
+    visitor().get(url)
+    Season.objects.filter(pk=season.pk).update(name="Лето")
+    services.standings_changed()
+    anna = visitor()
+    anna.force_login(club["Anna"])
+
+    page = anna.get(url).content.decode()
+
+    assert "Весна" in page and ">Anna</a>" in page and "Sign in" not in page
+    assert "<!--own:" not in page
+
+
+def test_the_last_board_is_never_kept_as_the_new_one(worker: Any) -> None:
+    season = Season.objects.create(name="Весна", starts_on="2026-03-01", ends_on="2026-05-31")
+    services.standings_changed()
+    url = reverse("scoring:season_standings", args=[season.pk, "preferans"])
+    guest = visitor()
+    guest.get(url)
+    Season.objects.filter(pk=season.pk).update(name="Лето")
+    services.standings_changed()
+    assert "Весна" in guest.get(url).content.decode()
+
+    # The last page gone from the cache (it lives PAGE_SECONDS) before the worker came:
+    # the reader makes the new one himself, and nothing of the last one was kept for it.
+    with translation.override("en"):
+        assert cache.delete(last_made_key(f"http://testserver{url}"))
+
+    assert "Лето" in guest.get(url).content.decode()
+
+
+def test_with_no_page_made_before_the_reader_makes_it_and_asks_no_worker(
+    worker: Any, club: Any
+) -> None:
+    services.standings_changed()
+    url = reverse("members:detail", args=["anna"])
+
+    assert "<h1>Anna</h1>" in visitor().get(url).content.decode()
+    assert queued_pages() == []
+
+
+@pytest.mark.django_db(transaction=True)  # the worker closes its connections
+def test_a_profile_is_shown_as_it_was_until_the_worker_has_made_it_again(
+    worker: Any, club: Any
+) -> None:
+    services.standings_changed()
+    url = reverse("members:detail", args=["anna"])
+    visitor().get(url)
+    Member.objects.filter(username="anna").update(display_name="Анна")
+    services.standings_changed()
+
+    assert "<h1>Anna</h1>" in visitor().get(url).content.decode()
+    worker()
+    assert "<h1>Анна</h1>" in visitor().get(url).content.decode()
+
+
+def test_without_a_worker_the_reader_after_a_change_makes_the_new_board() -> None:
+    season = Season.objects.create(name="Весна", starts_on="2026-03-01", ends_on="2026-05-31")
+    services.standings_changed()
+    url = reverse("scoring:season_standings", args=[season.pk, "preferans"])
+    visitor().get(url)
+    Season.objects.filter(pk=season.pk).update(name="Лето")
+    services.standings_changed()
+
+    assert "Лето" in visitor().get(url).content.decode()
+    assert not DBTaskResult.objects.exists()
