@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import io
 import re
+import uuid
 from collections.abc import Callable, Iterable, Mapping
 from functools import wraps
 from typing import Any
@@ -33,6 +34,7 @@ from django.core.cache import cache
 from django.core.handlers.base import BaseHandler
 from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.tasks import task
 from django.template import engines
 from django.template.context import make_context
@@ -51,6 +53,21 @@ None when there is no such thing to show (the view answers, a 404 say)."""
 type Own = Callable[..., Mapping[str, Any]]
 """What the parts of a page that are his own need besides what every page's template gets
 (his user, messages, CSRF token), from the request and the view's arguments."""
+
+type Rights = Callable[..., str | None]
+"""What a signed-in member may do on a page, as a string, from the request and the view's
+arguments: members with the same rights are shown the same parts, but for their person's
+(``PERSON``). None where his parts show more of him than his rights (the page's own parts
+are then rendered for him)."""
+
+PERSON = b"base.html#"
+"""The parts of the frame every page shares (``base.html``) are a person's: his name, Sign
+out and its token, the admin link, the "Me" tab, his messages. A page's own parts show what
+his rights let him do there, besides a token and a write key (``TOKEN``, ``KEY``)."""
+
+TOKEN, KEY = b"request#token", b"request#key"
+"""Marks in a page kept for those with the same rights: the request's CSRF token, and a
+fresh write key, one per form (each write form drawn gets a key of its own)."""
 
 _SHARED = "_page_shared"
 """Set on a request while the page kept for everyone is made from it."""
@@ -86,13 +103,16 @@ def kept_page(
     *,
     members: bool = True,
     last_while_made: bool = False,
+    rights: Rights | None = None,
 ) -> Callable[[Callable[..., HttpResponse]], Any]:
     """The view's page kept under ``version`` of what it shows, filled in for each request
     with his own parts (``own`` gives what they need). ``members=False``: a signed-in
     member's page is made for him whole (the table pages: a scorer's form, his buttons).
     ``last_while_made``: a page that takes long to make (a board, a profile) is made by the
     task worker, where one runs, and until it is, each reader gets the last page made at
-    the address (``_last_made``).
+    the address (``_last_made``). ``rights``: a signed-in member's page is the kept page with
+    its own parts filled in as for everyone with his rights, kept too, and then his
+    person's parts (``_kept_for_rights``).
 
     The kept page is the view's answer to a visitor who is not signed in, with every
     ``{% own %}`` part a mark; only a complete HTML page (200) that sets no cookie and used
@@ -113,6 +133,12 @@ def kept_page(
             if made_from is None:
                 return view(request, *args, **kwargs)
             key = page_key(request.build_absolute_uri(), made_from, get_language())
+            if rights is not None and own is not None and _plain_member(request):
+                may = rights(request, *args, **kwargs)
+                if may is not None:
+                    page = _kept_for_rights(view, request, key, may, own, args, kwargs)
+                    if page is not None:
+                        return HttpResponse(fill(page, request, {}))
             # A visitor's own parts are every visitor's (no name, no token): his page
             # filled in is kept too, beside the page it was filled from.
             visitor = _plain_visitor(request)
@@ -124,10 +150,9 @@ def kept_page(
                 kept = _last_made(request, key)
                 last = kept is not None
             if kept is None:
-                kept = _made_for_everyone(view, request, *args, **kwargs)
+                kept = _made_and_kept(view, request, key, args, kwargs)
                 if kept is None:
                     return view(request, *args, **kwargs)
-                cache.set(key, kept, PAGE_SECONDS)
                 if last_while_made:
                     cache.set(last_made_key(request.build_absolute_uri()), key, PAGE_SECONDS)
             parts = own(request, *args, **kwargs) if own is not None else {}
@@ -158,6 +183,56 @@ def _last_made(request: HttpRequest, key: str) -> Kept | None:
     if kept is not None and cache.add(making_key(key), True, PAGE_SECONDS):
         pages_made_task.enqueue([request.get_full_path()])
     return kept
+
+
+def _kept_for_rights(
+    view: Callable[..., HttpResponse],
+    request: HttpRequest,
+    key: str,
+    may: str,
+    own: Own,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> Kept | None:
+    """The page kept under ``key`` with its own parts filled in for those who ``may`` what
+    this request's member may, and his person's parts left marks (``PERSON``), as are the
+    token and the write keys in his parts; kept beside it. A scorer's form and sheet took
+    half of his table page's time to fill in, for each request (docs/performance.md)."""
+    rights_key = f"{key}:rights:{may}"
+    page: Kept | None = cache.get(rights_key)
+    if page is not None:
+        return page
+    kept = cache.get(key) or _made_and_kept(view, request, key, args, kwargs)
+    if kept is None:
+        return None
+    # Stand-ins no page holds, put where the token and each key go, then made marks.
+    token, write_key = (f"{name}{uuid.uuid4().hex}" for name in ("token", "key"))
+    stand_ins = {"csrf_token": token, "new_key": lambda: write_key}
+    filled = fill(kept, request, own(request, *args, **kwargs), stand_ins, skip=PERSON)
+    filled = filled.replace(token.encode(), own_mark(TOKEN.decode()).encode())
+    filled = filled.replace(write_key.encode(), own_mark(KEY.decode()).encode())
+    page = tuple(_MARK.split(filled))
+    cache.set(rights_key, page, PAGE_SECONDS)
+    return page
+
+
+def _made_and_kept(
+    view: Callable[..., HttpResponse],
+    request: HttpRequest,
+    key: str,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> Kept | None:
+    """The page made for everyone (``_made_for_everyone``), kept under ``key``."""
+    kept = _made_for_everyone(view, request, *args, **kwargs)
+    if kept is not None:
+        cache.set(key, kept, PAGE_SECONDS)
+    return kept
+
+
+def _plain_member(request: HttpRequest) -> bool:
+    """Whether ``request`` is a signed-in member's with no message waiting."""
+    return request.user.is_authenticated and not len(get_messages(request))
 
 
 def _plain_visitor(request: HttpRequest) -> bool:
@@ -193,23 +268,41 @@ def _made_for_everyone(
     return tuple(_MARK.split(response.content))
 
 
-def fill(page: Kept, request: HttpRequest, own: Mapping[str, Any]) -> bytes:
+def fill(
+    page: Kept,
+    request: HttpRequest,
+    own: Mapping[str, Any],
+    over: Mapping[str, Any] | None = None,
+    *,
+    skip: bytes | None = None,
+) -> bytes:
     """``page`` with each mark replaced by its part rendered for ``request`` (with the
-    context processors' context, as the page was, and ``own``)."""
-    names = set(page[1::2])
-    if not names:
-        return page[0]
-    engine = engines["django"].engine  # type: ignore[attr-defined]
-    templates = {name: engine.get_template(name.decode()) for name in names}
-    context = make_context(dict(own), request)
-    parts = {}
-    # One context for every part: the context processors run once.
-    with context.bind_template(next(iter(templates.values()))):
-        for name, template in templates.items():
-            parts[name] = template.render(context).encode()
+    context processors' context, as the page was, ``own``, and ``over`` above all), but
+    the marks of the parts whose names start with ``skip``, left as they are."""
+    names = {name for name in page[1::2] if not (skip and name.startswith(skip))}
+    parts = {name: own_mark(name.decode()).encode() for name in page[1::2]}
+    over = dict(over or {})
+    if TOKEN in names:  # one token on the page, as a page rendered whole has
+        over["csrf_token"] = get_token(request)
+        parts[TOKEN] = over["csrf_token"].encode()
+    templates = {name: _part(name) for name in names - {TOKEN, KEY}}
+    if templates:
+        context = make_context(dict(own), request)
+        # One context for every part: the context processors run once.
+        with context.bind_template(next(iter(templates.values()))):
+            context.update(over)
+            for name, template in templates.items():
+                parts[name] = template.render(context).encode()
     page_parts = list(page)
-    page_parts[1::2] = [parts[name] for name in page[1::2]]
+    page_parts[1::2] = [
+        str(uuid.uuid4()).encode() if name == KEY and KEY in names else parts[name]
+        for name in page[1::2]
+    ]
     return b"".join(page_parts)
+
+
+def _part(name: bytes) -> Any:
+    return engines["django"].engine.get_template(name.decode())  # type: ignore[attr-defined]
 
 
 def page_key(address: str, made_from: str, language: str) -> str:

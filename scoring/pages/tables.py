@@ -182,6 +182,24 @@ def own_table_context(
     return context
 
 
+def table_rights(user: Any, table: Table) -> str | None:
+    """Everything of ``user`` that his parts of a table in play's page show
+    (``own_table_context``) besides his person's (his name, his token, his keys), as a
+    string: those with the same rights there are shown the same parts (``clubsite.pages``).
+    None for a finished table, whose decisions and confirmation are his own (what he
+    accepted)."""
+    if not table.is_open:
+        return None
+    flags = (
+        can_write(user, table),
+        can_close_early(user, table),
+        can_clear_control_time(user, table),
+        is_organiser(user),  # the judge's link
+        can_reopen(user, table),
+    )
+    return "".join("1" if flag else "0" for flag in flags)
+
+
 def standing_context(request: HttpRequest, table: Table) -> dict[str, Any]:
     """A finished table that does not count in the standings (awaiting acceptance,
     rejected, closed early and left out): why, the decisions made on it, who is still to

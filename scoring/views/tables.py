@@ -54,6 +54,7 @@ from scoring.pages.tables import (
     sheet_html,
     table_context,
     table_for_page,
+    table_rights,
     totals_context,
 )
 from scoring.permissions import (
@@ -175,7 +176,15 @@ def _own_table_parts(request: HtmxHttpRequest, pk: int) -> dict[str, Any]:
     return own_table_context(request, table, form=_address_form(request, table))
 
 
-@kept_page(_table_version, _own_table_parts)
+def _table_rights(request: HtmxHttpRequest, pk: int) -> str | None:
+    """What the signed-in member may do at the table (``pages.table_rights``); None when a
+    deal's values are drawn into his form (``?kind=``): that form is his alone."""
+    if "kind" in request.GET:
+        return None
+    return table_rights(request.user, _page_table(request, pk))
+
+
+@kept_page(_table_version, _own_table_parts, rights=_table_rights)
 def table_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The table page, kept per revision for everyone: a scorer's form and buttons, his
     editable sheet, an organiser's reopening are filled in for each (``clubsite.pages``)."""

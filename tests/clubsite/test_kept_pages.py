@@ -5,6 +5,7 @@ visitor's own."""
 from __future__ import annotations
 
 import io
+import re
 import signal
 from typing import Any
 
@@ -26,8 +27,10 @@ from members.models import Member
 from scoring import services
 from scoring.models import Season
 from scoring.services import judging
+from scoring.views import tables as tables_views
 from tests import factories
 from tests.factories import FIRST_GAME, PASSOUT, post_deal
+from tests.html_forms import form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -351,6 +354,92 @@ def test_an_organiser_gets_the_reopening_of_a_kept_finished_table(
     assert 'class="reopen cluster"' in page and "Judge's decisions" in page
     assert 'class="reopen cluster"' not in kept and "Judge" not in kept
     assert 'class="reopen cluster"' not in visitor().get(url).content.decode()
+
+
+# -- one table page for each set of rights, filled in with each one's person ------------------
+
+WRITE_KEY = re.compile(r'name="write_key" value="([^"]+)"')
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+STAND_IN = re.compile(r"(token|key)[0-9a-f]{32}")  # where the token and keys were put in
+
+
+def test_two_scorers_share_the_table_page_kept_for_scorers_each_with_his_person(
+    client: Client, table: Any, anna: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    post_deal(client, table, FIRST_GAME)
+    url = reverse("scoring:table_detail", args=[table.pk])
+    client.get(url)  # "Deal 1 saved", shown once on a page made for her
+    boris = visitor()
+    boris.force_login(table.seats.get(position=1).member)
+    made = []
+    own_parts = tables_views.own_table_context
+    monkeypatch.setattr(
+        tables_views, "own_table_context", lambda *a, **k: made.append(a) or own_parts(*a, **k)
+    )
+    annas = client.get(url).content.decode()  # kept for scorers here
+
+    boriss = boris.get(url).content.decode()
+
+    assert len(made) == 1  # his parts were kept from hers
+    assert ">Anna</a>" in annas and ">Boris</a>" in boriss and ">Anna</a>" not in boriss
+    for part in SCORERS_PARTS:
+        assert part in boriss, part
+    # Each request its own token and a key of its own for each form drawn.
+    again = client.get(url).content.decode()
+    keys = WRITE_KEY.findall(annas) + WRITE_KEY.findall(boriss) + WRITE_KEY.findall(again)
+    assert len(keys) == 3 and len(set(keys)) == 3
+    assert TOKEN.findall(annas)[0] != TOKEN.findall(boriss)[0]
+    assert "<!--own:" not in boriss and not STAND_IN.search(boriss)
+
+    def without_person(page: str) -> str:
+        return WRITE_KEY.sub("", TOKEN.sub("", main(page)))
+
+    assert without_person(annas) == without_person(boriss)
+
+
+def test_a_deal_from_the_page_kept_for_scorers_is_saved_once(table: Any) -> None:
+    url = reverse("scoring:table_detail", args=[table.pk])
+    action = reverse("scoring:deal_create", args=[table.pk])
+    boris = Client(enforce_csrf_checks=True)
+    boris.force_login(table.seats.get(position=1).member)
+    anna = Client(enforce_csrf_checks=True)
+    anna.force_login(table.seats.get(position=0).member)
+    anna.get(url)  # the page kept for scorers, made for Anna
+    form = form_data(boris.get(url).content.decode(), action=action)
+    drawn = {name: form[name] for name in ("csrfmiddlewaretoken", "revision", "write_key")}
+
+    saved = boris.post(action, {**drawn, **FIRST_GAME})
+    again = boris.post(action, {**drawn, **FIRST_GAME})  # the answer lost: sent again
+
+    assert saved.status_code == again.status_code == 302
+    assert table.deal_records.filter(deleted=False).count() == 1
+
+
+def test_an_organiser_and_a_scorer_are_each_shown_what_they_may_do(
+    client: Client, table: Any, anna: Any
+) -> None:
+    url = reverse("scoring:table_detail", args=[table.pk])
+    olga = visitor()
+    olga.force_login(factories.member("Olga", organiser=True, username="olga"))
+    annas = client.get(url).content.decode()
+
+    olgas = olga.get(url).content.decode()
+
+    assert "Close the table early" in olgas and "Judge's decisions" in olgas
+    assert "Close the table early" not in annas and "Judge's decisions" not in annas
+    assert 'id="deal-form"' in olgas and 'id="deal-form"' in annas
+    assert "Close the table early" not in client.get(url).content.decode()
+
+
+def test_a_scorer_with_a_message_waiting_gets_it_in_his_form(client: Client, table: Any, anna: Any):
+    url = reverse("scoring:table_detail", args=[table.pk])
+    client.get(url)  # the page kept for scorers
+
+    saved = post_deal(client, table, FIRST_GAME, follow=True).content.decode()  # no htmx
+    after = client.get(url).content.decode()
+
+    assert 'class="deal-saved message success"' in saved
+    assert 'class="deal-saved message success"' not in after  # shown once
 
 
 # -- a board or a profile made by the task worker, the last one shown meanwhile -----------------
