@@ -10,7 +10,8 @@ flushes and migrations renew the epoch, so each starts a key space of its own.
 Every key of Django's cache that scoring and members use is composed here; callers name
 what a fragment is made from, never how its key is spelt. Four keys are composed where
 they are used, each in a namespace of its own that nothing here starts with: the pages
-kept for visitors (``page:``, ``clubsite/pages.py``) and the health probe's (``healthz:``,
+kept for visitors (``page:``, and ``page-last:`` for the last one made at an address,
+``clubsite/pages.py``) and the health probe's (``healthz:``,
 ``clubsite/health.py``), because clubsite imports nothing of scoring (a contract: the
 health check and the error pages must work whatever the apps do); the club's name
 and welcome (``club-identity:``, ``scoring/models/club.py``), which the model drops from
