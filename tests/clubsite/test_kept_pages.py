@@ -475,17 +475,24 @@ def queued_pages() -> list[tuple[str, list[Any]]]:
     )
 
 
+def board_seen_then_changed() -> str:
+    """A season's board made and kept as «Весна»; then the season renamed «Лето», which only
+    a new stamp shows, and the stamp renewed. Returns the board's address."""
+    season = Season.objects.create(name="Весна", starts_on="2026-03-01", ends_on="2026-05-31")
+    services.standings_changed()
+    url = reverse("scoring:season_standings", args=[season.pk, "preferans"])
+    assert "Весна" in visitor().get(url).content.decode()
+    Season.objects.filter(pk=season.pk).update(name="Лето")
+    services.standings_changed()
+    return url
+
+
 @pytest.mark.django_db(transaction=True)  # the worker closes its connections
 def test_after_a_change_readers_get_the_last_board_until_the_worker_has_made_the_new_one(
     worker: Any, django_assert_num_queries: Any
 ) -> None:
-    season = Season.objects.create(name="Весна", starts_on="2026-03-01", ends_on="2026-05-31")
-    services.standings_changed()
-    url = reverse("scoring:season_standings", args=[season.pk, "preferans"])
-    assert "Весна" in visitor().get(url).content.decode()  # made by its first reader
-    assert queued_pages() == []
-    Season.objects.filter(pk=season.pk).update(name="Лето")
-    services.standings_changed()
+    url = board_seen_then_changed()
+    assert queued_pages() == []  # its first reader made it, and asked nobody
 
     first = visitor().get(url).content.decode()  # asks the worker for the new one
     with django_assert_num_queries(1):  # the stamp; nothing made, nothing asked again
@@ -502,12 +509,7 @@ def test_after_a_change_readers_get_the_last_board_until_the_worker_has_made_the
 
 
 def test_a_member_gets_the_last_board_with_his_own_parts(worker: Any, club: Any) -> None:
-    season = Season.objects.create(name="Весна", starts_on="2026-03-01", ends_on="2026-05-31")
-    services.standings_changed()
-    url = reverse("scoring:season_standings", args=[season.pk, "preferans"])
-    visitor().get(url)
-    Season.objects.filter(pk=season.pk).update(name="Лето")
-    services.standings_changed()
+    url = board_seen_then_changed()
     anna = visitor()
     anna.force_login(club["Anna"])
 
@@ -518,13 +520,8 @@ def test_a_member_gets_the_last_board_with_his_own_parts(worker: Any, club: Any)
 
 
 def test_the_last_board_is_never_kept_as_the_new_one(worker: Any) -> None:
-    season = Season.objects.create(name="Весна", starts_on="2026-03-01", ends_on="2026-05-31")
-    services.standings_changed()
-    url = reverse("scoring:season_standings", args=[season.pk, "preferans"])
+    url = board_seen_then_changed()
     guest = visitor()
-    guest.get(url)
-    Season.objects.filter(pk=season.pk).update(name="Лето")
-    services.standings_changed()
     assert "Весна" in guest.get(url).content.decode()
 
     # The last page gone from the cache (it lives PAGE_SECONDS) before the worker came:
@@ -561,12 +558,7 @@ def test_a_profile_is_shown_as_it_was_until_the_worker_has_made_it_again(
 
 
 def test_without_a_worker_the_reader_after_a_change_makes_the_new_board() -> None:
-    season = Season.objects.create(name="Весна", starts_on="2026-03-01", ends_on="2026-05-31")
-    services.standings_changed()
-    url = reverse("scoring:season_standings", args=[season.pk, "preferans"])
-    visitor().get(url)
-    Season.objects.filter(pk=season.pk).update(name="Лето")
-    services.standings_changed()
+    url = board_seen_then_changed()
 
     assert "Лето" in visitor().get(url).content.decode()
     assert not DBTaskResult.objects.exists()
