@@ -445,6 +445,8 @@ def test_a_scorer_with_a_message_waiting_gets_it_in_his_form(client: Client, tab
 # -- a board or a profile made by the task worker, the last one shown meanwhile -----------------
 
 PAGES_MADE_TASK = "clubsite.pages.pages_made_task"
+BESIDE_THE_WORKER = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+"""The worker closes the connections it used: a test that runs it cannot be rolled back."""
 
 
 @pytest.fixture
@@ -487,7 +489,7 @@ def board_seen_then_changed() -> str:
     return url
 
 
-@pytest.mark.django_db(transaction=True)  # the worker closes its connections
+@BESIDE_THE_WORKER
 def test_after_a_change_readers_get_the_last_board_until_the_worker_has_made_the_new_one(
     worker: Any, django_assert_num_queries: Any
 ) -> None:
@@ -542,7 +544,7 @@ def test_with_no_page_made_before_the_reader_makes_it_and_asks_no_worker(
     assert queued_pages() == []
 
 
-@pytest.mark.django_db(transaction=True)  # the worker closes its connections
+@BESIDE_THE_WORKER
 def test_a_profile_is_shown_as_it_was_until_the_worker_has_made_it_again(
     worker: Any, club: Any
 ) -> None:
