@@ -81,6 +81,16 @@ def measure(
     )
 
 
+def signed_in(member: Any) -> Client:
+    """A client signed in as ``member`` as a browser is: with his session, and with the
+    CSRF cookie the sign-in page set (signing in posts its form, so every signed-in
+    member's browser has one; without it each page would make him a new secret)."""
+    client = Client()
+    client.get(reverse("members:login"))
+    client.force_login(member)
+    return client
+
+
 def run(
     live: Any,
     member: Any,
@@ -93,8 +103,7 @@ def run(
     """Every endpoint the performance issues name (those ``wanted``), side by side with the
     bare view."""
     anonymous = Client()
-    scorer = Client()
-    scorer.force_login(member)
+    scorer = signed_in(member)
     table_url = reverse("scoring:table_detail", args=[live.pk])
     live_url = reverse("scoring:table_live", args=[live.pk])
     etag = anonymous.get(live_url)["ETag"]
@@ -256,8 +265,7 @@ def run_writes(live: Any, member: Any, *, repeats: int = 60) -> list[Timing]:
     """The save of a deal into the live pulka beside the bare write view (session, a locked
     row read, one INSERT, commit, a small template), taken in turns: the save's cost as a
     multiple of what any write costs on this machine at this moment."""
-    scorer = Client()
-    scorer.force_login(member)
+    scorer = signed_in(member)
     passout = {
         "kind": "passout",
         "tricks:" + live.seats.get(position=0).name: "4",

@@ -301,15 +301,13 @@ def print_writes(timings: list[Any], live_deals: int) -> None:
 
 
 def _session_cookie(member: Any) -> str:
-    """A ``Cookie`` header that signs ``member`` in (a session in the database, which the
-    gunicorn workers read like any browser's)."""
-    from django.conf import settings
-    from django.test import Client
+    """A ``Cookie`` header that signs ``member`` in as his browser does
+    (``endpoints.signed_in``: his session, which the gunicorn workers read like any
+    browser's, and his CSRF cookie)."""
+    from bench import endpoints
 
-    client = Client()
-    client.force_login(member)
-    name = settings.SESSION_COOKIE_NAME
-    return f"{name}={client.cookies[name].value}"
+    client = endpoints.signed_in(member)
+    return "; ".join(f"{name}={cookie.value}" for name, cookie in client.cookies.items())
 
 
 GROWTH_TARGETS = {
