@@ -132,7 +132,8 @@ def kept_page(
             made_from = version(request, *args, **kwargs)
             if made_from is None:
                 return view(request, *args, **kwargs)
-            key = page_key(request.build_absolute_uri(), made_from, get_language())
+            address = request.build_absolute_uri()
+            key = page_key(address, made_from, get_language())
             if rights is not None and own is not None and _plain_member(request):
                 may = rights(request, *args, **kwargs)
                 if may is not None:
@@ -147,14 +148,14 @@ def kept_page(
             kept: Kept | None = cache.get(key)
             last = False  # the page is this version's
             if kept is None and last_while_made and WARMING not in request.META:
-                kept = _last_made(request, key)
+                kept = _last_made(request, address, key)
                 last = kept is not None
             if kept is None:
                 kept = _made_and_kept(view, request, key, args, kwargs)
                 if kept is None:
                     return view(request, *args, **kwargs)
                 if last_while_made:
-                    cache.set(last_made_key(request.build_absolute_uri()), key, PAGE_SECONDS)
+                    cache.set(last_made_key(address), key, PAGE_SECONDS)
             parts = own(request, *args, **kwargs) if own is not None else {}
             filled = fill(kept, request, parts)
             if visitor and not last:  # the last page is not this version's
@@ -166,8 +167,8 @@ def kept_page(
     return decorator
 
 
-def _last_made(request: HttpRequest, key: str) -> Kept | None:
-    """The last page made at this request's address, when the page of the version now
+def _last_made(request: HttpRequest, address: str, key: str) -> Kept | None:
+    """The last page made at ``address``, this request's, when the page of the version now
     (``key``) is not made yet and the task worker is asked to make it (the first reader
     to come asks): a board took ×100 the bare view to make, and after a finish every
     reader came for it at once (docs/performance.md). None where no worker runs (each
@@ -177,7 +178,6 @@ def _last_made(request: HttpRequest, key: str) -> Kept | None:
     ``PAGE_SECONDS``."""
     if not pages_made_task.get_backend().supports_defer:
         return None
-    address = request.build_absolute_uri()
     last = cache.get(last_made_key(address))
     kept: Kept | None = cache.get(last) if last is not None and last != key else None
     if kept is not None and cache.add(making_key(key), True, PAGE_SECONDS):
@@ -280,7 +280,7 @@ def fill(
     context processors' context, as the page was, ``own``, and ``over`` above all), but
     the marks of the parts whose names start with ``skip``, left as they are."""
     names = {name for name in page[1::2] if not (skip and name.startswith(skip))}
-    parts = {name: own_mark(name.decode()).encode() for name in page[1::2]}
+    parts = {name: own_mark(name.decode()).encode() for name in set(page[1::2]) - names}
     over = dict(over or {})
     if TOKEN in names:  # one token on the page, as a page rendered whole has
         over["csrf_token"] = get_token(request)
@@ -308,8 +308,12 @@ def _part(name: bytes) -> Any:
 def page_key(address: str, made_from: str, language: str) -> str:
     """The key of the page at ``address`` (absolute: the page's share link is) made from
     ``made_from`` in ``language``."""
-    digest = hashlib.sha256(address.encode()).hexdigest()
-    return f"page:{FORMAT}:{made_from}:{language}:{digest}"
+    return f"page:{FORMAT}:{made_from}:{language}:{_digest(address)}"
+
+
+def _digest(address: str) -> str:
+    """``address`` in a key: of a length that does not grow with the address."""
+    return hashlib.sha256(address.encode()).hexdigest()
 
 
 def visitor_key(key: str) -> str:
@@ -319,8 +323,7 @@ def visitor_key(key: str) -> str:
 
 def last_made_key(address: str) -> str:
     """The key of the key of the last page made at ``address`` in the active language."""
-    digest = hashlib.sha256(address.encode()).hexdigest()
-    return f"page-last:{FORMAT}:{get_language()}:{digest}"
+    return f"page-last:{FORMAT}:{get_language()}:{_digest(address)}"
 
 
 def making_key(key: str) -> str:
