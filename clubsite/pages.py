@@ -282,23 +282,79 @@ def fill(
     names = {name for name in page[1::2] if not (skip and name.startswith(skip))}
     parts = {name: own_mark(name.decode()).encode() for name in set(page[1::2]) - names}
     over = dict(over or {})
-    if TOKEN in names:  # one token on the page, as a page rendered whole has
+    frame = {name for name in names if name.startswith(PERSON)} if _plain_member(request) else set()
+    if TOKEN in names or frame:  # one token on the page, as a page rendered whole has
         over["csrf_token"] = get_token(request)
         parts[TOKEN] = over["csrf_token"].encode()
-    templates = {name: _part(name) for name in names - {TOKEN, KEY}}
-    if templates:
-        context = make_context(dict(own), request)
-        # One context for every part: the context processors run once.
-        with context.bind_template(next(iter(templates.values()))):
-            context.update(over)
-            for name, template in templates.items():
-                parts[name] = template.render(context).encode()
+    if frame:
+        parts |= _frame(request, frame, parts[TOKEN])
+    parts |= _rendered(names - frame - {TOKEN, KEY}, request, own, over)
     page_parts = list(page)
     page_parts[1::2] = [
         str(uuid.uuid4()).encode() if name == KEY and KEY in names else parts[name]
         for name in page[1::2]
     ]
     return b"".join(page_parts)
+
+
+def _rendered(
+    names: set[bytes], request: HttpRequest, own: Mapping[str, Any], over: Mapping[str, Any]
+) -> dict[bytes, bytes]:
+    """The parts ``names`` rendered for ``request``, as ``fill`` renders them."""
+    templates = {name: _part(name) for name in names}
+    if not templates:
+        return {}
+    context = make_context(dict(own), request)
+    # One context for every part: the context processors run once.
+    with context.bind_template(next(iter(templates.values()))):
+        context.update(dict(over))
+        return {name: template.render(context).encode() for name, template in templates.items()}
+
+
+_FRAMES: dict[tuple[Any, ...], dict[bytes, list[bytes]]] = {}
+"""The frame's parts as made for each person (``_person``) in this process, split at his
+token; emptied when it holds ``FRAMES_KEPT``."""
+
+FRAMES_KEPT = 1_000
+
+
+def _frame(request: HttpRequest, names: set[bytes], token: bytes) -> dict[bytes, bytes]:
+    """The frame's parts ``names`` (``PERSON``) for the plain member of ``request``, with
+    ``token`` in them: made once for each person (``_person``) this process serves, held
+    in its memory. Rendering them was a fifth of a member's kept page (docs/performance.md),
+    and they are the same on every page he opens, but for his token. His person is all they
+    show, so they are never older than he is (a new name is a new person)."""
+    key = (_person(request), frozenset(names))
+    made = _FRAMES.get(key)
+    if made is None:
+        stand_in = f"token{uuid.uuid4().hex}".encode()
+        rendered = _rendered(names, request, {}, {"csrf_token": stand_in.decode()})
+        made = {name: text.split(stand_in) for name, text in rendered.items()}
+        if len(_FRAMES) >= FRAMES_KEPT:
+            _FRAMES.clear()
+        _FRAMES[key] = made
+    return {name: token.join(pieces) for name, pieces in made.items()}
+
+
+def _person(request: HttpRequest) -> tuple[Any, ...]:
+    """All that the frame's parts (``base.html``'s ``{% own %}``) read for a plain member, but
+    his token: his name and address, whether the admin is his (``can_use_admin`` reads
+    these flags), whether the page is his "Me" tab's, and the language. A part that comes
+    to read more of him or of the request has it added here."""
+    user: Any = request.user
+    match = request.resolver_match
+    url_name, username = (match.url_name, match.kwargs.get("username")) if match else (None, None)
+    return (
+        get_language(),
+        user.pk,
+        user.username,
+        user.name,
+        user.is_active,
+        user.is_staff,
+        bool(getattr(user, "is_organiser", False)),
+        url_name,
+        username == user.username,
+    )
 
 
 def _part(name: bytes) -> Any:

@@ -222,6 +222,33 @@ def test_an_organiser_gets_the_admin_link_filled_in(organiser: Any, client: Clie
     assert 'href="/admin/"' not in visitor().get(url).content.decode()
 
 
+ME_TAB_HERE = 'aria-current="page"><span class="icon icon--me"'
+
+
+def test_a_members_frame_made_once_follows_his_name_his_rights_and_his_me_tab(
+    organiser: Any, client: Client, club: Any
+) -> None:
+    """The frame's parts are made once per person in the process (clubsite.pages._frame):
+    each thing they show of him is part of whom they are made for."""
+    services.standings_changed()
+    board = reverse("scoring:standings", args=["preferans"])
+    mine, annas = (reverse("members:detail", args=[name]) for name in ("olga", "anna"))
+    client.get(board)  # her frame made
+
+    organiser.display_name = "Ольга Петровна"
+    organiser.save()
+    renamed = client.get(board).content.decode()
+    organiser.groups.clear()
+    no_longer = client.get(board).content.decode()
+
+    assert 'href="/members/olga/">Ольга Петровна</a>' in renamed
+    assert renamed.count('href="/admin/"') == 2 and 'href="/admin/"' not in no_longer
+    assert ME_TAB_HERE in client.get(mine).content.decode()
+    assert ME_TAB_HERE not in client.get(annas).content.decode()
+    assert ME_TAB_HERE not in client.get(board).content.decode()
+    assert "Выйти" in client.get(board, headers={"accept-language": "ru"}).content.decode()
+
+
 def test_a_message_is_filled_into_the_kept_page(club: Any) -> None:
     season = Season.objects.create(name="Весна", starts_on="2026-03-01", ends_on="2026-05-31")
     services.standings_changed()
