@@ -33,7 +33,7 @@ RUN .venv/bin/python -m compileall -q clubsite members scoring
 
 # --- the image: Python, the fonts of the sheet's picture, the venv, the site ----------------
 FROM ${PYTHON_IMAGE}
-# fonts-dejavu-core: resvg draws the sheet's picture in DejaVu (docs/deploy.md).
+# fonts-dejavu-core: resvg draws the sheet's picture in DejaVu (docs/deploy-by-hand.md).
 RUN apt-get update \
     && apt-get install -y --no-install-recommends fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/* \

@@ -264,7 +264,7 @@ def start(image: Image, stage: Stage) -> None:
         if done.returncode:
             raise SystemExit(f"deploy check: the release failed: {done.stderr.decode()[-2000:]}")
         print(f"  release (migrate, digest_tables, load_demo): {time.monotonic() - started:.1f} s")
-        # The scheduled command (compose's `scheduler`, docs/deploy.md "Reminders") on the
+        # The scheduled command (compose's `scheduler`, docs/operations.md "Reminders") on the
         # demo club, as the image runs it.
         reminders = [*run, "python", "manage.py", "send_reminders"]
         done = subprocess.run(reminders, cwd=cwd, env=env, capture_output=True, check=False)

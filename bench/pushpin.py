@@ -25,7 +25,7 @@ from pathlib import Path
 from bench.load import free_port
 
 PUSHPIN_CONF = """\
-# Pushpin for one run, every socket on the loopback or in this folder (docs/deploy.md has
+# Pushpin for one run, every socket on the loopback or in this folder (docs/deploy-by-hand.md has
 # the production file: the same but the folders and ports).
 [global]
 include={{libdir}}/internal.conf

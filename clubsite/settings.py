@@ -251,7 +251,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # each poll reads it from the database (one query, at most once a second per process).
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 
-# Pushed updates (docs/deploy.md, "Pushed updates: Pushpin"): a viewer's page holds a
+# Pushed updates (docs/deploy-by-hand.md, "Pushed updates: Pushpin"): a viewer's page holds a
 # stream (Server-Sent Events) open at Pushpin, which asked an app server once which
 # channels it listens on (django-eventstream, over GRIP: the app servers stay synchronous
 # and hold no connection); when a table's revision moves, the app server that committed
@@ -520,7 +520,7 @@ TELEGRAM_API_URL = (
 TELEGRAM_TIMEOUT = env_int("TELEGRAM_TIMEOUT", default=10)
 # A member's own messages by Telegram (scoring/services/notices.py): the bot's username for
 # the link on the settings page (t.me/<bot>?start=…), and the secret the Bot API sends with
-# each update to /telegram/webhook/ (setWebhook's secret_token; docs/deploy.md). Without
+# each update to /telegram/webhook/ (setWebhook's secret_token; docs/operations.md). Without
 # both, members cannot link a chat.
 TELEGRAM_BOT_USERNAME = os.environ.get("TELEGRAM_BOT_USERNAME", "").strip().lstrip("@")
 TELEGRAM_WEBHOOK_SECRET = os.environ.get("TELEGRAM_WEBHOOK_SECRET", "").strip()

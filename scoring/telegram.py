@@ -1,5 +1,5 @@
 """The Telegram Bot API, as far as the club needs it: post a message or a picture to the
-club's chat (``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_CHAT_ID``; docs/deploy.md, Telegram).
+club's chat (``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_CHAT_ID``; docs/operations.md, Telegram).
 
 Plain HTTPS through the standard library (``urllib``): two methods of the API, each one
 POST whose answer is ``{"ok": true, "result": …}``, need no client library. The token is
@@ -57,7 +57,7 @@ def check_settings(**kwargs: object) -> list[checks.CheckMessage]:
         checks.Warning(
             f"{missing} is not set, so nothing is posted to the club's Telegram chat",
             hint="set both TELEGRAM_BOT_TOKEN and TELEGRAM_CHAT_ID, or neither "
-            "(docs/deploy.md, Telegram)",
+            "(docs/operations.md, Telegram)",
             id="scoring.W002",
         )
     ]
@@ -71,7 +71,7 @@ def send_message(text: str, *, chat_id: int | str | None = None) -> Any:
 
 def linking_configured() -> bool:
     """Whether members can link their own chat: a bot, its username for the link, and the
-    webhook's secret (docs/deploy.md, Telegram)."""
+    webhook's secret (docs/operations.md, Telegram)."""
     return bool(
         settings.TELEGRAM_BOT_TOKEN
         and settings.TELEGRAM_BOT_USERNAME

@@ -14,10 +14,11 @@ FORMAT = "pulka/1"
 GAMES = ("preferans", "boston")
 
 # The club's limits on one game record, shared by ``manage.py score``, the import page,
-# deal entry and the backup (docs/deploy.md, "Limits"). A long real pulka has about 150
-# deals; 1,000 leaves room for the longest evening and Boston's long tables, and is far
-# below what makes a table's pages slow (an attack imported 85,000). A 1,000-deal record
-# is about 100 kB as exported, so 1 MB leaves room for a note on every deal.
+# deal entry and the backup (docs/operations.md, "Limits on a game record"). A long real
+# pulka has about 150 deals; 1,000 leaves room for the longest evening and Boston's long
+# tables, and is far below what makes a table's pages slow (an attack imported 85,000). A
+# 1,000-deal record is about 100 kB as exported, so 1 MB leaves room for a note on every
+# deal.
 # (Each game's reader keeps its own, far larger bound for callers that skip this module.)
 MAX_RECORD_BYTES = 1_000_000
 MAX_DEALS = 1_000
@@ -124,7 +125,7 @@ def check_head(data: Any) -> Mapping[str, Any]:
 def record_digest(record: Mapping[str, Any]) -> str:
     """The SHA-256 (64 hex digits) of ``record`` written as canonical JSON: keys sorted, no
     spaces, ASCII. Equal records, however they were spaced or ordered, share it; what
-    makes two games "the same" is what the caller puts in the record (docs/deploy.md)."""
+    makes two games "the same" is what the caller puts in the record (docs/operations.md)."""
     text = json.dumps(record, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 

@@ -156,7 +156,7 @@ class Table(models.Model):
     # the transaction that queues them: a task run again after its worker died finds its
     # finish announced and sends nothing twice (scoring.services.notifications).
     announced_revision = models.PositiveIntegerField(null=True, blank=True, editable=False)
-    # The game's identity (SHA-256 of its canonical record, docs/deploy.md "Duplicates"),
+    # The game's identity (SHA-256 of its canonical record, docs/operations.md "Duplicate imports"),
     # set when the table finishes: an import of a game that is here already is refused.
     # Indexed, not unique: two tables finished on the site may be the same game. None, not
     # "": a table that has no digest yet (in play, or finished before digests began).

@@ -719,7 +719,7 @@ def _accepted_by(table: Table) -> set[int]:
 
 MEMBERS_FIELD = "members"
 """The record's optional head field that names each player by username, in seat order: a
-display name changes, a username does not, so an export imports again (docs/deploy.md)."""
+display name changes, a username does not, so an export imports again (docs/operations.md)."""
 
 
 def table_export(table: Table) -> dict[str, Any]:
@@ -810,7 +810,7 @@ def game_digest(
     usernames: Sequence[str | None],
     substitutions: Sequence[Substitution] = (),
 ) -> str:
-    """What makes two tables the same game (docs/deploy.md, "Duplicate imports"): the game, its
+    """What makes two tables the same game (docs/operations.md, "Duplicate imports"): the game, its
     rules, the members in their seats (by username, whatever names the record gave
     them), the setup (dealer, pool, price…) and the deals in order, all as the engine
     writes a record — so spacing, key order, a preset named or spelt out, and the

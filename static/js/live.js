@@ -1,4 +1,4 @@
-// Pushed updates of the live regions (docs/architecture.md, How a deal flows; docs/deploy.md,
+// Pushed updates of the live regions (docs/architecture.md, How a deal flows; docs/deploy-by-hand.md,
 // Pushed updates). A region that names a stream (data-live-events) is fetched again when
 // its stream says the table moved on, exactly as its poll fetches it (hx-get, with the
 // ETag), by the htmx event "live-changed" its hx-trigger lists. While the stream is open

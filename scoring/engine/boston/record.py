@@ -31,7 +31,7 @@ FORMAT = "pulka/1"
 RESULT_FORMAT = "pulka-result/1"
 GAME = "boston"
 
-# "members" (optional): the club's usernames, one per player (docs/deploy.md).
+# "members" (optional): the club's usernames, one per player (docs/operations.md).
 RECORD_KEYS = (
     "format",
     "game",

@@ -35,7 +35,7 @@ HEAD_FIELDS = (
     "game",
     "rules",
     "players",
-    "members",  # optional: the club's usernames, one per player (docs/deploy.md)
+    "members",  # optional: the club's usernames, one per player (docs/operations.md)
     "first_dealer",
     "pool_target",
     "whist_price",

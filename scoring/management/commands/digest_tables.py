@@ -1,4 +1,4 @@
-"""``manage.py digest_tables``: give finished tables their game digest (docs/deploy.md,
+"""``manage.py digest_tables``: give finished tables their game digest (docs/operations.md,
 "Duplicate imports"), so that an import of one of them is refused."""
 
 from __future__ import annotations

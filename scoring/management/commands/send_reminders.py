@@ -1,5 +1,5 @@
 """``manage.py send_reminders``: the day-before reminders of tomorrow's evenings
-(docs/deploy.md, "Reminders"; docs/evenings.md, "Reminders and messages"). Safe to run
+(docs/operations.md, "Reminders"; docs/evenings.md, "Reminders and messages"). Safe to run
 as often as a timer likes (every 15 minutes): a reminder sent is never sent again, and a
 member who answers later in the day gets his at the next run."""
 
