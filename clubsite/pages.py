@@ -321,9 +321,10 @@ FRAMES_KEPT = 1_000
 def _frame(request: HttpRequest, names: set[bytes], token: bytes) -> dict[bytes, bytes]:
     """The frame's parts ``names`` (``PERSON``) for the plain member of ``request``, with
     ``token`` in them: made once for each person (``_person``) this process serves, held
-    in its memory. Rendering them was a fifth of a member's kept page (docs/performance.md),
-    and they are the same on every page he opens, but for his token. His person is all they
-    show, so they are never older than he is (a new name is a new person)."""
+    in its memory. Rendering them took a seventh to a fifth of a member's kept page in
+    process (docs/performance.md), and they are the same on every page he opens, but for
+    his token. His person is all they show, so they are never older than he is (a new
+    name is a new person)."""
     key = (_person(request), frozenset(names))
     made = _FRAMES.get(key)
     if made is None:
