@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import re
 import resource
+import secrets
 import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -48,9 +50,37 @@ def more_open_files(needed: int) -> int:
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A loopback port nothing listens on, from below the kernel's range for outgoing
+    connections (``ip_local_port_range``). A port the kernel hands out for port 0 comes
+    from that range, where any connection opened before the server binds the port may take
+    it as its own end: Pushpin's processes open dozens as they start, before the push
+    run's app servers bind theirs. (One CI push run's gunicorn ended before it answered,
+    2026-12-07, its output not kept; a port taken so was the likeliest cause.)"""
+    low = _outgoing_ports_start()
+    if low <= FIRST_PORT + 1_000:  # no room below the range: the kernel's pick, as before
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            return int(probe.getsockname()[1])
+    while True:
+        port = FIRST_PORT + secrets.randbelow(low - FIRST_PORT)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        return port
+
+
+FIRST_PORT = 10_000
+"""The lowest port ``free_port`` gives: above the services' own (PostgreSQL 5432, Redis
+6379, Pushpin's 5560-5564 and 7999)."""
+
+
+def _outgoing_ports_start() -> int:
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32_768  # Linux's default
 
 
 @contextmanager
@@ -72,15 +102,19 @@ def gunicorn(
         "--access-logfile",
         "/dev/null",
     ]
-    process = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    # Its log kept while it starts, for the error if it does not (it names a port taken).
+    log = Path(tempfile.mkstemp(prefix="clubsite-gunicorn-", suffix=".log")[1])
+    with log.open("wb") as said:
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=said
+        )
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_until_answering(base, process, "gunicorn")
+        wait_until_answering(base, process, "gunicorn", log)
         yield base, process
     finally:
         stop(process, signal.SIGTERM)
+        log.unlink(missing_ok=True)
 
 
 def wait_until_answering(
