@@ -103,11 +103,13 @@ def gunicorn(
         "/dev/null",
     ]
     # Its log kept while it starts, for the error if it does not (it names a port taken).
-    log = Path(tempfile.mkstemp(prefix="clubsite-gunicorn-", suffix=".log")[1])
-    with log.open("wb") as said:
+    with tempfile.NamedTemporaryFile(
+        prefix="clubsite-gunicorn-", suffix=".log", delete=False
+    ) as said:
         process = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=said
         )
+    log = Path(said.name)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_answering(base, process, "gunicorn", log)
