@@ -15,11 +15,13 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from bench.load import free_port
@@ -95,9 +97,33 @@ def free_run(avoid: set[int]) -> int:
         return base
 
 
-def routes(upstreams: list[int]) -> str:
-    """Every request to the app servers, tried in turn."""
-    return "* " + " ".join(f"127.0.0.1:{port}" for port in upstreams) + "\n"
+READY_PATH = "/.pushpin-ready"
+"""Held by ``_HoldEvery`` while Pushpin starts: a stream through it opens once Pushpin can
+hold streams."""
+
+
+def routes(upstreams: list[int], ready: int) -> str:
+    """Every request to the app servers, tried in turn; ``READY_PATH`` to port ``ready``."""
+    return (
+        f"*,path_beg={READY_PATH} 127.0.0.1:{ready}\n"
+        + "* "
+        + " ".join(f"127.0.0.1:{port}" for port in upstreams)
+        + "\n"
+    )
+
+
+class _HoldEvery(BaseHTTPRequestHandler):
+    """An origin that answers every request with a GRIP hold, as the site's streams do."""
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Grip-Hold", "stream")
+        self.send_header("Grip-Channel", "ready")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
 
 
 @contextmanager
@@ -124,7 +150,9 @@ def pushpin(port: int, publish: int, upstreams: list[int], *, other: int) -> Ite
             command=other + 2,
         )
     )
-    (folder / "routes").write_text(routes(upstreams))
+    holder = ThreadingHTTPServer(("127.0.0.1", 0), _HoldEvery)
+    threading.Thread(target=holder.serve_forever, daemon=True).start()
+    (folder / "routes").write_text(routes(upstreams, holder.server_address[1]))
     log = folder / "pushpin.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
@@ -135,7 +163,7 @@ def pushpin(port: int, publish: int, upstreams: list[int], *, other: int) -> Ite
         )
     try:
         _wait_for_publish(publish, process, log)
-        _wait_for_proxy(port, process, log)
+        _wait_for_streams(port, process, log)
         yield Pushpin(
             base=f"http://127.0.0.1:{port}",
             grip_url=f"http://127.0.0.1:{publish}?key={key}&verify-iss=pushpin",
@@ -147,6 +175,8 @@ def pushpin(port: int, publish: int, upstreams: list[int], *, other: int) -> Ite
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        holder.shutdown()
+        holder.server_close()
         shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -165,19 +195,18 @@ def _wait_for_publish(publish: int, process: subprocess.Popen[bytes], log: Path)
     raise RuntimeError(f"pushpin did not answer: {log.read_text()}")
 
 
-def _wait_for_proxy(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    """Back when a request to Pushpin's client port gets an answer, whatever it is (the
-    app server's, or 502 while none is up): the publish port answering does not mean the
-    proxy behind the client port has its routes yet, and a stream asked for before then
-    once waited 30 s for nothing (a push test in CI, at load). 20 s at most."""
-    for _ in range(20):
+def _wait_for_streams(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    """Back when a stream through Pushpin's client port opens (``READY_PATH``): the publish
+    port answering does not mean the proxy has its routes yet (a stream asked for before
+    then once waited 30 s for nothing, in CI at load), and the proxy answering does not
+    mean it can hand a held stream to the handler yet (500 "Accept service unavailable.":
+    the first stream of a push test, one run in fourteen). About 20 s at most."""
+    for _ in range(100):
         try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).read()
-            return
-        except urllib.error.HTTPError:
-            return
-        except OSError:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{READY_PATH}", timeout=1):
+                return
+        except OSError:  # refused, timed out, or an HTTPError: not ready yet
             if process.poll() is not None:
                 raise RuntimeError(f"pushpin did not start: {log.read_text()}") from None
             time.sleep(0.2)
-    raise RuntimeError(f"pushpin's proxy did not answer: {log.read_text()}")
+    raise RuntimeError(f"pushpin did not hold a stream: {log.read_text()}")
