@@ -306,25 +306,31 @@ def test_the_tournament_s_stream_hears_its_tables_and_the_tour_closed(push_serve
     tournament.judges.add(judge)
     tournament_services.tournament_start(tournament=tournament, seed=7)
     tour = tournament_services.tour_seat(tournament=tournament, by=judge)
-    tables = set(tour.tables.values_list("table_id", flat=True))
     stream = Stream(push_server.base, reverse("events_tournament", args=[tournament.pk]))
     other = Stream(push_server.base, reverse("events_tournament", args=[tournament.pk + 1000]))
-    closed = {"tournament": tournament.pk}
     try:
         assert stream.response.status == 200
         for each in (stream, other):
             assert each.opened.wait(10)
         factories.tour_played(tour, judge)
         tournament_services.tour_close(tour=tour)
-        with stream.arrived:
-            stream.arrived.wait_for(lambda: closed in stream._revisions(), timeout=10)
-            heard = stream._revisions()
-        heard_by_other = other.revisions(1, timeout=0.5)
+        played = Table.objects.filter(tour_link__tour=tour).values_list("pk", "revision")
+        expected = [{"tournament": tournament.pk}] + [
+            {"table": pk, "revision": revision}
+            for pk, last in played
+            for revision in range(1, last + 1)
+        ]
+        stream.revisions(len(expected))  # waits for them all…
+        heard_by_other = other.revisions(1, timeout=0.5)  # …and for any more, on either
+        heard = stream.revisions(len(expected) + 1, timeout=0)
     finally:
         for each in (stream, other):
             each.close()
-    assert heard[-1] == closed
-    assert {event["table"] for event in heard[:-1]} == tables
+    # Each revision of each table (a deal, its finish, its confirmation) and the tour's
+    # close, once each. Not in order: Pushpin delivered a table's last revision after the
+    # close once (CI, 2026-12-07), published a few ms apart; a page fetches its regions
+    # on any event, so the order does not matter to it.
+    assert sorted(heard, key=json.dumps) == sorted(expected, key=json.dumps)
     assert heard_by_other == []
 
 
