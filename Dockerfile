@@ -1,8 +1,8 @@
 # The club site's image: gunicorn with clubsite/gunicorn.conf.py, the runtime packages of
 # uv.lock and the static files collected. compose.yaml runs it as the app servers, the
 # task worker and the one-shot release (migrate, the demo club); docs/deploy.md.
-# bench/deploy_check.py (make deploy-check, in CI, which has no Docker daemon) reads this
-# file and runs the build stage's steps on the host as written: keep them plain shell.
+# bench/deploy_check.py (make deploy-check, in CI) builds it with podman and runs it; where
+# no registry answers, on a stand-in for PYTHON_IMAGE made from Debian's packages.
 
 ARG PYTHON_IMAGE=python:3.12-slim-bookworm
 

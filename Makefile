@@ -108,12 +108,12 @@ serve-prod: venv
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \
 	$(BIN)/gunicorn --config clubsite/gunicorn.conf.py clubsite.wsgi
 
-# The Dockerfile's steps run on this host, where no Docker builder runs (bench/deploy_check.py):
-# uv from its hashes, a fresh venv from uv.lock, collectstatic, in a temporary folder; then
-# the image's entrypoint: the release (migrate, the demo club) on a scratch PostgreSQL
-# database (DEPLOY_CHECK_DATABASE_URL, by default clubsite_deploy_check, dropped after) and
-# gunicorn as the image starts it, asked /healthz and pages. compose.yaml itself is checked
-# by tests/deploy/test_compose.py.
+# The image built from the Dockerfile by podman and run (bench/deploy_check.py; root, podman,
+# runc and debootstrap): its base pulled, or where no registry answers a stand-in made from
+# Debian's packages and this host's Python; then the image run on this host's network: the
+# release (migrate, the demo club) on a scratch PostgreSQL database (DEPLOY_CHECK_DATABASE_URL,
+# by default clubsite_deploy_check, dropped after) and gunicorn, asked /healthz and pages.
+# compose.yaml itself is checked by tests/deploy/test_compose.py.
 deploy-check: venv
 	$(BIN)/python -m bench.deploy_check $(ARGS)
 

@@ -13,7 +13,7 @@ if [ "${1:-}" = "release" ]; then
 fi
 
 # Secrets made once on the first start and kept in the volume at /var/lib/clubsite
-# (CLUBSITE_STATE elsewhere, as in bench/deploy_check.py), so
+# (CLUBSITE_STATE elsewhere: the tests), so
 # `docker compose up` needs no .env: the session key, and the key Pushpin signs its requests
 # with (GRIP_URL). Given in the environment, they win and nothing is written.
 state="${CLUBSITE_STATE:-/var/lib/clubsite}"

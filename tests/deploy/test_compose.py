@@ -3,7 +3,7 @@ the site needs, on a machine with no Docker daemon (docs/deploy.md, "With Docker
 
 compose.yaml is read with PyYAML and its ``${NAME:-default}`` filled in as compose does with
 nothing set, so each test sees what a fresh host's ``docker compose up`` runs. The
-Dockerfile's steps themselves run in ``make deploy-check`` (bench/deploy_check.py)."""
+image itself is built and started by ``make deploy-check`` (bench/deploy_check.py)."""
 
 from __future__ import annotations
 
