@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import json
 import os
 import re
@@ -97,9 +98,12 @@ def base_image() -> str:
 
 
 def stand_in_fingerprint() -> str:
-    """What the stand-in is made of: made again when this host's Python or the certificates
-    it trusts change."""
-    made_of = hashlib.sha256(f"{sys.version}\n{RUNTIME_LIBRARIES}\n{DEBIAN}".encode())
+    """What the stand-in is made of: made again when this host's Python, the certificates it
+    trusts or the recipe (``make_stand_in`` and what it reads) change."""
+    recipe = inspect.getsource(make_stand_in)
+    made_of = hashlib.sha256(
+        f"{recipe}{sys.version}{RUNTIME_LIBRARIES}{NOT_IN_THE_IMAGE}{DEBIAN}".encode()
+    )
     for certificate in sorted(CERTIFICATES.glob("*.crt")):
         made_of.update(certificate.read_bytes())
     return made_of.hexdigest()[:16]
