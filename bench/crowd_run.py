@@ -199,13 +199,13 @@ def main(argv: list[str]) -> int:
             "through nginx": f"http://127.0.0.1:{layout.nginx_port}",
         }
         addresses = (f"127.0.0.{n}" for n in itertools.count(2))  # a new one each flood
+        flush = ["redis-cli", "-p", str(layout.redis_port), "flushall"]
         for name, base in floods.items():
             judged = name == "through nginx"
             for attempt in range(ATTEMPTS if judged else 1):
                 if attempt:
                     quiet = median_ms(watch(page, args.seconds))
                     print(f"  again, attempt {attempt + 1}: quiet median {quiet:.1f} ms")
-                flush = ["redis-cli", "-p", str(layout.redis_port), "flushall"]
                 subprocess.run(flush, check=True, capture_output=True)
                 took, answers = under_flood(
                     base, next(addresses), page, args.loops, args.flood_seconds

@@ -104,12 +104,8 @@ hold streams."""
 
 def routes(upstreams: list[int], ready: int) -> str:
     """Every request to the app servers, tried in turn; ``READY_PATH`` to port ``ready``."""
-    return (
-        f"*,path_beg={READY_PATH} 127.0.0.1:{ready}\n"
-        + "* "
-        + " ".join(f"127.0.0.1:{port}" for port in upstreams)
-        + "\n"
-    )
+    servers = " ".join(f"127.0.0.1:{port}" for port in upstreams)
+    return f"*,path_beg={READY_PATH} 127.0.0.1:{ready}\n* {servers}\n"
 
 
 class _HoldEvery(BaseHTTPRequestHandler):
