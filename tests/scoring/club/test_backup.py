@@ -52,7 +52,8 @@ from scoring.models import (
 )
 from tests.built_once import built_once
 
-pytestmark = pytest.mark.django_db
+# The demo club's backup restored, whole or up to its error: slow.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 PRESETS = importlib.import_module("scoring.migrations.0002_preset_tariffs")
 FSPR = importlib.import_module("scoring.migrations.0028_fspr_leningrad_preset")
@@ -914,7 +915,6 @@ def built_club(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
         yield
 
 
-@pytest.mark.slow  # the whole demo club, backed up and restored
 @pytest.mark.usefixtures("built_club")
 class TestTheWholeClub:
     """The whole club, built once (``built_club``), then backed up and restored."""

@@ -48,7 +48,8 @@ from scoring.selectors import evenings as evening_selectors
 from scoring.selectors import tournaments as tournament_selectors
 from tests.built_once import built_once
 
-pytestmark = pytest.mark.django_db
+# The whole demo club, loaded once for the module: slow.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 # The presets the demo plays a finished table under. Not the federation's (seeded by 0028):
 # the demo's pulkas are planned one by one, and it is left for a club to pick.

@@ -13,7 +13,8 @@ from members.models import Member
 from scoring.club.demo import load_demo
 from scoring.models import Club, Table
 
-pytestmark = pytest.mark.django_db
+# The whole demo club, loaded into an empty database: slow.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def test_the_command_loads_once() -> None:
