@@ -25,6 +25,7 @@ from __future__ import annotations
 import base64
 import copy
 import datetime
+import html
 import json
 import logging
 from collections.abc import Callable, Iterator
@@ -344,13 +345,12 @@ MATRIX: list[tuple[str, str]] = [
 
 @dataclass(frozen=True)
 class Cell:
-    """One cell of the matrix: one test case. Cells of one role are equal (``name`` and
-    ``expected`` take no part in comparing them): pytest runs them together and builds the
-    role's world once for them (``base_world``)."""
+    """One cell of the matrix: one test case. No two are equal (pytest would run the first
+    in the other's place: ``test_permission``)."""
 
     role: str
-    name: str = field(compare=False)
-    expected: str = field(compare=False)
+    name: str
+    expected: str
 
 
 CELLS = [
@@ -359,6 +359,9 @@ CELLS = [
     for role, expected in zip(ROLES, cells.split(), strict=True)
 ]
 """The matrix as cells, row by row."""
+CELLS_BY_ROLE = sorted(CELLS, key=lambda cell: ROLES.index(cell.role))
+"""The same cells, role by role (each role's in the matrix's order): the order they run in,
+so that each role's world is built once (``base_world``)."""
 
 
 # -- the world each case runs in -------------------------------------------------------------
@@ -1807,7 +1810,7 @@ def _draft_made(w: World, response: HttpResponse) -> None:
     assert Evening.objects.get(pk=w.extra["evening"].pk).seed == 7
 
 
-def _swapped(w: World, response: HttpResponse) -> None:
+def _draft_swapped(w: World, response: HttpResponse) -> None:
     (table,) = w.extra["draft"]
     players = list(table["players"])
     i, j = players.index(f"m{w.anna.pk}"), players.index(f"m{w.boris.pk}")
@@ -1922,7 +1925,7 @@ action(
     prepare=_drawn,
     ok_status=302,
     writes=True,
-    done=_swapped,
+    done=_draft_swapped,
 )(
     _evening_post(
         "scoring:evening_swap",
@@ -3270,7 +3273,7 @@ action(
 action(
     "history-members-refused",
     "Paper history, a CSV of members naming a member — `POST /club/history/members/`",
-    refusal="anna is a member&#x27;s username already",
+    refusal="anna is a member's username already",
 )(_members_upload(MEMBERS_CSV + b"anna,Anna Two,\n"))
 action(
     "history-members-confirm",
@@ -3376,27 +3379,35 @@ def _follow_message(client: Client, response: HttpResponse) -> str:
 def base_world(
     request: pytest.FixtureRequest, django_db_setup: None, django_db_blocker: Any
 ) -> Iterator[World]:
-    """The world of the cell's role, built once for all that role's cells (a module-scoped
-    parameter, equal for the cells of one role: pytest orders the cells role by role and
-    keeps this while the role stays the same). Each cell runs in a savepoint on top of it and
-    is rolled back to it, as pytest-django does for any test, and the world itself is rolled
-    back when the next role's cells start. Building it for every cell took a third of the
-    module's time (three members, a pulka, a deal and the actor, 843 times)."""
+    """The world of the cell's role (``request.param``), built once for all that role's cells:
+    the cells are listed role by role, and pytest keeps a module-scoped parameter's fixture
+    while the next test's parameter is equal (the parametrization is module-scoped for this:
+    a function-scoped one would narrow the fixture to each test). Each cell runs in a
+    savepoint on top of it and is rolled back to it, as pytest-django does for any test, and
+    the world itself is rolled back when the next role's cells start. Building it for every
+    cell took a third of the module's time (three members, a pulka, a deal and the actor,
+    once a cell)."""
     with built_once(django_db_blocker):
-        yield World.build(request.param.role)
+        yield World.build(request.param)
 
 
 @pytest.mark.slow  # every page and every write of the site, for each role
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("cell", "base_world"),
-    [(cell, cell) for cell in CELLS],
-    ids=[f"{cell.name}[{cell.role}]" for cell in CELLS],
+    [(cell, cell.role) for cell in CELLS_BY_ROLE],
+    ids=[f"{cell.name}[{cell.role}]" for cell in CELLS_BY_ROLE],
     indirect=["base_world"],
     scope="module",
 )
-def test_permission(client: Client, settings: Any, cell: Cell, base_world: World) -> None:
+def test_permission(
+    request: pytest.FixtureRequest, client: Client, settings: Any, cell: Cell, base_world: World
+) -> None:
     name, role, expected = cell.name, cell.role, cell.expected
+    # Each cell is its own case. A module-scoped parameter is kept while the next one is
+    # equal: when the cells of a role compared equal, every cell ran the role's first action.
+    assert request.node.name == f"test_permission[{name}[{role}]]"
+    assert base_world.role == role
     spec = ACTIONS[name]
     settings.STANDINGS_PUBLIC = spec.public_standings
     world = copy.deepcopy(base_world)  # the objects as built, whatever the last case did to its
@@ -3435,7 +3446,7 @@ def test_permission(client: Client, settings: Any, cell: Cell, base_world: World
             if response.status_code == 302
             else response.content.decode()
         )
-        assert refusal in page
+        assert refusal in html.unescape(page)
 
 
 def test_every_action_is_in_the_matrix_once() -> None:
