@@ -156,6 +156,33 @@ def median_ms(took: list[float]) -> float:
     return statistics.median(took) * 1000
 
 
+def flood_once(
+    args: argparse.Namespace,
+    name: str,
+    base: str,
+    address: str,
+    page: str,
+    quiet: float,
+    judged: bool,
+) -> bool:
+    """One flood of ``base``'s sign-in from ``address``, the page watched throughout, printed:
+    whether the page's median stayed within ``SLOWDOWN_TARGET`` times ``quiet``."""
+    took, answers = under_flood(base, address, page, args.loops, args.flood_seconds)
+    ratio = median_ms(took) / quiet
+    said = ", ".join(
+        f"{status or f'none in {HELD_SECONDS} s'}: {n}" for status, n in sorted(answers.items())
+    )
+    met = ratio <= SLOWDOWN_TARGET
+    verdict = ("met" if met else "NOT MET") if judged else "reported"
+    print(
+        f"{args.loops} sign-in loops {name}: sign-ins answered {said}; the page's "
+        f"median {median_ms(took):.1f} ms = {ratio:.2f}× quiet "
+        f"(target through nginx ≤ {SLOWDOWN_TARGET}×: {verdict}); "
+        f"max {max(took) * 1000:.0f} ms"
+    )
+    return met
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.crowd_run")
     parser.add_argument("--loops", type=int, default=16, help="sign-in flooding clients")
@@ -207,22 +234,7 @@ def main(argv: list[str]) -> int:
                     quiet = median_ms(watch(page, args.seconds))
                     print(f"  again, attempt {attempt + 1}: quiet median {quiet:.1f} ms")
                 subprocess.run(flush, check=True, capture_output=True)
-                took, answers = under_flood(
-                    base, next(addresses), page, args.loops, args.flood_seconds
-                )
-                ratio = median_ms(took) / quiet
-                said = ", ".join(
-                    f"{status or f'none in {HELD_SECONDS} s'}: {n}"
-                    for status, n in sorted(answers.items())
-                )
-                met = ratio <= SLOWDOWN_TARGET
-                verdict = ("met" if met else "NOT MET") if judged else "reported"
-                print(
-                    f"{args.loops} sign-in loops {name}: sign-ins answered {said}; the page's "
-                    f"median {median_ms(took):.1f} ms = {ratio:.2f}× quiet "
-                    f"(target through nginx ≤ {SLOWDOWN_TARGET}×: {verdict}); "
-                    f"max {max(took) * 1000:.0f} ms"
-                )
+                met = flood_once(args, name, base, next(addresses), page, quiet, judged)
                 if met:
                     break
             failed |= judged and not met
