@@ -8,6 +8,7 @@ Pushpin, for the tests through it) fails them.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import tempfile
 import threading
@@ -109,37 +110,68 @@ def live_server(request: pytest.FixtureRequest, django_db_setup: None) -> Iterat
 
 
 class _Chromium:
-    """Playwright and Chromium, started by the test's first ``new_page()``.
+    """Playwright and Chromium, started by a worker's first ``new_page()`` and kept until its
+    run ends: each test opens contexts of its own (its own cookies and storage) in the one
+    browser, instead of starting a driver and a browser of its own (about 1.3 s a test).
 
-    Playwright's sync API leaves its asyncio loop registered as running on this thread, and
-    from then on Django takes the thread for async code: it hands out other connection
-    objects than the test database's own (so a ``serialized_rollback`` would restore nothing)
-    and, without ``DJANGO_ALLOW_ASYNC_UNSAFE``, refuses the ORM. So the browser starts only
-    once the test has set up its data, and stops before the database is flushed; and the
-    connections handed out meanwhile are closed while the loop is still registered (only
-    then can Django find them): left open, one held the test database until the run ended,
-    and dropping it failed.
+    Playwright's sync API marks its asyncio loop as running on this thread, and while it is
+    marked Django takes the thread for async code: it hands out other connection objects
+    than the test database's own (so a ``serialized_rollback`` or the flush after the test
+    would reach another connection) and, without ``DJANGO_ALLOW_ASYNC_UNSAFE``, refuses the
+    ORM. So the browser is lent to one test at a time, once the test has set up its data:
+    ``lend()`` marks the loop (Playwright's calls switch into it and need the mark), and
+    ``take_back()``, before the database is flushed, closes the connections handed out
+    meanwhile and clears the mark. They are closed while the loop is still marked, since
+    only then can Django find them: left open, one held the test database until the run
+    ended, and dropping it failed.
     """
 
     def __init__(self) -> None:
-        self.stack = ExitStack()
+        self.running = ExitStack()
         self.browser: Browser | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.loan: pytest.MonkeyPatch | None = None
 
-    def start(self) -> Browser:
+    def lend(self) -> Browser:
+        if self.loan is None:
+            self.loan = pytest.MonkeyPatch()
+            self.loan.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+            if self.browser is not None and self.loop is not None:
+                asyncio._set_running_loop(self.loop)
+                if not self.browser.is_connected():  # Chromium died under an earlier test
+                    self._stop()
         if self.browser is None:
-            patch = self.stack.enter_context(pytest.MonkeyPatch.context())
-            patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-            driver: Playwright = self.stack.enter_context(sync_playwright())
-            # Registered after Playwright, so it runs first, while the loop is registered.
-            self.stack.callback(connections.close_all)
-            self.browser = driver.chromium.launch(
-                executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-            )
-            self.stack.callback(self.browser.close)
+            self._start()
+        assert self.browser is not None
         return self.browser
 
+    def take_back(self) -> None:
+        if self.loan is not None:
+            connections.close_all()
+            asyncio._set_running_loop(None)
+            self.loan.undo()
+            self.loan = None
+
     def stop(self) -> None:
-        self.stack.close()
+        """At the end of the run: the browser and the driver closed, the loop ended."""
+        if self.loop is not None:
+            asyncio._set_running_loop(self.loop)
+            self._stop()
+
+    def _start(self) -> None:
+        driver: Playwright = self.running.enter_context(sync_playwright())
+        self.loop = asyncio.get_running_loop()  # Playwright's, marked from here on
+        self.browser = driver.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        self.running.callback(self.browser.close)
+
+    def _stop(self) -> None:
+        try:
+            self.running.close()
+        finally:
+            self.browser = self.loop = None
+            asyncio._set_running_loop(None)
 
 
 class BrowserProblems:
@@ -179,20 +211,30 @@ def browser_problems() -> BrowserProblems:
     return BrowserProblems()
 
 
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[_Chromium]:
+    chromium = _Chromium()
+    yield chromium
+    chromium.stop()
+
+
 @pytest.fixture
 def new_page(
-    request: pytest.FixtureRequest, live_server: LiveServer, browser_problems: BrowserProblems
+    request: pytest.FixtureRequest,
+    live_server: LiveServer,
+    browser_problems: BrowserProblems,
+    chromium: _Chromium,
 ) -> Iterator[Callable[..., Page]]:
     """``new_page()`` opens a page in a fresh browser context (its own cookies: a separate
     visitor) that asks the live server for English pages; ``new_page(**PHONE)`` on a phone.
-    Create the test's data first: the first call starts the browser (see ``_Chromium``)."""
+    Create the test's data first: the first call lends the test the browser (see
+    ``_Chromium``)."""
     _require_chromium()
-    chromium = _Chromium()
     contexts: list[BrowserContext] = []
 
     def open_page(**options: Any) -> Page:
         # ``options`` go to Playwright's ``new_context``: a phone's viewport and touch, say.
-        context = chromium.start().new_context(
+        context = chromium.lend().new_context(
             **({"base_url": live_server.url, "locale": "en-US"} | PC | options)
         )
         context.set_default_timeout(10_000)
@@ -200,12 +242,14 @@ def new_page(
         return browser_problems.watch(context.new_page())
 
     yield open_page
-    report = getattr(request.node, "call_report", None)
-    if report is not None and report.failed:
-        _keep_screenshots(request.node.name, contexts)
-    for context in contexts:
-        context.close()
-    chromium.stop()
+    try:
+        report = getattr(request.node, "call_report", None)
+        if report is not None and report.failed:
+            _keep_screenshots(request.node.name, contexts)
+        for context in contexts:
+            context.close()
+    finally:
+        chromium.take_back()
 
 
 def _keep_screenshots(test: str, contexts: list[BrowserContext]) -> None:
