@@ -27,6 +27,9 @@ STYLED = """() => ({
 
 
 def styled(page: Page) -> None:
+    # A stylesheet is in ``document.styleSheets`` only once it has arrived, which may be
+    # after the heading the test waited for: wait for the page's load event first.
+    page.wait_for_load_state("load")
     seen = page.evaluate(STYLED)
     for name in ("tokens", "components", "site"):
         assert f"/static/css/{name}.css" in seen["sheets"], seen
