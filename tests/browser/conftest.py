@@ -55,6 +55,10 @@ PHONE: dict[str, Any] = {
 }
 """A phone of issue 14's measurements (390×844 CSS px, touch)."""
 
+WAIT_MS = 10_000
+"""How long a page's waits last, in milliseconds: Playwright's (each context's default)
+and the tests' own in the page's script."""
+
 
 def _require_chromium() -> None:
     if not CHROMIUM.exists():
@@ -237,7 +241,7 @@ def new_page(
         context = chromium.lend().new_context(
             **({"base_url": live_server.url, "locale": "en-US"} | PC | options)
         )
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         return browser_problems.watch(context.new_page())
 

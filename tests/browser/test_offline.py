@@ -20,7 +20,7 @@ from playwright.sync_api import Page, expect
 
 from scoring.models import DealRecord, Table
 from tests import factories
-from tests.browser.conftest import PHONE, BrowserProblems
+from tests.browser.conftest import PHONE, WAIT_MS, BrowserProblems
 from tests.browser.test_pulka_flow import sign_in
 
 pytestmark = [
@@ -41,16 +41,16 @@ BORIS_6S = {
 QUEUED = "No connection — the deal is saved on this phone and will be sent ({n} in the queue)."
 
 
-ACTIVATED = """() => Promise.race([
+ACTIVATED = """(ms) => Promise.race([
   navigator.serviceWorker.ready.then(({ active }) => active.state === "activated" ||
     new Promise((done) =>
       active.addEventListener("statechange", () => active.state === "activated" && done()))),
   new Promise((_, fail) =>
-    setTimeout(() => fail(new Error("the service worker was not activated in 10 s")), 10000)),
+    setTimeout(() => fail(new Error(`the service worker was not activated in ${ms} ms`)), ms)),
 ])"""
 """Resolves once the site's worker has finished activating (its caches swept, its clients
-claimed): ``ready`` resolves as activation begins. Fails after 10 s, as Playwright's waits
-do (``evaluate`` itself waits for ever)."""
+claimed): ``ready`` resolves as activation begins. Given ``WAIT_MS``, it fails after as
+long as Playwright's waits do (``evaluate`` itself waits for ever)."""
 
 
 def controlled(page: Page) -> None:
@@ -60,7 +60,7 @@ def controlled(page: Page) -> None:
     is passed over by the claim (the Service Workers spec skips a client not yet execution
     ready), and stayed uncontrolled in CI once in a while, on SQLite, where the live server
     answers one request at a time and the worker's install competes with the page."""
-    page.evaluate(ACTIVATED)
+    page.evaluate(ACTIVATED, WAIT_MS)
     page.reload()
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
