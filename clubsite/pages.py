@@ -205,8 +205,8 @@ def _kept_for_rights(
     kept = cache.get(key) or _made_and_kept(view, request, key, args, kwargs)
     if kept is None:
         return None
-    # Stand-ins no page holds, put where the token and each key go, then made marks.
-    token, write_key = (f"{name}{uuid.uuid4().hex}" for name in ("token", "key"))
+    # Stand-ins put where the token and each key go, then made marks.
+    token, write_key = _stand_in("token"), _stand_in("key")
     stand_ins = {"csrf_token": token, "new_key": lambda: write_key}
     filled = fill(kept, request, own(request, *args, **kwargs), stand_ins, skip=PERSON)
     filled = filled.replace(token.encode(), own_mark(TOKEN.decode()).encode())
@@ -214,6 +214,12 @@ def _kept_for_rights(
     page = tuple(_MARK.split(filled))
     cache.set(rights_key, page, PAGE_SECONDS)
     return page
+
+
+def _stand_in(name: str) -> str:
+    """A text no page holds (``name`` and a random hex), rendered where a person's own value
+    goes and replaced afterwards."""
+    return f"{name}{uuid.uuid4().hex}"
 
 
 def _made_and_kept(
@@ -328,7 +334,7 @@ def _frame(request: HttpRequest, names: set[bytes], token: bytes) -> dict[bytes,
     key = (_person(request), frozenset(names))
     made = _FRAMES.get(key)
     if made is None:
-        stand_in = f"token{uuid.uuid4().hex}".encode()
+        stand_in = _stand_in("token").encode()
         rendered = _rendered(names, request, {}, {"csrf_token": stand_in.decode()})
         made = {name: text.split(stand_in) for name, text in rendered.items()}
         if len(_FRAMES) >= FRAMES_KEPT:
