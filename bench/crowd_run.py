@@ -43,7 +43,7 @@ from contextlib import ExitStack
 from multiprocessing.queues import Queue
 
 from bench import load
-from bench.fault_run import Layout, gunicorn, own_database_and_cache, warm_up
+from bench.fault_run import Layout, own_database_and_cache, warm_up
 from bench.live_load import nginx
 
 SLOWDOWN_TARGET = 2.0
@@ -213,7 +213,8 @@ def main(argv: list[str]) -> int:
         live = data.build(members=12, tables=30, live_deals=60, log=lambda m: None)["live"]
         release_connections()
         for port in layout.server_ports:
-            stack.enter_context(gunicorn(env, port, layout.logs / f"gunicorn-{port}.log"))
+            log = layout.logs / f"gunicorn-{port}.log"
+            stack.enter_context(load.gunicorn(env, port=port, log=log))
         stack.enter_context(nginx(layout.nginx_port, list(layout.server_ports)))
         path = f"/tables/{live.pk}/"
         warm_up(layout.nginx_port, [path, SIGN_IN])

@@ -38,7 +38,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from bench.load import ROOT, free_port
+from bench.load import ROOT, free_port, scratch_log, wait_until_answering
 
 DATABASE_URL = os.environ.get(
     "DEPLOY_CHECK_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/clubsite_deploy_check"
@@ -255,13 +255,9 @@ def start() -> None:
         if done.returncode or b"reminder(s)" not in done.stdout:
             raise SystemExit(f"deploy check: send_reminders failed: {done.stderr.decode()}")
         print(f"  send_reminders: {done.stdout.decode().strip()}")
-        with tempfile.NamedTemporaryFile(
-            prefix="clubsite-deploy-check-", suffix=".log", delete=False
-        ) as out:
-            log = Path(out.name)
-            server = subprocess.Popen(
-                podman_run(container, env), stdout=out, stderr=subprocess.STDOUT
-            )
+        log = scratch_log("clubsite-deploy-check-")
+        with log.open("ab") as out:
+            server = subprocess.Popen(podman_run(container, env), stdout=out, stderr=out)
         try:
             check_serving(f"http://127.0.0.1:{port}", server, log)
         finally:
@@ -275,16 +271,11 @@ def start() -> None:
 
 def check_serving(base: str, server: subprocess.Popen[bytes], log: Path) -> None:
     started = time.monotonic()
-    while True:
-        try:
-            status, body = get(base + "/healthz")
-            break
-        except OSError:
-            if server.poll() is not None or time.monotonic() - started > 30:
-                raise SystemExit(
-                    f"deploy check: gunicorn did not answer: {log.read_text()}"
-                ) from None
-            time.sleep(0.2)
+    try:
+        wait_until_answering(base, server, "gunicorn", log, path="/healthz", seconds=30)
+    except RuntimeError as error:
+        raise SystemExit(f"deploy check: {error}") from None
+    status, body = get(base + "/healthz")
     health = json.loads(body)
     print(f"  gunicorn answering: {time.monotonic() - started:.1f} s; /healthz {status} {health}")
     if status != 200 or health.get("database") != "ok":

@@ -182,21 +182,6 @@ def task_worker(env: dict[str, str], log: Path) -> Iterator[list[subprocess.Pope
         output.close()
 
 
-@contextmanager
-def gunicorn(env: dict[str, str], port: int, log: Path) -> Iterator[None]:
-    """``load.gunicorn``, its log kept in ``log`` (shown when the run fails)."""
-    command = [str(load.ROOT / ".venv" / "bin" / "gunicorn"), "clubsite.wsgi:application"]
-    command += ["--config", str(load.ROOT / "clubsite" / "gunicorn.conf.py")]
-    command += ["--bind", f"127.0.0.1:{port}", "--workers", "2", "--access-logfile", "/dev/null"]
-    with log.open("ab") as output:
-        process = subprocess.Popen(command, cwd=load.ROOT, env=env, stdout=output, stderr=output)
-    try:
-        load.wait_until_answering(f"http://127.0.0.1:{port}", process, "gunicorn", log)
-        yield
-    finally:
-        load.stop(process, signal.SIGTERM)
-
-
 # -- the clients -------------------------------------------------------------------------------
 
 
@@ -407,7 +392,7 @@ def main(argv: list[str]) -> int:
         release_connections()  # the run's own pool would also be cut; it reads afresh
 
         for port in server_ports:
-            stack.enter_context(gunicorn(env, port, logs / f"gunicorn-{port}.log"))
+            stack.enter_context(load.gunicorn(env, port=port, log=logs / f"gunicorn-{port}.log"))
         stack.enter_context(nginx(nginx_port, server_ports))
         workers = stack.enter_context(task_worker(env, logs / "worker.log"))
 

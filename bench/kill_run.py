@@ -35,8 +35,7 @@ import time
 import urllib.parse
 import uuid
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -71,21 +70,6 @@ class Outcome:
     def problem(self, text: str) -> None:
         with self.lock:
             self.problems.append(text)
-
-
-@contextmanager
-def gunicorn(env: dict[str, str], port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """``fault_run.gunicorn``, yielding the master (its children are the workers)."""
-    command = [str(load.ROOT / ".venv" / "bin" / "gunicorn"), "clubsite.wsgi:application"]
-    command += ["--config", str(load.ROOT / "clubsite" / "gunicorn.conf.py")]
-    command += ["--bind", f"127.0.0.1:{port}", "--workers", "2", "--access-logfile", "/dev/null"]
-    with log.open("ab") as output:
-        process = subprocess.Popen(command, cwd=load.ROOT, env=env, stdout=output, stderr=output)
-    try:
-        load.wait_until_answering(f"http://127.0.0.1:{port}", process, "gunicorn", log)
-        yield process
-    finally:
-        load.stop(process, signal.SIGTERM)
 
 
 def workers(masters: list[subprocess.Popen[bytes]], logs: list[Path]) -> list[int]:
@@ -323,16 +307,16 @@ def main(argv: list[str]) -> int:
 
         release_connections()
 
+        server_logs = [logs / f"gunicorn-{port}.log" for port in server_ports]
         masters = [
-            stack.enter_context(gunicorn(env, port, logs / f"gunicorn-{port}.log"))
-            for port in server_ports
+            stack.enter_context(load.gunicorn(env, port=port, log=log))[1]
+            for port, log in zip(server_ports, server_logs, strict=True)
         ]
         stack.enter_context(nginx(nginx_port, server_ports))
         warm_up(nginx_port, [f"/tables/{live.pk}/live/", f"/tables/{live.pk}/", "/"])
 
         started = time.monotonic()
         stop = started + (KILLS + 1) * KILL_EVERY
-        server_logs = [logs / f"gunicorn-{port}.log" for port in server_ports]
         threads = [
             threading.Thread(target=killer, args=(masters, server_logs, started, kills, outcome))
         ]

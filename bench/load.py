@@ -12,6 +12,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -85,10 +86,13 @@ def _outgoing_ports_start() -> int:
 
 @contextmanager
 def gunicorn(
-    env: dict[str, str], workers: int = 2, port: int | None = None
+    env: dict[str, str], workers: int = 2, port: int | None = None, log: Path | None = None
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """The site under gunicorn with the production config, on a loopback port: ``port``,
-    else $BENCH_PORT if set (a shared machine gives each user a range), else a free one."""
+    else $BENCH_PORT if set (a shared machine gives each user a range), else a free one.
+    Its output goes to ``log``, kept (a run shows it when it fails); without one, to a file
+    of its own kept while it runs, for the error if it does not start (it names a port
+    taken)."""
     port = port or int(os.environ.get("BENCH_PORT") or free_port())
     command = [
         str(ROOT / ".venv" / "bin" / "gunicorn"),
@@ -102,38 +106,59 @@ def gunicorn(
         "--access-logfile",
         "/dev/null",
     ]
-    # Its log kept while it starts, for the error if it does not (it names a port taken).
-    with tempfile.NamedTemporaryFile(
-        prefix="clubsite-gunicorn-", suffix=".log", delete=False
-    ) as said:
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=said
-        )
-    log = Path(said.name)
+    kept = log is not None
+    log = log or scratch_log("clubsite-gunicorn-")
+    with log.open("ab") as output:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=output)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_answering(base, process, "gunicorn", log)
         yield base, process
     finally:
         stop(process, signal.SIGTERM)
-        log.unlink(missing_ok=True)
+        if not kept:
+            log.unlink(missing_ok=True)
+
+
+def scratch_log(prefix: str) -> Path:
+    """A new empty file in the temporary folder for a server's output (its caller removes
+    it)."""
+    handle, name = tempfile.mkstemp(prefix=prefix, suffix=".log")
+    os.close(handle)
+    return Path(name)
 
 
 def wait_until_answering(
-    base: str, process: subprocess.Popen[bytes], name: str, log: Path | None = None
+    base: str,
+    process: subprocess.Popen[bytes],
+    name: str,
+    log: Path | None = None,
+    *,
+    path: str = "/bench/bare/",
+    seconds: float = 20,
 ) -> None:
-    """Back when the server ``process`` at ``base`` answers the bare view (20 s at most);
-    ``RuntimeError`` with its ``log`` if it ends or does not answer."""
-    for _ in range(100):
+    """Back when the server ``process`` at ``base`` answers ``path``, whatever its status
+    (the caller judges what it says), within ``seconds``; ``RuntimeError`` with its ``log``
+    if it ends or does not answer."""
+    give_up = time.monotonic() + seconds
+    while True:
         try:
-            urllib.request.urlopen(base + "/bench/bare/", timeout=1).read()
+            urllib.request.urlopen(base + path, timeout=1).read()
             return
+        except urllib.error.HTTPError:
+            return  # an answer, with an error status the caller reads
         except OSError:
             if process.poll() is not None:
-                said = log.read_text() if log is not None and log.exists() else ""
-                raise RuntimeError(f"{name} did not start: {said}") from None
+                raise RuntimeError(f"{name} did not start: {_read(log)}") from None
+            if time.monotonic() > give_up:
+                raise RuntimeError(
+                    f"{name} did not answer {path} in {seconds:.0f} s: {_read(log)}"
+                ) from None
             time.sleep(0.2)
-    raise RuntimeError(f"{name} did not answer")
+
+
+def _read(log: Path | None) -> str:
+    return log.read_text() if log is not None and log.exists() else ""
 
 
 def stop(process: subprocess.Popen[bytes], how: signal.Signals) -> None:
