@@ -143,9 +143,10 @@ def wait_until_answering(
     give_up = time.monotonic() + seconds
     while True:
         try:
-            urllib.request.urlopen(base + path, timeout=1).read()
-            return
-        except urllib.error.HTTPError:
+            with urllib.request.urlopen(base + path, timeout=1):
+                return
+        except urllib.error.HTTPError as answer:
+            answer.close()
             return  # an answer, with an error status the caller reads
         except OSError:
             if process.poll() is not None:
